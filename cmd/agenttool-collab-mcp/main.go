@@ -1,0 +1,64 @@
+// Command agenttool-collab-mcp serves the collab coordination journal over
+// MCP stdio when run without arguments; subcommands offer human tools.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// version is the release version, set at build time with
+// -ldflags "-X main.version=<semver>".
+var version = "0.0.0-dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run dispatches one invocation and returns the process exit status.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		return serve(ctx, stdin, stdout, stderr)
+	}
+	switch args[0] {
+	case "--version", "-version", "version":
+		fmt.Fprintf(stdout, "agenttool-collab-mcp %s\n", version)
+		return 0
+	case "--help", "-help", "-h", "help":
+		printUsage(stdout)
+		return 0
+	}
+	if cmd, ok := subcommands[args[0]]; ok {
+		return cmd(ctx, args[1:], stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "agenttool-collab-mcp: unknown command %q\n\n", args[0])
+	printUsage(stderr)
+	return 2
+}
+
+// subcommands maps each human-facing subcommand to its entry point.
+// Each lives in a file of its own named after it.
+var subcommands = map[string]func(ctx context.Context, args []string, stdout, stderr io.Writer) int{}
+
+func printUsage(w io.Writer) {
+	fmt.Fprint(w, `agenttool-collab-mcp: local-first coordination journal for coding-agent sessions
+
+Usage:
+  agenttool-collab-mcp              serve MCP over stdio (how hosts launch it)
+  agenttool-collab-mcp --version    print the version
+  agenttool-collab-mcp --help       print this help
+
+Environment:
+  AGENTOOL_COLLAB_DB                    database file (default: $XDG_DATA_HOME/agenttool/collab.sqlite)
+  AGENTOOL_COLLAB_SESSION_FILE          resume this credential-bound session at startup
+  AGENTOOL_COLLAB_ALLOW_CURSOR_RECOVERY set to 1 to start a resumed session in cursor recovery
+  AGENTOOL_COLLAB_ANCHOR_LEDGER         anchor sidecar ledger read by collab_anchor_status
+`)
+}

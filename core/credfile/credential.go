@@ -1,0 +1,108 @@
+package credfile
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+)
+
+// Format is the value of the "format" member that identifies a session
+// credential file.
+const Format = "agenttool.collab/session-file/1"
+
+// Cursor is the last acknowledged journal position recorded in a credential
+// file: an exact epoch, sequence and event hash.
+type Cursor struct {
+	EpochID  string `json:"epoch_id"`
+	Sequence int64  `json:"sequence"`
+	Hash     string `json:"hash"`
+}
+
+// Credential is the content of one session credential file. LastCursor is
+// nil when the file carries no last_cursor member.
+type Credential struct {
+	SessionID  string
+	Token      string
+	Generation int64
+	LastCursor *Cursor
+}
+
+// fileBody fixes the member order of the written file: format, session_id,
+// session_token, generation, last_cursor (omitted when nil).
+type fileBody struct {
+	Format       string  `json:"format"`
+	SessionID    string  `json:"session_id"`
+	SessionToken string  `json:"session_token"`
+	Generation   int64   `json:"generation"`
+	LastCursor   *Cursor `json:"last_cursor,omitempty"`
+}
+
+// encode renders c as compact JSON followed by one newline. HTML escaping is
+// off so that the bytes match what JSON.stringify writes for the same values.
+func encode(c Credential) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(fileBody{
+		Format:       Format,
+		SessionID:    c.SessionID,
+		SessionToken: c.Token,
+		Generation:   c.Generation,
+		LastCursor:   c.LastCursor,
+	})
+	return buf.Bytes(), err
+}
+
+var cursorHash = regexp.MustCompile(`^[a-f0-9]{64}$`)
+
+// decode parses file content. Text that is not JSON at all yields
+// session_file_read_failed; JSON of the wrong shape yields
+// session_file_invalid. Members are matched case-sensitively and a repeated
+// member keeps its last value, as JSON.parse does; unknown members are ignored.
+func decode(data []byte) (Credential, error) {
+	if !json.Valid(data) {
+		return Credential{}, errReadFailed()
+	}
+	obj, ok := jsonObject(data)
+	if !ok {
+		return Credential{}, errFileInvalid()
+	}
+	c, ok := credentialFrom(obj)
+	if !ok {
+		return Credential{}, errFileInvalid()
+	}
+	return c, nil
+}
+
+func credentialFrom(obj map[string]json.RawMessage) (Credential, bool) {
+	format, ok1 := jsonString(obj["format"])
+	id, ok2 := jsonString(obj["session_id"])
+	token, ok3 := jsonString(obj["session_token"])
+	gen, ok4 := jsonSafeInteger(obj["generation"])
+	if !ok1 || !ok2 || !ok3 || !ok4 || format != Format || gen < 1 {
+		return Credential{}, false
+	}
+	c := Credential{SessionID: id, Token: token, Generation: gen}
+	raw, present := obj["last_cursor"]
+	if !present {
+		return c, true
+	}
+	cur, ok := cursorFrom(raw)
+	c.LastCursor = cur
+	return c, ok
+}
+
+// cursorFrom validates a present last_cursor member; JSON null is invalid.
+func cursorFrom(raw json.RawMessage) (*Cursor, bool) {
+	obj, ok := jsonObject(raw)
+	if !ok {
+		return nil, false
+	}
+	epoch, ok1 := jsonString(obj["epoch_id"])
+	seq, ok2 := jsonSafeInteger(obj["sequence"])
+	hash, ok3 := jsonString(obj["hash"])
+	if !ok1 || !ok2 || !ok3 || seq < 0 || !cursorHash.MatchString(hash) {
+		return nil, false
+	}
+	return &Cursor{EpochID: epoch, Sequence: seq, Hash: hash}, true
+}

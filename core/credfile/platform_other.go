@@ -1,0 +1,23 @@
+//go:build !unix
+
+package credfile
+
+import (
+	"io/fs"
+	"os"
+)
+
+// ownedByCurrentUser always holds on platforms without POSIX uids (Windows):
+// ownership there is an ACL question this package does not answer.
+func ownedByCurrentUser(fs.FileInfo) bool { return true }
+
+// privateMode always holds on platforms whose os.FileMode does not carry
+// group/other permission bits (Windows synthesises 0666 or 0444).
+func privateMode(fs.FileInfo) bool { return true }
+
+// openNoFollow opens path for reading. Without O_NOFOLLOW the caller's
+// lstat-then-SameFile comparison is what rejects a swapped-in link.
+func openNoFollow(path string) (*os.File, error) { return os.Open(path) }
+
+// syncDir is a no-op: directories cannot be opened for fsync on Windows.
+func syncDir(string) error { return nil }

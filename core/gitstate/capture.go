@@ -1,0 +1,168 @@
+package gitstate
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+// objectID is the shape head_sha must have (checked case-insensitively).
+var objectID = regexp.MustCompile(`^[0-9a-fA-F]{40,64}$`)
+
+// Capture observes the worktree of id with the contract's bounds (§8.1,
+// §8.2). Non-Git roots and repositories without a HEAD commit get the
+// reduced form. Git calls that fail, including those interrupted because
+// ctx ended, make the values that depend on them null; callers that must
+// tell cancellation apart check ctx.Err().
+func Capture(ctx context.Context, id Identity) Checkpoint {
+	return CaptureWith(ctx, id, Limits{})
+}
+
+// CaptureWith is Capture with bounds; zero fields of l take the contract's
+// values.
+func CaptureWith(ctx context.Context, id Identity, l Limits) Checkpoint {
+	l = l.withDefaults()
+	if !id.Git {
+		return reducedCheckpoint(id.WorktreeID, time.Now())
+	}
+	return capture(ctx, newRunner(l), l, id, nil)
+}
+
+// InspectAndCapture inspects root (as Inspect) and captures the result (as
+// Capture), sharing one git process between the two.
+func InspectAndCapture(ctx context.Context, root, explicitKey string) (Identity, Checkpoint, error) {
+	return InspectAndCaptureWith(ctx, root, explicitKey, Limits{})
+}
+
+// InspectAndCaptureWith is InspectAndCapture with bounds. Unlike Capture it
+// returns ctx's error when ctx ends before the checkpoint is complete.
+func InspectAndCaptureWith(ctx context.Context, root, explicitKey string, l Limits) (Identity, Checkpoint, error) {
+	l = l.withDefaults()
+	r := newRunner(l)
+	id, head, err := inspect(ctx, r, root, explicitKey, true)
+	if err != nil {
+		return Identity{}, Checkpoint{}, err
+	}
+	cp := reducedCheckpoint(id.WorktreeID, time.Now())
+	if id.Git {
+		cp = capture(ctx, r, l, id, head)
+	}
+	if err := ctx.Err(); err != nil {
+		return Identity{}, Checkpoint{}, fmt.Errorf("capture %s: %w", id.RootPath, err)
+	}
+	return id, cp, nil
+}
+
+// capture observes a Git worktree; head is HEAD when already known.
+func capture(ctx context.Context, r runner, l Limits, id Identity, head *gitText) Checkpoint {
+	obs, ok := observe(ctx, r, l, id.RootPath, head)
+	if !ok {
+		return reducedCheckpoint(id.WorktreeID, time.Now())
+	}
+	return obs.checkpoint(id.WorktreeID, time.Now())
+}
+
+// observation is the raw result of the git calls of §8.1.
+type observation struct {
+	head, branch     gitText
+	status1, status2 gitOutput
+	index, diff      gitOutput
+	untracked        *[32]byte
+}
+
+// gitOutput is the raw stdout of a call, or ok=false when it failed.
+type gitOutput struct {
+	out []byte
+	ok  bool
+}
+
+// observe runs the calls of §8.1. Those that do not depend on each other run
+// at the same time; the second status runs after all of them, so that equal
+// status outputs bracket every other observation. ok is false when HEAD
+// does not resolve; the remaining calls are then abandoned.
+func observe(ctx context.Context, r runner, l Limits, root string, head *gitText) (obs observation, ok bool) {
+	if head != nil && !head.ok {
+		return obs, false
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	bytesOf := func(args ...string) gitOutput {
+		out, ok := r.bytes(ctx, root, args...)
+		return gitOutput{out, ok}
+	}
+	status := func() gitOutput {
+		return bytesOf("status", "--porcelain=v1", "-z", "--untracked-files=all")
+	}
+	var wg sync.WaitGroup
+	if head == nil {
+		wg.Go(func() {
+			if obs.head = r.text(ctx, root, "rev-parse", "--verify", "HEAD"); !obs.head.ok {
+				cancel()
+			}
+		})
+	} else {
+		obs.head = *head
+	}
+	wg.Go(func() { obs.branch = r.text(ctx, root, "symbolic-ref", "--quiet", "--short", "HEAD") })
+	wg.Go(func() { obs.status1 = status() })
+	wg.Go(func() { obs.index = bytesOf("ls-files", "-s", "-z") })
+	wg.Go(func() { obs.diff = bytesOf("diff", "--no-ext-diff", "--binary", "HEAD", "--") })
+	wg.Go(func() {
+		listing, ok := r.bytes(ctx, root, "ls-files", "--others", "--exclude-standard", "-z")
+		if ok {
+			obs.untracked = digestPtr(untrackedDigest(root, listing, l, time.Now()))
+		}
+	})
+	wg.Wait()
+	if !obs.head.ok {
+		return obs, false
+	}
+	obs.status2 = status()
+	return obs, true
+}
+
+func digestPtr(d [32]byte, ok bool) *[32]byte {
+	if !ok {
+		return nil
+	}
+	return &d
+}
+
+// checkpoint assembles the full form from an observation (§8.1 steps 8-11).
+func (o observation) checkpoint(worktreeID string, now time.Time) Checkpoint {
+	cp := Checkpoint{WorktreeID: worktreeID, Digests: &StateDigests{}, CapturedAt: formatCapturedAt(now)}
+	if objectID.MatchString(o.head.value) {
+		sha := strings.ToLower(o.head.value)
+		cp.HeadSHA = &sha
+	}
+	if o.branch.ok {
+		cp.Branch = &o.branch.value
+	}
+	if o.status2.ok {
+		dirty := len(o.status2.out) > 0
+		cp.Dirty = &dirty
+	}
+	if o.index.ok {
+		cp.Digests.IndexSHA256 = hexSum(o.index.out)
+	}
+	stable := o.status1.ok && o.status2.ok && string(o.status1.out) == string(o.status2.out)
+	if o.diff.ok && stable && o.untracked != nil {
+		cp.Digests.StateSHA256 = hexSum(o.diff.out, []byte{0}, o.status2.out, []byte{0}, o.untracked[:])
+	}
+	return cp
+}
+
+// hexSum is the lower-case hex SHA-256 of the concatenated parts.
+func hexSum(parts ...[]byte) *string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write(p)
+	}
+	s := hex.EncodeToString(h.Sum(nil))
+	return &s
+}

@@ -1,0 +1,17 @@
+// Package gitstate answers two questions about a directory on this machine:
+// which repository and worktree it belongs to (Inspect, contract §4.3), and
+// what local Git state that worktree is in right now (Capture, contract §8,
+// checkpoint algorithm "git-state/v1").
+//
+// Every identifier and digest it produces is byte-for-byte the one the
+// reference implementation derives from the same directory, because both
+// are compared. The package observes Git by running the git executable with
+// the process environment, empty stdin, discarded stderr, a time limit and an
+// output cap; it reads untracked files itself. It never writes to the
+// repository beyond what read-only git commands do on their own (for example
+// "git status" refreshing the index when it can).
+//
+// Text that the reference holds as JavaScript strings (paths, branch names,
+// untracked file names) is decoded here the way a JavaScript engine decodes
+// UTF-8, so that names which are not valid UTF-8 lead to the same results.
+package gitstate

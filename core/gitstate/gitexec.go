@@ -1,0 +1,103 @@
+package gitstate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"time"
+
+	"github.com/agenttool/collab/core/normalize"
+)
+
+// errOutputLimit reports a git process that wrote more than the output cap.
+var errOutputLimit = errors.New("git output exceeds the limit")
+
+// waitDelay bounds how long a finished or killed git process may keep its
+// stdout pipe open through a lingering child before the pipe is closed.
+const waitDelay = 500 * time.Millisecond
+
+// runner runs git the way the contract prescribes: "git -C <dir> …" with the
+// inherited environment, stdin from the null device, stderr discarded, a
+// timeout per process and a cap on stdout.
+type runner struct {
+	timeout time.Duration
+	limit   int
+}
+
+func newRunner(l Limits) runner {
+	return runner{timeout: l.GitTimeout, limit: l.GitOutputLimit}
+}
+
+// exec runs one git process and returns its stdout and exit code. The error
+// is non-nil when the process did not exit with status 0; exit is -1 when it
+// did not exit normally (killed, timed out, over the cap, not started).
+func (r runner) exec(ctx context.Context, dir string, args ...string) (out []byte, exit int, err error) {
+	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	buf := &cappedBuffer{limit: r.limit, onOverflow: cancel}
+	cmd.Stdout = buf
+	cmd.WaitDelay = waitDelay
+	err = cmd.Run()
+	if buf.overflowed {
+		return nil, -1, fmt.Errorf("git %s in %s: %w", args[0], dir, errOutputLimit)
+	}
+	if err == nil {
+		return buf.data, 0, nil
+	}
+	exit = -1
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		exit = ee.ExitCode()
+	}
+	return buf.data, exit, fmt.Errorf("git %s in %s: %w", args[0], dir, err)
+}
+
+// bytes runs a call whose raw stdout is the result; ok is false when it failed.
+func (r runner) bytes(ctx context.Context, dir string, args ...string) (out []byte, ok bool) {
+	out, _, err := r.exec(ctx, dir, args...)
+	return out, err == nil
+}
+
+// text runs a call whose stdout is read as a trimmed string; like the
+// reference it fails when the process failed or printed only white space.
+func (r runner) text(ctx context.Context, dir string, args ...string) gitText {
+	out, ok := r.bytes(ctx, dir, args...)
+	if !ok {
+		return gitText{}
+	}
+	return textOf(out)
+}
+
+// gitText is the trimmed text a git call printed, or ok=false.
+type gitText struct {
+	value string
+	ok    bool
+}
+
+// textOf decodes and trims one call's stdout; empty text counts as failure.
+func textOf(out []byte) gitText {
+	v := normalize.TrimJS(decodeText(out))
+	return gitText{value: v, ok: v != ""}
+}
+
+// cappedBuffer collects stdout up to limit bytes. Writing past the limit
+// marks it overflowed, calls onOverflow (which kills the process) and fails
+// the write so that the pipe is closed.
+type cappedBuffer struct {
+	data       []byte
+	limit      int
+	overflowed bool
+	onOverflow func()
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	if len(b.data)+len(p) > b.limit {
+		b.overflowed = true
+		b.onOverflow()
+		return 0, errOutputLimit
+	}
+	b.data = append(b.data, p...)
+	return len(p), nil
+}

@@ -1,0 +1,4 @@
+package scope
+
+// LoadTable lets the black-box tests read the same ground-truth tables.
+var LoadTable = loadTable

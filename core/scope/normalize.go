@@ -1,0 +1,86 @@
+package scope
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/normalize"
+)
+
+// Limits on a task's path scopes (contract §6.12); lengths are UTF-16 code
+// units of the scopes as given.
+const (
+	MaxScopes         = 128
+	MaxScopeLength    = 500
+	MaxCombinedLength = 16000
+)
+
+// Normalize validates a task's raw path scopes and returns them normalised,
+// de-duplicated and sorted by UTF-16 code units (never nil). Each scope is
+// taken as given (no trimming): it must be non-empty, at most MaxScopeLength
+// long, free of NUL and "\", and not start with "/"; then one leading "./"
+// is removed, the rest is normalised like Node's path.posix.normalize and
+// one trailing "/" is removed. A result that names the repository root or
+// leaves it ("", ".", "..", "../…") is refused.
+//
+// Scopes are checked one at a time in order, so the first bad scope decides
+// the refusal: invalid_path_scope with detail "scope" (the scope as given)
+// for a malformed or root/parent scope, invalid_path_scopes for more than
+// MaxScopes scopes or once the running total of raw lengths passes
+// MaxCombinedLength.
+//
+// One consequence of removing "./" before normalising is kept on purpose,
+// because the contract prescribes that order: ".//a" becomes "/a", a scope
+// with a leading "/" that Normalize would refuse if it were given directly.
+func Normalize(raw []string) ([]string, error) {
+	if len(raw) > MaxScopes {
+		return nil, collaberr.Newf("invalid_path_scopes",
+			"A task may declare at most %d path scopes; got %d", MaxScopes, len(raw))
+	}
+	out := make([]string, 0, len(raw))
+	total := 0
+	for _, scope := range raw {
+		if err := checkShape(scope); err != nil {
+			return nil, err
+		}
+		total += normalize.Length(scope)
+		if total > MaxCombinedLength {
+			return nil, collaberr.Newf("invalid_path_scopes",
+				"The path scopes together may not exceed %d characters (UTF-16 code units); declare fewer or broader scopes", MaxCombinedLength)
+		}
+		clean, err := normalizeOne(scope)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, clean)
+	}
+	return normalize.SortUnique(out), nil
+}
+
+// checkShape refuses a scope that cannot be a repository-relative POSIX path.
+func checkShape(scope string) error {
+	ok := scope != "" &&
+		utf8.ValidString(scope) &&
+		normalize.Length(scope) <= MaxScopeLength &&
+		!strings.ContainsAny(scope, "\x00\\") &&
+		scope[0] != '/'
+	if ok {
+		return nil
+	}
+	return collaberr.Newf("invalid_path_scope",
+		"Each path scope must be a non-empty path relative to the repository root, using '/' separators, with no backslash or NUL, valid UTF-8 and at most %d characters",
+		MaxScopeLength).With("scope", scope)
+}
+
+// normalizeOne applies the normalisation steps to a scope that passed
+// checkShape and refuses results that cover the whole repository or leave it.
+func normalizeOne(scope string) (string, error) {
+	clean := posixNormalize(strings.TrimPrefix(scope, "./"))
+	clean = strings.TrimSuffix(clean, "/")
+	if clean == "" || clean == "." || clean == ".." || strings.HasPrefix(clean, "../") {
+		return "", collaberr.New("invalid_path_scope",
+			"A path scope may not cover the whole repository or point outside it; name a directory or file inside it").With("scope", scope)
+	}
+	return clean, nil
+}

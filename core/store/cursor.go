@@ -1,0 +1,127 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/normalize"
+)
+
+// AckCursor moves the session's cursor forward to an exact anchor of its
+// journal. Re-acknowledging the current anchor is a no-op; moving backwards
+// or onto a different hash is refused. It appends no event.
+func (s *Store) AckCursor(ctx context.Context, cred Credential, workspaceID string, a journal.Anchor, expectedVersion int64) (CoordinationSession, error) {
+	var out CoordinationSession
+	err := s.writeTx(ctx, func(tx *sql.Tx) error {
+		sess, err := authenticate(ctx, tx, cred, false)
+		if err != nil {
+			return err
+		}
+		if _, err := validateAnchor(ctx, tx, workspaceID, a); err != nil {
+			return err
+		}
+		cur := sess.Cursor
+		switch {
+		case a.EpochID != cur.EpochID:
+			return collaberr.New("cursor_epoch_mismatch", "The anchor belongs to another journal epoch than the session cursor")
+		case a.Sequence < cur.Sequence:
+			return collaberr.New("cursor_regression", "A session cursor only moves forward; use collab_cursor_reset to go back").
+				With("current_sequence", cur.Sequence)
+		case a.Sequence == cur.Sequence:
+			if a.Hash != cur.Hash {
+				return collaberr.New("cursor_fork_detected", "The journal now holds a different event at the session cursor")
+			}
+			out = sess
+			return nil
+		case sess.CursorVersion != expectedVersion:
+			return collaberr.New("cursor_version_conflict", "The session cursor moved since you read it; poll again").
+				With("expected_cursor_version", expectedVersion).With("current_cursor_version", sess.CursorVersion)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE coordination_sessions SET cursor_epoch_id = ?, cursor_sequence = ?, cursor_hash = ?,
+cursor_version = cursor_version + 1, last_seen_at = ? WHERE id = ?`, a.EpochID, a.Sequence, a.Hash, s.nowISO(), sess.ID); err != nil {
+			return fmt.Errorf("move cursor: %w", err)
+		}
+		out, _, err = findSession(ctx, tx, sess.ID)
+		return err
+	})
+	return out, err
+}
+
+// ResetCursorInput is an audited cursor reset.
+type ResetCursorInput struct {
+	WorkspaceID     string
+	IdempotencyKey  string
+	Target          journal.Anchor
+	ExpectedVersion int64
+	Reason          string
+}
+
+// ResetCursor moves the session cursor to any exact valid anchor,
+// backwards included, records who did it and why, and clears a pending
+// cursor recovery. It returns the session as it is now, also on a replay.
+func (s *Store) ResetCursor(ctx context.Context, cred Credential, in ResetCursorInput) (CoordinationSession, error) {
+	reason, err := normalize.CleanText(in.Reason, "reason", 2000)
+	if err != nil {
+		return CoordinationSession{}, err
+	}
+	target := map[string]any{"epoch_id": in.Target.EpochID, "sequence": in.Target.Sequence, "hash": in.Target.Hash}
+	_, err = s.mutateAsSession(ctx, sessionMutation{
+		cred: cred, operation: "cursor.reset.v2", key: in.IdempotencyKey, allowRecovery: true,
+		request: map[string]any{"expected_cursor_version": in.ExpectedVersion, "target": target, "reason": reason},
+		apply: func(ctx context.Context, tx *sql.Tx, sess CoordinationSession) (any, error) {
+			return s.applyReset(ctx, tx, sess, in, reason)
+		},
+	})
+	if err != nil {
+		return CoordinationSession{}, err
+	}
+	sess, err := s.Session(ctx, cred.SessionID)
+	if err != nil {
+		return sess, err
+	}
+	if sess.CursorRecoveryRequired {
+		return sess, collaberr.New("cursor_reset_receipt_stale",
+			"That idempotency key answered an earlier reset; the session is still in recovery, so reset again with a new key").
+			With("persisted_cursor", sess.Cursor).With("expected_cursor_version", sess.CursorVersion)
+	}
+	return sess, nil
+}
+
+func (s *Store) applyReset(ctx context.Context, tx *sql.Tx, sess CoordinationSession, in ResetCursorInput, reason string) (any, error) {
+	if sess.CursorVersion != in.ExpectedVersion {
+		return nil, collaberr.New("cursor_version_conflict", "The session cursor moved since you read it; read the session again")
+	}
+	if _, err := validateAnchor(ctx, tx, in.WorkspaceID, in.Target); err != nil {
+		return nil, err
+	}
+	now := s.nowISO()
+	resetID := "cursor_reset_" + newUUID()
+	gen := sess.ResetGeneration + 1
+	from := sess.Cursor
+	if _, err := tx.ExecContext(ctx, `INSERT INTO session_cursor_resets (id, session_id, from_epoch_id, from_sequence, from_hash,
+to_epoch_id, to_sequence, to_hash, reason, reset_generation, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		resetID, sess.ID, from.EpochID, from.Sequence, from.Hash, in.Target.EpochID, in.Target.Sequence, in.Target.Hash,
+		reason, gen, now); err != nil {
+		return nil, fmt.Errorf("record cursor reset: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE coordination_sessions SET cursor_epoch_id = ?, cursor_sequence = ?, cursor_hash = ?,
+cursor_version = cursor_version + 1, reset_generation = ?, last_seen_at = ?, cursor_recovery_required = 0 WHERE id = ?`,
+		in.Target.EpochID, in.Target.Sequence, in.Target.Hash, gen, now, sess.ID); err != nil {
+		return nil, fmt.Errorf("reset cursor: %w", err)
+	}
+	if _, err := s.appendEvent(ctx, tx, sess.WorkspaceID, newEvent{
+		Type: "session.cursor_reset", EntityID: resetID, Actor: sess.Actor, SessionID: &sess.ID,
+		Payload: map[string]any{"from": anchorMap(from), "to": anchorMap(in.Target), "reason": reason, "reset_generation": gen},
+	}); err != nil {
+		return nil, err
+	}
+	updated, _, err := findSession(ctx, tx, sess.ID)
+	return map[string]any{"session": updated}, err
+}
+
+func anchorMap(a journal.Anchor) map[string]any {
+	return map[string]any{"epoch_id": a.EpochID, "sequence": a.Sequence, "hash": a.Hash}
+}

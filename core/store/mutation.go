@@ -1,0 +1,211 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"github.com/agenttool/collab/core/canon"
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/normalize"
+)
+
+// requestHash is the receipt fingerprint of a mutation: sha256 of the
+// canonical {operation, request} object. The request objects are part of
+// the shared contract, so the same retry hashes the same in either
+// implementation.
+func requestHash(operation string, request map[string]any) (string, error) {
+	b, err := canon.Marshal(map[string]any{"operation": operation, "request": request})
+	if err != nil {
+		return "", fmt.Errorf("hash %s request: %w", operation, err)
+	}
+	return sha256Hex(string(b)), nil
+}
+
+// receipt is a stored idempotency record.
+type receipt struct {
+	operation string
+	hash      string
+	response  []byte
+}
+
+func findReceipt(ctx context.Context, q querier, workspaceID, actor, key string) (receipt, bool, error) {
+	var r receipt
+	var resp string
+	err := q.QueryRowContext(ctx, `SELECT operation, request_hash, response_json FROM mutations
+WHERE workspace_id = ? AND actor = ? AND idempotency_key = ?`, workspaceID, actor, key).Scan(&r.operation, &r.hash, &resp)
+	if err == sql.ErrNoRows {
+		return r, false, nil
+	}
+	if err != nil {
+		return r, false, fmt.Errorf("read receipt: %w", err)
+	}
+	r.response = []byte(resp)
+	return r, true, nil
+}
+
+// replayOrConflict returns the stored response of an exact retry, or
+// idempotency_conflict when the key was used for something else.
+func (r receipt) replayOrConflict(operation, hash string) ([]byte, error) {
+	if r.operation != operation || r.hash != hash {
+		return nil, collaberr.New("idempotency_conflict",
+			"This idempotency key was already used for a different change; choose a new key").With("operation", r.operation)
+	}
+	return r.response, nil
+}
+
+func insertReceipt(ctx context.Context, q querier, workspaceID, actor, key, operation, hash string, response []byte, now string) error {
+	_, err := q.ExecContext(ctx, `INSERT INTO mutations (workspace_id, actor, idempotency_key, operation, request_hash,
+response_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`, workspaceID, actor, key, operation, hash, string(response), now)
+	if err != nil {
+		return fmt.Errorf("record receipt: %w", err)
+	}
+	return nil
+}
+
+// sessionMutation is one credential-bound, idempotent write.
+type sessionMutation struct {
+	cred          Credential
+	operation     string
+	key           string
+	request       map[string]any
+	allowRecovery bool
+	apply         func(ctx context.Context, tx *sql.Tx, sess CoordinationSession) (any, error)
+}
+
+func sessionActorKey(sessionID string) string { return "session:" + sessionID }
+
+// mutateAsSession runs a session write in one IMMEDIATE transaction:
+// authenticate, answer an exact retry from its receipt, otherwise apply the
+// change while holding a write-guard row (so the v0.2 triggers admit it),
+// record the receipt and the session's last_seen_at. Any failure rolls the
+// whole change back, receipt included.
+func (s *Store) mutateAsSession(ctx context.Context, m sessionMutation) (json.RawMessage, error) {
+	key, err := normalize.IdempotencyKey(m.key)
+	if err != nil {
+		return nil, err
+	}
+	hash, err := requestHash(m.operation, m.request)
+	if err != nil {
+		return nil, err
+	}
+	var out []byte
+	err = s.writeTx(ctx, func(tx *sql.Tx) error {
+		sess, err := authenticate(ctx, tx, m.cred, m.allowRecovery)
+		if err != nil {
+			return err
+		}
+		now := s.nowISO()
+		actor := sessionActorKey(sess.ID)
+		if r, ok, err := findReceipt(ctx, tx, sess.WorkspaceID, actor, key); err != nil || ok {
+			if err != nil {
+				return err
+			}
+			if out, err = r.replayOrConflict(m.operation, hash); err != nil {
+				return err
+			}
+			return touchSession(ctx, tx, sess.ID, now)
+		}
+		nonce := "guard_" + newUUID()
+		if _, err := tx.ExecContext(ctx, "INSERT INTO v2_write_guard (nonce, enabled) VALUES (?, 1)", nonce); err != nil {
+			return fmt.Errorf("take write guard: %w", err)
+		}
+		response, err := m.apply(ctx, tx, sess)
+		if err != nil {
+			return err
+		}
+		if out, err = encodeJSON(response); err != nil {
+			return err
+		}
+		if err := insertReceipt(ctx, tx, sess.WorkspaceID, actor, key, m.operation, hash, out, now); err != nil {
+			return err
+		}
+		if err := touchSession(ctx, tx, sess.ID, s.nowISO()); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, "DELETE FROM v2_write_guard WHERE nonce = ?", nonce)
+		return err
+	})
+	return out, err
+}
+
+// sessionReceipt answers an exact retry before any Git inspection, outside
+// a transaction; hit is false when the key is unused.
+func (s *Store) sessionReceipt(ctx context.Context, cred Credential, operation, key string, request map[string]any) (json.RawMessage, bool, error) {
+	k, err := normalize.IdempotencyKey(key)
+	if err != nil {
+		return nil, false, err
+	}
+	hash, err := requestHash(operation, request)
+	if err != nil {
+		return nil, false, err
+	}
+	sess, err := authenticate(ctx, s.read, cred, false)
+	if err != nil {
+		return nil, false, err
+	}
+	r, ok, err := findReceipt(ctx, s.read, sess.WorkspaceID, sessionActorKey(sess.ID), k)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	out, err := r.replayOrConflict(operation, hash)
+	return out, err == nil, err
+}
+
+// legacyMutation is one label-based (unbound) idempotent write.
+type legacyMutation struct {
+	workspaceID string
+	actor       string
+	operation   string
+	key         string
+	request     map[string]any
+	apply       func(ctx context.Context, tx *sql.Tx) (any, error)
+}
+
+// mutateAsActor runs a legacy write: receipts are scoped to the actor
+// label, and replays of old receipts are completed with the fields newer
+// versions added to tasks.
+func (s *Store) mutateAsActor(ctx context.Context, m legacyMutation) (json.RawMessage, error) {
+	if _, err := readWorkspace(ctx, s.read, m.workspaceID); err != nil {
+		return nil, err
+	}
+	hash, err := requestHash(m.operation, m.request)
+	if err != nil {
+		return nil, err
+	}
+	var out []byte
+	err = s.writeTx(ctx, func(tx *sql.Tx) error {
+		now := s.nowISO()
+		if r, ok, err := findReceipt(ctx, tx, m.workspaceID, m.actor, m.key); err != nil || ok {
+			if err != nil {
+				return err
+			}
+			stored, err := r.replayOrConflict(m.operation, hash)
+			if err != nil {
+				return err
+			}
+			out, err = hydrateLegacyReplay(stored, now)
+			return err
+		}
+		response, err := m.apply(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if out, err = encodeJSON(response); err != nil {
+			return err
+		}
+		return insertReceipt(ctx, tx, m.workspaceID, m.actor, m.key, m.operation, hash, out, now)
+	})
+	return out, err
+}
+
+// encodeJSON renders a response the way receipts store it: compact JSON in
+// field order, without HTML escaping.
+func encodeJSON(v any) ([]byte, error) {
+	b, err := marshalNoEscape(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode response: %w", err)
+	}
+	return b, nil
+}

@@ -1,0 +1,206 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/normalize"
+)
+
+// clockActor is the actor of events the passage of time causes.
+const clockActor = "system:clock"
+
+// HandoffOffer pairs a pending offer with the task it is about.
+type HandoffOffer struct {
+	Handoff Handoff `json:"handoff"`
+	Task    Task    `json:"task"`
+}
+
+// Next is what collab_next returns: one event page from the cursor, the
+// reports routed to the caller inside exactly that page, and projections
+// of the snapshot head.
+type Next struct {
+	Actor           string               `json:"actor"`
+	Session         *CoordinationSession `json:"session"`
+	OwnClaims       []Task               `json:"own_claims"`
+	ReadyTasks      []Task               `json:"ready_tasks"`
+	ClaimableTasks  []Task               `json:"claimable_tasks"`
+	ConflictedTasks []TaskConflict       `json:"conflicted_tasks"`
+	HandoffOffers   []HandoffOffer       `json:"handoff_offers"`
+	Reports         []Report             `json:"reports"`
+	Events          JournalPage          `json:"events"`
+	ProjectionScope string               `json:"projection_scope"`
+	ReportsScope    string               `json:"reports_scope"`
+}
+
+func invalidEventLimit() error {
+	return collaberr.New("invalid_event_limit", "event_limit must be a whole number from 1 to 50")
+}
+
+// NextForSession polls from the session's persisted cursor. A known_cursor
+// is only checked, never used to choose the page; polling never moves the
+// cursor, so repeated polls return the same page until it is acknowledged.
+func (s *Store) NextForSession(ctx context.Context, cred Credential, knownCursor *journal.Anchor, limit int) (Next, error) {
+	var out Next
+	err := s.writeTx(ctx, func(tx *sql.Tx) error {
+		sess, err := authenticate(ctx, tx, cred, false)
+		if err != nil {
+			return err
+		}
+		if err := checkCursors(ctx, tx, sess, knownCursor); err != nil {
+			return err
+		}
+		if limit < 1 || limit > 50 {
+			return invalidEventLimit()
+		}
+		now := s.nowISO()
+		if err := touchSession(ctx, tx, sess.ID, now); err != nil {
+			return err
+		}
+		if err := s.reapElapsedHandoffs(ctx, tx, sess.WorkspaceID, "", clockActor, now); err != nil {
+			return err
+		}
+		sess.LastSeenAt = now
+		out, err = s.nextView(ctx, tx, sess.WorkspaceID, sess.Cursor.Sequence, limit, viewer{session: &sess, actor: sess.Actor}, now)
+		return err
+	})
+	return out, err
+}
+
+// checkCursors refuses a poll whose persisted or known cursor no longer
+// names an event of this journal.
+func checkCursors(ctx context.Context, q querier, sess CoordinationSession, known *journal.Anchor) error {
+	for _, c := range []struct {
+		anchor  *journal.Anchor
+		message string
+	}{
+		{&sess.Cursor, "The session's persisted cursor no longer matches this journal; reset it explicitly"},
+		{known, "Your last-known cursor no longer matches this journal; reset or re-read before continuing"},
+	} {
+		if c.anchor == nil {
+			continue
+		}
+		if _, err := validateAnchor(ctx, q, sess.WorkspaceID, *c.anchor); err != nil {
+			ce, refused := collaberr.As(err)
+			if !refused {
+				return err
+			}
+			return collaberr.New("cursor_reset_required", c.message).With("cursor", *c.anchor).With("cause", ce.Code)
+		}
+	}
+	return nil
+}
+
+// NextForActor polls in legacy mode from an explicit sequence.
+func (s *Store) NextForActor(ctx context.Context, workspaceID, actor string, after int64, limit int) (Next, error) {
+	var out Next
+	label, err := normalize.Actor(actor)
+	if err != nil {
+		return out, err
+	}
+	if limit < 1 || limit > 50 {
+		return out, invalidEventLimit()
+	}
+	err = s.writeTx(ctx, func(tx *sql.Tx) error {
+		if _, err := readWorkspace(ctx, tx, workspaceID); err != nil {
+			return err
+		}
+		now := s.nowISO()
+		if err := s.reapElapsedHandoffs(ctx, tx, workspaceID, "", clockActor, now); err != nil {
+			return err
+		}
+		out, err = s.nextView(ctx, tx, workspaceID, after, limit, viewer{actor: label}, now)
+		return err
+	})
+	return out, err
+}
+
+// viewer is who is polling: a bound session, or a legacy actor label.
+type viewer struct {
+	session *CoordinationSession
+	actor   string
+}
+
+func (v viewer) available(t *Task) bool {
+	if v.session != nil {
+		return t.EffectiveStatus == "open"
+	}
+	return t.EffectiveStatus == "open" || (t.EffectiveStatus == "lease_expired" && t.AssigneeSessionID == nil)
+}
+
+func (v viewer) owns(t *Task) bool {
+	if t.EffectiveStatus != "claimed" {
+		return false
+	}
+	if v.session != nil {
+		return t.AssigneeSessionID != nil && *t.AssigneeSessionID == v.session.ID
+	}
+	return t.Assignee != nil && *t.Assignee == v.actor
+}
+
+func (s *Store) nextView(ctx context.Context, q querier, wsID string, after int64, limit int, v viewer, now string) (Next, error) {
+	out := Next{Actor: v.actor, Session: v.session, ProjectionScope: "snapshot_head", ReportsScope: "event_page", OwnClaims: []Task{}}
+	var err error
+	if out.Events, err = readEventPage(ctx, q, wsID, after, limit); err != nil {
+		return out, err
+	}
+	ws, err := readWorkspace(ctx, q, wsID)
+	if err != nil {
+		return out, err
+	}
+	tasks, err := listTasks(ctx, q, wsID, "", now)
+	if err != nil {
+		return out, err
+	}
+	reserved, err := reservations(ctx, q, ws.RepositoryKey, now)
+	if err != nil {
+		return out, err
+	}
+	p, err := projectAvailable(tasks, reserved, v.available)
+	if err != nil {
+		return out, err
+	}
+	out.ReadyTasks, out.ClaimableTasks, out.ConflictedTasks = p.claimable, p.claimable, p.conflicted
+	for i := range tasks {
+		if v.owns(&tasks[i]) {
+			out.OwnClaims = append(out.OwnClaims, tasks[i])
+		}
+	}
+	if out.HandoffOffers, err = offersFor(ctx, q, wsID, v, tasks, now); err != nil {
+		return out, err
+	}
+	filter := reportFilter{After: after, Through: out.Events.NextAnchor.Sequence}
+	if v.session != nil {
+		filter.RoutedTo = v.session.ID
+	}
+	if out.Events.NextAnchor.Sequence <= after {
+		out.Reports = []Report{}
+		return out, nil
+	}
+	out.Reports, err = queryReports(ctx, q, wsID, filter)
+	return out, err
+}
+
+// offersFor lists the unexpired pending offers addressed to the viewer.
+func offersFor(ctx context.Context, q querier, wsID string, v viewer, tasks []Task, now string) ([]HandoffOffer, error) {
+	where, target := "to_actor = ?", v.actor
+	if v.session != nil {
+		where, target = "to_session_id = ?", v.session.ID
+	}
+	offers, err := queryHandoffs(ctx, q, "workspace_id = ? AND "+where+
+		" AND status = 'pending' AND expires_at > ? ORDER BY offered_at, id", wsID, target, now)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]Task, len(tasks))
+	for _, t := range tasks {
+		byID[t.ID] = t
+	}
+	out := []HandoffOffer{}
+	for _, h := range offers {
+		out = append(out, HandoffOffer{Handoff: h, Task: byID[h.TaskID]})
+	}
+	return out, nil
+}

@@ -1,0 +1,257 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/gitstate"
+)
+
+// migrationRetryWindow bounds how long Open waits for another process that
+// is creating or migrating the same file.
+const migrationRetryWindow = 15 * time.Second
+
+// Open opens (creating if needed) the collab database described by opts,
+// validates its shape and journals, and migrates older layouts to schema
+// v3 in one transaction. A file it cannot accept is left unchanged.
+func Open(ctx context.Context, opts Options) (*Store, error) {
+	s := &Store{now: opts.Now, observe: opts.Observe, capture: opts.Capture, readOnly: opts.ReadOnly}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.observe == nil {
+		s.observe = gitstate.InspectAndCapture
+	}
+	if s.capture == nil {
+		s.capture = gitstate.Capture
+	}
+	if err := s.resolvePath(opts.Path); err != nil {
+		return nil, err
+	}
+	if err := s.openPools(); err != nil {
+		return nil, err
+	}
+	if err := s.initialise(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Store) resolvePath(path string) error {
+	if path == MemoryPath {
+		if s.readOnly {
+			return errors.New("an in-memory database cannot be opened read-only")
+		}
+		s.path, s.memory = MemoryPath, true
+		return nil
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return fmt.Errorf("resolve database path: %w", err)
+	}
+	s.path = abs
+	if s.readOnly {
+		return checkDatabaseFile(abs)
+	}
+	return prepareFile(abs)
+}
+
+func (s *Store) openPools() error {
+	var err error
+	if s.memory {
+		// One connection: every pooled connection would otherwise see its
+		// own empty in-memory database.
+		s.write, err = openPool(s.path, "immediate", false, 1)
+		s.read = s.write
+		return err
+	}
+	if s.write, err = openPool(s.path, "immediate", s.readOnly, 1); err != nil {
+		return err
+	}
+	s.read, err = openPool(s.path, "deferred", s.readOnly, 4)
+	return err
+}
+
+// initialise runs the open procedure: preflight, migration transaction,
+// WAL mode and file modes.
+func (s *Store) initialise(ctx context.Context) error {
+	state, err := s.preflight(ctx)
+	if err != nil {
+		return err
+	}
+	if s.readOnly {
+		return nil
+	}
+	var roots []legacyRoot
+	if state.hasTables && state.userVersion < 2 {
+		if roots, err = s.prepareLegacyRoots(ctx, s.write); err != nil {
+			return err
+		}
+	}
+	if !state.hasTables || state.userVersion < SchemaVersion {
+		if err := s.migrate(ctx, roots); err != nil {
+			return err
+		}
+	}
+	if !s.memory {
+		if err := s.enableWAL(ctx); err != nil {
+			return err
+		}
+		return tightenModes(s.path)
+	}
+	return nil
+}
+
+// dbState is what preflight learned about the file.
+type dbState struct {
+	applicationID int64
+	userVersion   int64
+	hasTables     bool
+}
+
+// preflight reads the file's identity before anything is written and
+// refuses foreign, newer or damaged databases.
+func (s *Store) preflight(ctx context.Context) (dbState, error) {
+	var st dbState
+	conn, err := s.write.Conn(ctx)
+	if err != nil {
+		return st, fmt.Errorf("open database connection: %w", err)
+	}
+	defer conn.Close()
+	if st.applicationID, err = pragmaInt(ctx, conn, "application_id"); err != nil {
+		return st, err
+	}
+	if st.userVersion, err = pragmaInt(ctx, conn, "user_version"); err != nil {
+		return st, err
+	}
+	if err := checkIdentity(st.applicationID, st.userVersion); err != nil {
+		return st, err
+	}
+	if st.hasTables, err = hasUserTables(ctx, conn); err != nil || !st.hasTables {
+		return st, err
+	}
+	if err := validateShape(ctx, conn, st.userVersion, st.applicationID); err != nil {
+		return st, err
+	}
+	if st.userVersion >= 2 {
+		return st, verifyAllJournals(ctx, conn)
+	}
+	return st, nil
+}
+
+func checkIdentity(applicationID, userVersion int64) error {
+	if applicationID != 0 && applicationID != ApplicationID {
+		return collaberr.New("database_application_mismatch", "The SQLite file belongs to another application; point AGENTOOL_COLLAB_DB at a collab database").
+			With("expected_application_id", ApplicationID).With("actual_application_id", applicationID)
+	}
+	if userVersion > SchemaVersion {
+		return collaberr.New("database_version_too_new", "The database was written by a newer collab release; upgrade this server to open it").
+			With("supported_schema_version", SchemaVersion).With("actual_schema_version", userVersion)
+	}
+	return nil
+}
+
+func pragmaInt(ctx context.Context, q querier, name string) (int64, error) {
+	var v sql.NullInt64
+	if err := q.QueryRowContext(ctx, "PRAGMA "+name).Scan(&v); err != nil || !v.Valid {
+		return 0, collaberr.Newf("database_pragma_unavailable", "SQLite did not report PRAGMA %s as an integer", name)
+	}
+	return v.Int64, nil
+}
+
+// migrate creates or upgrades the schema in one IMMEDIATE transaction. A
+// concurrent opener that loses the race finds schema v3 and only validates.
+func (s *Store) migrate(ctx context.Context, roots []legacyRoot) error {
+	tx, err := beginImmediate(ctx, s.write, migrationRetryWindow)
+	if err != nil {
+		return err
+	}
+	if err := s.migrateIn(ctx, tx, roots); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit migration: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) migrateIn(ctx context.Context, tx *sql.Tx, roots []legacyRoot) error {
+	appID, err := pragmaInt(ctx, tx, "application_id")
+	if err != nil {
+		return err
+	}
+	uv, err := pragmaInt(ctx, tx, "user_version")
+	if err != nil {
+		return err
+	}
+	if err := checkIdentity(appID, uv); err != nil {
+		return err
+	}
+	hasTables, err := hasUserTables(ctx, tx)
+	if err != nil {
+		return err
+	}
+	if !hasTables {
+		if err := execAll(ctx, tx, legacySchema); err != nil {
+			return err
+		}
+		roots = nil
+	} else if err := validateShape(ctx, tx, uv, appID); err != nil {
+		return err
+	}
+	switch {
+	case uv < 2:
+		if hasTables && roots == nil {
+			// Another process created the legacy tables after our
+			// preflight; identities were never prepared. Start again.
+			return collaberr.New("migration_source_changed", "The database changed while it was being opened; start again")
+		}
+		err = s.migrateLegacy(ctx, tx, roots)
+	case uv == 2:
+		err = s.migratePreview(ctx, tx)
+	}
+	if err != nil {
+		return err
+	}
+	return finishMigration(ctx, tx)
+}
+
+// finishMigration validates the v3 result and stamps the file.
+func finishMigration(ctx context.Context, tx *sql.Tx) error {
+	if err := validateV2Shape(ctx, tx, "coordination_sessions", []int64{2, 3}); err != nil {
+		return err
+	}
+	if err := verifyAllJournals(ctx, tx); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", ApplicationID)); err != nil {
+		return fmt.Errorf("set application_id: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion)); err != nil {
+		return fmt.Errorf("set user_version: %w", err)
+	}
+	return nil
+}
+
+// enableWAL switches the file to write-ahead logging, waiting out writers.
+func (s *Store) enableWAL(ctx context.Context) error {
+	deadline := time.Now().Add(migrationRetryWindow)
+	for attempt := 0; ; attempt++ {
+		var mode string
+		err := s.write.QueryRowContext(ctx, "PRAGMA journal_mode = WAL").Scan(&mode)
+		if err == nil {
+			return nil
+		}
+		if !isBusy(err) || time.Now().After(deadline) {
+			return fmt.Errorf("enable WAL: %w", err)
+		}
+		time.Sleep(backoff(attempt))
+	}
+}

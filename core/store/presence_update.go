@@ -1,0 +1,117 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/normalize"
+)
+
+// PresenceUpdate is a heartbeat or leave request.
+type PresenceUpdate struct {
+	SessionID       string
+	IdempotencyKey  string
+	ExpectedVersion int64
+	TTLSeconds      *int64 // heartbeat only
+}
+
+// HeartbeatPresence refreshes a presence hint (reviving a stale one). It is
+// retry-safe through its idempotency key and journals nothing.
+func (s *Store) HeartbeatPresence(ctx context.Context, in PresenceUpdate) (json.RawMessage, error) {
+	id, key, version, err := normalizePresenceUpdate(in)
+	if err != nil {
+		return nil, err
+	}
+	ttl, err := normalize.PresenceTTL(in.TTLSeconds)
+	if err != nil {
+		return nil, err
+	}
+	request := map[string]any{"session_id": id, "idempotency_key": key, "expected_version": version, "ttl_seconds": ttl}
+	return s.updatePresence(ctx, id, key, "session.heartbeat", request, version,
+		func(ctx context.Context, tx *sql.Tx, p Presence, now string) error {
+			if p.LeftAt != nil {
+				return collaberr.New("session_left", "A presence hint that left cannot heartbeat; join with a new client_instance_id").
+					With("session_id", p.ID)
+			}
+			_, err := tx.ExecContext(ctx, `UPDATE sessions SET version = version + 1, last_seen_at = ?, presence_expires_at = ?
+WHERE id = ?`, now, addSeconds(now, ttl), p.ID)
+			return err
+		})
+}
+
+// LeavePresence marks a presence hint left; leaving twice is harmless.
+func (s *Store) LeavePresence(ctx context.Context, in PresenceUpdate) (json.RawMessage, error) {
+	id, key, version, err := normalizePresenceUpdate(in)
+	if err != nil {
+		return nil, err
+	}
+	request := map[string]any{"session_id": id, "idempotency_key": key, "expected_version": version}
+	return s.updatePresence(ctx, id, key, "session.leave", request, version,
+		func(ctx context.Context, tx *sql.Tx, p Presence, now string) error {
+			if p.LeftAt != nil {
+				return nil
+			}
+			_, err := tx.ExecContext(ctx, "UPDATE sessions SET version = version + 1, left_at = ? WHERE id = ?", now, p.ID)
+			return err
+		})
+}
+
+func normalizePresenceUpdate(in PresenceUpdate) (string, string, int64, error) {
+	id, err := normalize.ID(in.SessionID, "session_id")
+	if err != nil {
+		return "", "", 0, err
+	}
+	key, err := normalize.IdempotencyKey(in.IdempotencyKey)
+	if err != nil {
+		return "", "", 0, err
+	}
+	version, err := normalize.ExpectedVersion(in.ExpectedVersion)
+	return id, key, version, err
+}
+
+func (s *Store) updatePresence(ctx context.Context, id, key, operation string, request map[string]any, version int64,
+	apply func(ctx context.Context, tx *sql.Tx, p Presence, now string) error) (json.RawMessage, error) {
+	hash, err := requestHash(operation, request)
+	if err != nil {
+		return nil, err
+	}
+	var out []byte
+	err = s.writeTx(ctx, func(tx *sql.Tx) error {
+		now := s.nowISO()
+		p, err := scanPresence(tx.QueryRowContext(ctx, "SELECT "+presenceSelect+" FROM sessions WHERE id = ?", id), now)
+		if err == sql.ErrNoRows {
+			return collaberr.Newf("session_not_found", "Presence session '%s' was not found", id)
+		}
+		if err != nil {
+			return fmt.Errorf("read presence: %w", err)
+		}
+		if _, err := readWorkspace(ctx, tx, p.WorkspaceID); err != nil {
+			return err
+		}
+		if r, ok, err := findReceipt(ctx, tx, p.WorkspaceID, p.ActorKey, key); err != nil || ok {
+			if err == nil {
+				out, err = r.replayOrConflict(operation, hash)
+			}
+			return err
+		}
+		if p.Version != version {
+			return collaberr.New("session_version_conflict", "The presence hint changed since you read it").
+				With("session_id", p.ID).With("expected_version", version).With("actual_version", p.Version)
+		}
+		if err := apply(ctx, tx, p, now); err != nil {
+			return err
+		}
+		updated, err := scanPresence(tx.QueryRowContext(ctx, "SELECT "+presenceSelect+" FROM sessions WHERE id = ?", id), now)
+		if err != nil {
+			return err
+		}
+		if out, err = encodeJSON(map[string]any{"session": updated}); err != nil {
+			return err
+		}
+		return insertReceipt(ctx, tx, p.WorkspaceID, p.ActorKey, key, operation, hash, out, now)
+	})
+	return out, err
+}

@@ -1,0 +1,150 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agenttool/collab/core/scope"
+)
+
+// ConflictEntry is one live claim that overlaps a task's path scopes.
+type ConflictEntry struct {
+	ActiveTaskID      string      `json:"active_task_id"`
+	ActiveWorkspaceID string      `json:"active_workspace_id"`
+	Assignee          *string     `json:"assignee"`
+	AssigneeSessionID *string     `json:"assignee_session_id"`
+	LeaseExpiresAt    *string     `json:"lease_expires_at"`
+	PathPairs         [][2]string `json:"path_pairs"`
+}
+
+// TaskConflict is a task that would be claimable but for path conflicts.
+type TaskConflict struct {
+	Task      Task            `json:"task"`
+	Conflicts []ConflictEntry `json:"conflicts"`
+}
+
+// reservingTask is a task that currently reserves its path scopes.
+type reservingTask struct {
+	task Task
+	set  scope.Set
+}
+
+// reservations lists every task of the repository that reserves paths: a
+// claim whose lease is live (or a session claim, expired or not, until it
+// is recovered), or a completion waiting for review. Read-only tasks never
+// reserve.
+func reservations(ctx context.Context, q querier, repositoryKey, now string) ([]reservingTask, error) {
+	rows, err := q.QueryContext(ctx, "SELECT "+prefixed("t.", taskColumns)+` FROM tasks t JOIN workspaces w ON w.id = t.workspace_id
+WHERE w.repository_key = ? AND t.work_mode != 'read_only' AND (
+  (t.status = 'claimed' AND (t.lease_expires_at > ? OR t.assignee_session_id IS NOT NULL))
+  OR (t.status = 'completed' AND t.completion_policy = 'accepted' AND t.review_status = 'pending'))
+ORDER BY t.rowid`, repositoryKey, now)
+	if err != nil {
+		return nil, fmt.Errorf("read reservations: %w", err)
+	}
+	defer rows.Close()
+	var out []reservingTask
+	for rows.Next() {
+		t, err := scanTask(rows, now)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, reservingTask{task: t, set: scope.NewSet(t.PathScopes)})
+	}
+	return out, rows.Err()
+}
+
+// conflictsFor returns the reservations that overlap t's scopes.
+func conflictsFor(t *Task, set scope.Set, reserved []reservingTask) []ConflictEntry {
+	if len(t.PathScopes) == 0 || t.WorkMode == "read_only" {
+		return nil
+	}
+	var out []ConflictEntry
+	for _, r := range reserved {
+		if r.task.ID == t.ID && r.task.WorkspaceID == t.WorkspaceID {
+			continue
+		}
+		pairs := set.Conflicts(r.set)
+		if len(pairs) == 0 {
+			continue
+		}
+		out = append(out, ConflictEntry{
+			ActiveTaskID: r.task.ID, ActiveWorkspaceID: r.task.WorkspaceID, Assignee: r.task.Assignee,
+			AssigneeSessionID: r.task.AssigneeSessionID, LeaseExpiresAt: r.task.LeaseExpiresAt, PathPairs: pairs,
+		})
+	}
+	return out
+}
+
+// dependenciesSatisfied reports which of t's dependencies are not yet
+// satisfied: completed and, where review is required, accepted.
+func unsatisfiedDependencies(t *Task, byID map[string]*Task) ([]string, error) {
+	var missing []string
+	for _, d := range t.Dependencies {
+		dep, ok := byID[d]
+		if !ok {
+			return nil, taskNotFound(d)
+		}
+		if !dependencySatisfied(dep) {
+			missing = append(missing, d)
+		}
+	}
+	return missing, nil
+}
+
+func dependencySatisfied(dep *Task) bool {
+	return dep.Status == "completed" && (dep.CompletionPolicy != "accepted" || dep.ReviewStatus == "accepted")
+}
+
+// projection is what collab_next shows about the snapshot head.
+type projection struct {
+	claimable  []Task
+	conflicted []TaskConflict
+}
+
+// projectAvailable sorts the available tasks whose dependencies are met
+// into claimable and conflicted.
+func projectAvailable(tasks []Task, reserved []reservingTask, available func(*Task) bool) (projection, error) {
+	p := projection{claimable: []Task{}, conflicted: []TaskConflict{}}
+	byID := make(map[string]*Task, len(tasks))
+	for i := range tasks {
+		byID[tasks[i].ID] = &tasks[i]
+	}
+	for i := range tasks {
+		t := &tasks[i]
+		if !available(t) {
+			continue
+		}
+		missing, err := unsatisfiedDependencies(t, byID)
+		if err != nil {
+			return p, err
+		}
+		if len(missing) > 0 {
+			continue
+		}
+		if c := conflictsFor(t, scope.NewSet(t.PathScopes), reserved); len(c) > 0 {
+			p.conflicted = append(p.conflicted, TaskConflict{Task: *t, Conflicts: c})
+		} else {
+			p.claimable = append(p.claimable, *t)
+		}
+	}
+	return p, nil
+}
+
+// prefixed qualifies every column of a comma-separated list.
+func prefixed(prefix, columns string) string {
+	out := make([]byte, 0, len(columns)*2)
+	start := true
+	for i := 0; i < len(columns); i++ {
+		c := columns[i]
+		if start && c != ' ' && c != '\n' {
+			out = append(out, prefix...)
+			start = false
+		}
+		out = append(out, c)
+		if c == ',' {
+			start = true
+		}
+	}
+	return string(out)
+}

@@ -1,0 +1,210 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/credfile"
+	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/normalize"
+)
+
+// Credential authenticates one credential-bound session: its id, its
+// bearer token and the generation this process holds. A newer generation
+// (a later resume) fences every older one.
+type Credential struct {
+	SessionID  string
+	Token      string
+	Generation int64
+}
+
+// identityBoundary is recorded with every session start.
+const identityBoundary = "session_credentials_fence_cooperating_local_clients_but_do_not_authenticate_a_person_or_model"
+
+// StartSessionInput describes a new credential-bound session.
+type StartSessionInput struct {
+	RootPath        string
+	Actor           string
+	Role            *string
+	ParentSessionID *string
+	RepositoryKey   string
+}
+
+// StartedSession is a new session with the secret the caller must keep.
+type StartedSession struct {
+	Workspace Workspace
+	Worktree  Worktree
+	Session   CoordinationSession
+	Token     string
+}
+
+// StartSession opens the directory's workspace, registers its worktree and
+// creates an active session at generation 1 whose cursor is the genesis of
+// the workspace journal. Only the token's hash is stored.
+func (s *Store) StartSession(ctx context.Context, in StartSessionInput) (StartedSession, error) {
+	var out StartedSession
+	actor, err := normalize.Actor(in.Actor)
+	if err != nil {
+		return out, err
+	}
+	role, err := normalize.OptionalText(in.Role, "role", 200)
+	if err != nil {
+		return out, err
+	}
+	id, cp, err := s.observe(ctx, in.RootPath, in.RepositoryKey)
+	if err != nil {
+		return out, err
+	}
+	if err := s.refusePartitioned(ctx, id.RepositoryKey); err != nil {
+		return out, err
+	}
+	var opened OpenedWorkspace
+	if err := s.writeTx(ctx, func(tx *sql.Tx) error {
+		opened, err = s.openWorkspaceIn(ctx, tx, actor, nil, id, cp)
+		return err
+	}); err != nil {
+		return out, err
+	}
+	if opened.Worktree.ID == "" {
+		return out, collaberr.New("worktree_not_found", "The session's worktree was not registered; start the session again")
+	}
+	var parent *string
+	if in.ParentSessionID != nil {
+		p, err := normalize.ID(*in.ParentSessionID, "parent_session_id")
+		if err != nil {
+			return out, err
+		}
+		parent = &p
+	}
+	token, err := credfile.NewToken()
+	if err != nil {
+		return out, fmt.Errorf("generate session token: %w", err)
+	}
+	err = s.writeTx(ctx, func(tx *sql.Tx) error {
+		sess, err := s.insertSession(ctx, tx, opened, actor, role, parent, token)
+		if err != nil {
+			return err
+		}
+		out.Session = sess
+		out.Workspace, err = readWorkspace(ctx, tx, opened.Workspace.ID)
+		return err
+	})
+	out.Worktree, out.Token = opened.Worktree, token
+	return out, err
+}
+
+// refusePartitioned refuses a repository whose v0.1 journals were kept
+// apart by migration: sessions need one journal per repository.
+func (s *Store) refusePartitioned(ctx context.Context, key string) error {
+	rows, err := s.read.QueryContext(ctx, "SELECT id FROM workspaces WHERE repository_key = ? ORDER BY created_at, id", key)
+	if err != nil {
+		return fmt.Errorf("read workspaces: %w", err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		ids = append(ids, id)
+	}
+	if len(ids) > 1 {
+		return collaberr.New("repository_partitioned",
+			"This repository has several preserved v0.1 journals; reconcile them before starting credential-bound sessions (legacy mode still works in each)").
+			With("workspace_ids", ids)
+	}
+	return rows.Err()
+}
+
+func (s *Store) insertSession(ctx context.Context, tx *sql.Tx, opened OpenedWorkspace, actor string, role, parent *string, token string) (CoordinationSession, error) {
+	wsID := opened.Workspace.ID
+	if parent != nil {
+		p, ok, err := findSession(ctx, tx, *parent)
+		if err != nil {
+			return CoordinationSession{}, err
+		}
+		if !ok {
+			return CoordinationSession{}, sessionNotFound(*parent)
+		}
+		if p.WorkspaceID != wsID {
+			return CoordinationSession{}, collaberr.New("parent_session_mismatch", "A parent session must belong to the same workspace")
+		}
+	}
+	now := s.nowISO()
+	id := "session_" + newUUID()
+	_, err := tx.ExecContext(ctx, `INSERT INTO coordination_sessions (id, workspace_id, worktree_id, actor, role,
+parent_session_id, status, generation, token_hash, joined_at, last_seen_at, ended_at, cursor_epoch_id, cursor_sequence,
+cursor_hash, cursor_version, reset_generation, cursor_recovery_required)
+VALUES (?, ?, ?, ?, ?, ?, 'active', 1, ?, ?, ?, NULL, ?, 0, ?, 0, 0, 0)`,
+		id, wsID, opened.Worktree.ID, actor, role, parent, credfile.TokenHash(token), now, now,
+		opened.Workspace.EpochID, journal.GenesisHash)
+	if err != nil {
+		return CoordinationSession{}, fmt.Errorf("insert session: %w", err)
+	}
+	if _, err := s.appendEvent(ctx, tx, wsID, newEvent{
+		Type: "session.joined", EntityID: id, Actor: actor, SessionID: &id,
+		Payload: map[string]any{
+			"worktree_id": opened.Worktree.ID, "role": nullable(role), "parent_session_id": nullable(parent),
+			"identity_boundary": identityBoundary,
+		},
+	}); err != nil {
+		return CoordinationSession{}, err
+	}
+	sess, _, err := findSession(ctx, tx, id)
+	return sess, err
+}
+
+func sessionNotFound(id string) error {
+	return collaberr.Newf("session_not_found", "Session '%s' was not found", id)
+}
+
+func authFailed() error {
+	return collaberr.New("session_auth_failed",
+		"The session credential is not valid: the session ended, or a newer process resumed it")
+}
+
+// authenticate checks a credential inside the caller's transaction: a
+// well-formed id, the token, the current generation and an active session.
+// Every failure looks the same to the caller. Unless allowRecovery, a
+// session waiting for an audited cursor reset is refused too.
+func authenticate(ctx context.Context, q querier, cred Credential, allowRecovery bool) (CoordinationSession, error) {
+	if _, err := normalize.ID(cred.SessionID, "session_id"); err != nil {
+		return CoordinationSession{}, authFailed()
+	}
+	sess, found, err := findSession(ctx, q, cred.SessionID)
+	if err != nil {
+		return sess, err
+	}
+	stored := journal.GenesisHash
+	if found {
+		stored = sess.tokenHash
+	}
+	tokenOK := credfile.TokenMatches(stored, cred.Token)
+	if !found || !tokenOK || sess.Generation != cred.Generation || sess.Status != "active" {
+		return sess, authFailed()
+	}
+	if sess.CursorRecoveryRequired && !allowRecovery {
+		return sess, collaberr.New("cursor_recovery_required",
+			"This session must reset its cursor to an exact journal anchor before it can write again").
+			With("persisted_cursor", sess.Cursor).With("expected_cursor_version", sess.CursorVersion)
+	}
+	return sess, nil
+}
+
+// touchSession records that the session was just seen.
+func touchSession(ctx context.Context, q querier, id, now string) error {
+	_, err := q.ExecContext(ctx, "UPDATE coordination_sessions SET last_seen_at = ? WHERE id = ?", now, id)
+	return err
+}
+
+// Session reads one credential-bound session.
+func (s *Store) Session(ctx context.Context, id string) (CoordinationSession, error) {
+	sess, ok, err := findSession(ctx, s.read, id)
+	if err == nil && !ok {
+		err = sessionNotFound(id)
+	}
+	return sess, err
+}

@@ -1,0 +1,223 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agenttool/collab/core/collaberr"
+)
+
+// tableInfo returns the ordered column names of table, or nil when the
+// table does not exist.
+func tableInfo(ctx context.Context, q querier, table string) ([]string, error) {
+	rows, err := q.QueryContext(ctx, "SELECT name FROM pragma_table_info(?) ORDER BY cid", table)
+	if err != nil {
+		return nil, fmt.Errorf("read columns of %s: %w", table, err)
+	}
+	defer rows.Close()
+	var cols []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, err
+		}
+		cols = append(cols, name)
+	}
+	return cols, rows.Err()
+}
+
+func tableExists(ctx context.Context, q querier, table string) (bool, error) {
+	var n int
+	err := q.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", table).Scan(&n)
+	return n > 0, err
+}
+
+func hasUserTables(ctx context.Context, q querier) (bool, error) {
+	var n int
+	err := q.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").Scan(&n)
+	return n > 0, err
+}
+
+// requireColumns checks that every table in want exists with at least the
+// listed columns.
+func requireColumns(ctx context.Context, q querier, want []tableColumns, message string) error {
+	for _, tc := range want {
+		cols, err := tableInfo(ctx, q, tc.table)
+		if err != nil {
+			return err
+		}
+		if cols == nil {
+			return collaberr.New("database_schema_mismatch", message).With("missing_table", tc.table)
+		}
+		for _, c := range tc.columns {
+			if !slices.Contains(cols, c) {
+				return collaberr.New("database_schema_mismatch", message).
+					With("table", tc.table).With("missing_column", c)
+			}
+		}
+	}
+	return nil
+}
+
+func columnExists(ctx context.Context, q querier, table, column string) (bool, error) {
+	cols, err := tableInfo(ctx, q, table)
+	return slices.Contains(cols, column), err
+}
+
+// hasV2Marker reports whether any object of the v0.2 protocol exists.
+func hasV2Marker(ctx context.Context, q querier) (bool, error) {
+	for _, t := range []string{"coordination_sessions", "schema_migrations"} {
+		if ok, err := tableExists(ctx, q, t); err != nil || ok {
+			return ok, err
+		}
+	}
+	for _, tc := range [][2]string{{"workspaces", "repository_key"}, {"tasks", "coordination_mode"}, {"events", "session_id"}} {
+		if ok, err := columnExists(ctx, q, tc[0], tc[1]); err != nil || ok {
+			return ok, err
+		}
+	}
+	return false, nil
+}
+
+const incompleteLegacy = "The SQLite file is missing tables or columns of a collab database; it is not a complete collab journal"
+
+// validateShape checks the database against the layout expected for its
+// user_version (0 = v0.1 or public v0.2, 2 = hardened preview, 3 = current).
+func validateShape(ctx context.Context, q querier, userVersion, applicationID int64) error {
+	if err := requireColumns(ctx, q, legacyColumns, incompleteLegacy); err != nil {
+		return err
+	}
+	switch {
+	case userVersion < 2:
+		return validateLegacyOnly(ctx, q, applicationID)
+	case userVersion == 2:
+		if ok, err := tableExists(ctx, q, "coordination_sessions"); err != nil || ok {
+			if err != nil {
+				return err
+			}
+			return collaberr.New("database_partial_migration",
+				"The preview-schema database already has a coordination_sessions table; its migration was interrupted by another tool")
+		}
+		return validateV2Shape(ctx, q, "sessions", []int64{2})
+	default:
+		return validateV2Shape(ctx, q, "coordination_sessions", []int64{2, 3})
+	}
+}
+
+func validateLegacyOnly(ctx context.Context, q querier, applicationID int64) error {
+	marker, err := hasV2Marker(ctx, q)
+	if err != nil {
+		return err
+	}
+	if marker || applicationID != 0 {
+		return collaberr.New("database_partial_migration",
+			"The database has v0.2 objects but no committed schema version; it was left half-migrated")
+	}
+	cols, err := tableInfo(ctx, q, "sessions")
+	if err != nil {
+		return err
+	}
+	if cols != nil && !slices.Equal(cols, presenceColumns) {
+		return collaberr.New("database_partial_migration",
+			"The database has a sessions table of an unknown shape and no committed schema version")
+	}
+	return nil
+}
+
+const incompleteV2 = "The collab schema is missing tables or columns this version needs"
+
+// validateV2Shape checks the hardened layout, with the credential-bound
+// session table named table and the expected migration receipts.
+func validateV2Shape(ctx context.Context, q querier, table string, versions []int64) error {
+	want := append(slices.Clone(v2RequiredColumns), tableColumns{table, coordinationColumns})
+	if err := requireColumns(ctx, q, want, incompleteV2); err != nil {
+		return err
+	}
+	cols, err := tableInfo(ctx, q, table)
+	if err != nil {
+		return err
+	}
+	if !slices.Equal(cols, coordinationColumns) {
+		return collaberr.New("database_schema_mismatch", "The credential-bound session table does not have the expected columns").
+			With("table", table)
+	}
+	if table == "coordination_sessions" {
+		if cols, err = tableInfo(ctx, q, "sessions"); err != nil {
+			return err
+		}
+		if !slices.Equal(cols, presenceColumns) {
+			return collaberr.New("database_schema_mismatch", "The presence session table does not have the expected columns").
+				With("table", "sessions")
+		}
+	}
+	if err := validateTriggers(ctx, q); err != nil {
+		return err
+	}
+	return validateReceiptsAndGuard(ctx, q, versions)
+}
+
+func validateTriggers(ctx context.Context, q querier) error {
+	for _, name := range guardTriggers {
+		var text sql.NullString
+		err := q.QueryRowContext(ctx, "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?", name).Scan(&text)
+		if err != nil && err != sql.ErrNoRows {
+			return fmt.Errorf("read trigger %s: %w", name, err)
+		}
+		if !text.Valid || !containsAll(text.String, "v2_write_guard", guardAbortMessage) {
+			return collaberr.New("database_schema_mismatch", "A v0.2 write-guard trigger is missing or altered").With("trigger", name)
+		}
+	}
+	return nil
+}
+
+func validateReceiptsAndGuard(ctx context.Context, q querier, versions []int64) error {
+	rows, err := q.QueryContext(ctx, "SELECT version, protocol FROM schema_migrations ORDER BY version")
+	if err != nil {
+		return fmt.Errorf("read schema_migrations: %w", err)
+	}
+	var got []int64
+	protocolsOK := true
+	for rows.Next() {
+		var v int64
+		var p string
+		if err := rows.Scan(&v, &p); err != nil {
+			rows.Close()
+			return err
+		}
+		got = append(got, v)
+		protocolsOK = protocolsOK && p == migrationProtocol
+	}
+	rows.Close()
+	if !slices.Equal(got, versions) || !protocolsOK {
+		return collaberr.New("database_migration_receipt_invalid",
+			"The schema_migrations ledger does not match the schema version; the file was altered outside collab")
+	}
+	var guards int
+	if err := q.QueryRowContext(ctx, "SELECT count(*) FROM v2_write_guard").Scan(&guards); err != nil {
+		return fmt.Errorf("read v2_write_guard: %w", err)
+	}
+	if guards != 0 {
+		return collaberr.New("database_write_guard_invalid",
+			"The v2_write_guard table holds rows at rest; a writer left it inconsistent")
+	}
+	var fkRows int
+	if err := q.QueryRowContext(ctx, "SELECT count(*) FROM pragma_foreign_key_check").Scan(&fkRows); err != nil {
+		return fmt.Errorf("foreign key check: %w", err)
+	}
+	if fkRows != 0 {
+		return collaberr.New("database_foreign_key_failure", "The database has rows whose foreign keys point nowhere")
+	}
+	return nil
+}
+
+func containsAll(s string, parts ...string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
+}

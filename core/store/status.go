@@ -1,0 +1,87 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+)
+
+// StatusCounts counts every task once, by what a reader should act on.
+type StatusCounts struct {
+	Open      int `json:"open"`
+	Claimed   int `json:"claimed"`
+	Blocked   int `json:"blocked"`
+	Completed int `json:"completed"`
+}
+
+// WorkspaceStatus is the summary collab_workspace_status returns.
+type WorkspaceStatus struct {
+	Workspace       Workspace             `json:"workspace"`
+	Counts          StatusCounts          `json:"counts"`
+	ExpiredClaims   int                   `json:"expired_claims"`
+	ActiveClaims    []Task                `json:"active_claims"`
+	BlockedTasks    []Task                `json:"blocked_tasks"`
+	PendingReviews  []Task                `json:"pending_reviews"`
+	ActiveSessions  []CoordinationSession `json:"active_sessions"`
+	RecentDecisions []Decision            `json:"recent_decisions"`
+	RecentReports   []Report              `json:"recent_reports"`
+}
+
+// Status summarises a workspace from one read snapshot. As in the
+// reference, recent_reports holds the first 20 reports in journal order.
+func (s *Store) Status(ctx context.Context, workspaceID string) (WorkspaceStatus, error) {
+	var st WorkspaceStatus
+	err := s.readTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if st.Workspace, err = readWorkspace(ctx, tx, workspaceID); err != nil {
+			return err
+		}
+		tasks, err := listTasks(ctx, tx, workspaceID, "", s.nowISO())
+		if err != nil {
+			return err
+		}
+		st.tally(tasks)
+		if st.ActiveSessions, err = activeSessions(ctx, tx, workspaceID); err != nil {
+			return err
+		}
+		if st.RecentDecisions, err = recentDecisions(ctx, tx, workspaceID, 10); err != nil {
+			return err
+		}
+		st.RecentReports, err = queryReports(ctx, tx, workspaceID, reportFilter{Limit: 20})
+		return err
+	})
+	return st, err
+}
+
+func (st *WorkspaceStatus) tally(tasks []Task) {
+	st.ActiveClaims, st.BlockedTasks, st.PendingReviews = []Task{}, []Task{}, []Task{}
+	for _, t := range tasks {
+		switch t.EffectiveStatus {
+		case "lease_expired":
+			st.Counts.Open++
+			st.ExpiredClaims++
+		case "recovery_required":
+			st.Counts.Claimed++
+			st.ExpiredClaims++
+		default:
+			switch t.Status {
+			case "open":
+				st.Counts.Open++
+			case "claimed":
+				st.Counts.Claimed++
+			case "blocked":
+				st.Counts.Blocked++
+			case "completed":
+				st.Counts.Completed++
+			}
+		}
+		if t.EffectiveStatus == "claimed" {
+			st.ActiveClaims = append(st.ActiveClaims, t)
+		}
+		if t.Status == "blocked" {
+			st.BlockedTasks = append(st.BlockedTasks, t)
+		}
+		if t.ReviewStatus == "pending" {
+			st.PendingReviews = append(st.PendingReviews, t)
+		}
+	}
+}

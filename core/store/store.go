@@ -1,0 +1,121 @@
+// Package store keeps the collab journal in one SQLite file shared with
+// @agenttool/collab: opening, validating and migrating the file, the
+// hash-chained event journal, and every coordination operation. All writes
+// run in BEGIN IMMEDIATE transactions so concurrent processes serialise on
+// SQLite's write lock; reads that must agree run in one read snapshot.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/agenttool/collab/core/gitstate"
+
+	_ "modernc.org/sqlite" // registers the CGO-free "sqlite" driver
+)
+
+// MemoryPath opens a private in-memory database (no credential files).
+const MemoryPath = ":memory:"
+
+// busyTimeout is how long SQLite waits on a lock before reporting busy.
+const busyTimeout = 5 * time.Second
+
+// Options configure Open.
+type Options struct {
+	// Path is the database file; MemoryPath for an in-memory database. A
+	// relative path is made absolute against the working directory.
+	Path string
+	// Now is the store clock; nil means time.Now. Tests inject fixed clocks.
+	Now func() time.Time
+	// Observe resolves a directory's repository identity and captures its
+	// Git state; nil means gitstate.InspectAndCapture.
+	Observe func(ctx context.Context, root, explicitKey string) (gitstate.Identity, gitstate.Checkpoint, error)
+	// Capture observes a worktree's Git state; nil means gitstate.Capture.
+	Capture func(ctx context.Context, id gitstate.Identity) gitstate.Checkpoint
+	// ReadOnly opens the file without creating, migrating or writing it.
+	ReadOnly bool
+}
+
+// Store is an open collab database. It is safe for concurrent use.
+type Store struct {
+	path    string
+	write   *sql.DB
+	read    *sql.DB
+	now     func() time.Time
+	observe func(ctx context.Context, root, explicitKey string) (gitstate.Identity, gitstate.Checkpoint, error)
+	capture func(ctx context.Context, id gitstate.Identity) gitstate.Checkpoint
+	memory  bool
+	// readOnly stores refuse every mutation.
+	readOnly bool
+}
+
+// Path returns the absolute database path, or MemoryPath.
+func (s *Store) Path() string { return s.path }
+
+// Close releases the database handles.
+func (s *Store) Close() error {
+	var firstErr error
+	if s.read != nil && s.read != s.write {
+		firstErr = s.read.Close()
+	}
+	if s.write != nil {
+		if err := s.write.Close(); err != nil && firstErr == nil {
+			firstErr = err
+		}
+	}
+	return firstErr
+}
+
+// nowISO renders the store clock the way every stored timestamp is written:
+// UTC, millisecond precision, trailing Z, so that timestamps order as strings.
+func (s *Store) nowISO() string { return FormatTime(s.now()) }
+
+// FormatTime renders t as the journal's 24-character ISO-8601 UTC form.
+func FormatTime(t time.Time) string {
+	return t.UTC().Truncate(time.Millisecond).Format("2006-01-02T15:04:05.000Z")
+}
+
+// ParseTime reads a journal timestamp.
+func ParseTime(s string) (time.Time, error) {
+	return time.Parse("2006-01-02T15:04:05.000Z", s)
+}
+
+// addSeconds returns iso + seconds, in the same form.
+func addSeconds(iso string, seconds int64) string {
+	t, err := ParseTime(iso)
+	if err != nil {
+		return iso
+	}
+	return FormatTime(t.Add(time.Duration(seconds) * time.Second))
+}
+
+// dsn builds the driver URI for path with per-connection pragmas.
+func dsn(path string, txlock string, readOnly bool) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Set("_txlock", txlock)
+	if readOnly {
+		q.Set("mode", "ro")
+	}
+	if path == MemoryPath {
+		return "file::memory:?" + q.Encode()
+	}
+	escaped := strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(path)
+	return "file:" + escaped + "?" + q.Encode()
+}
+
+func openPool(path, txlock string, readOnly bool, maxConns int) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", dsn(path, txlock, readOnly))
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite: %w", err)
+	}
+	db.SetMaxOpenConns(maxConns)
+	db.SetMaxIdleConns(maxConns)
+	db.SetConnMaxLifetime(0)
+	return db, nil
+}

@@ -1,0 +1,219 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/scope"
+)
+
+// CreateTaskInput describes a new task. WorkMode, CompletionPolicy and
+// ExpectedBaseSHA apply to session-created tasks only.
+type CreateTaskInput struct {
+	WorkspaceID      string
+	Actor            string // legacy mode
+	IdempotencyKey   string
+	TaskID           *string
+	Title            string
+	Description      *string
+	Dependencies     []string
+	PathScopes       []string
+	WorkMode         *string
+	CompletionPolicy *string
+	ExpectedBaseSHA  *string
+}
+
+// taskFields are a new task's normalised fields.
+type taskFields struct {
+	key, title       string
+	id, description  *string
+	deps, scopes     []string
+	workMode, policy string
+	expectedBase     *string
+}
+
+func normalizeTaskFields(in CreateTaskInput) (taskFields, error) {
+	var f taskFields
+	var err error
+	if f.key, err = normalize.IdempotencyKey(in.IdempotencyKey); err != nil {
+		return f, err
+	}
+	if in.TaskID != nil {
+		id, err := normalize.ID(*in.TaskID, "task_id")
+		if err != nil {
+			return f, err
+		}
+		f.id = &id
+	}
+	if f.title, err = normalize.CleanText(in.Title, "title", 300); err != nil {
+		return f, err
+	}
+	if f.description, err = normalize.OptionalText(in.Description, "description", 8000); err != nil {
+		return f, err
+	}
+	if f.deps, err = normalize.Dependencies(orEmpty(in.Dependencies)); err != nil {
+		return f, err
+	}
+	f.scopes, err = scope.Normalize(orEmpty(in.PathScopes))
+	return f, err
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// normalizeSessionOptions resolves the session-only task options and their
+// defaults: edit mode, which needs scopes and defaults to reviewed completion.
+func normalizeSessionOptions(f *taskFields, in CreateTaskInput) error {
+	if in.ExpectedBaseSHA != nil {
+		sha, err := normalize.GitObjectID(*in.ExpectedBaseSHA)
+		if err != nil {
+			return err
+		}
+		f.expectedBase = &sha
+	}
+	f.workMode = "edit"
+	if in.WorkMode != nil {
+		f.workMode = *in.WorkMode
+	}
+	switch f.workMode {
+	case "coordination", "read_only", "edit":
+	default:
+		return collaberr.New("invalid_work_mode", "work_mode must be coordination, read_only or edit")
+	}
+	if f.workMode == "edit" && len(f.scopes) == 0 {
+		return collaberr.New("edit_scope_required",
+			"An edit task needs at least one repository-relative path scope; add path_scopes or choose another work_mode")
+	}
+	f.policy = "reported"
+	if f.workMode == "edit" {
+		f.policy = "accepted"
+	}
+	if in.CompletionPolicy != nil {
+		f.policy = *in.CompletionPolicy
+	}
+	if f.policy != "reported" && f.policy != "accepted" {
+		return collaberr.New("invalid_completion_policy", "completion_policy must be reported or accepted")
+	}
+	return nil
+}
+
+// CreateTask creates a task in legacy (actor-labelled) mode.
+func (s *Store) CreateTask(ctx context.Context, in CreateTaskInput) (json.RawMessage, error) {
+	actor, err := normalize.Actor(in.Actor)
+	if err != nil {
+		return nil, err
+	}
+	f, err := normalizeTaskFields(in)
+	if err != nil {
+		return nil, err
+	}
+	request := map[string]any{
+		"workspace_id": in.WorkspaceID, "actor": actor, "idempotency_key": f.key, "title": f.title,
+		"description": nullable(f.description), "dependencies": f.deps, "path_scopes": f.scopes,
+	}
+	if f.id != nil {
+		request["id"] = *f.id
+	}
+	return s.mutateAsActor(ctx, legacyMutation{
+		workspaceID: in.WorkspaceID, actor: actor, operation: "task.create", key: f.key, request: request,
+		apply: func(ctx context.Context, tx *sql.Tx) (any, error) {
+			return s.insertTask(ctx, tx, in.WorkspaceID, actor, nil, f, false)
+		},
+	})
+}
+
+// CreateTaskForSession creates a task owned by the session plane.
+func (s *Store) CreateTaskForSession(ctx context.Context, cred Credential, in CreateTaskInput) (json.RawMessage, error) {
+	f, err := normalizeTaskFields(in)
+	if err != nil {
+		return nil, err
+	}
+	if err := normalizeSessionOptions(&f, in); err != nil {
+		return nil, err
+	}
+	request := map[string]any{
+		"idempotency_key": f.key, "title": f.title, "description": nullable(f.description), "dependencies": f.deps,
+		"path_scopes": f.scopes, "work_mode": f.workMode, "completion_policy": f.policy,
+		"expected_base_sha": nullable(f.expectedBase),
+	}
+	if f.id != nil {
+		request["id"] = *f.id
+	}
+	return s.mutateAsSession(ctx, sessionMutation{
+		cred: cred, operation: "task.create.v2", key: f.key, request: request,
+		apply: func(ctx context.Context, tx *sql.Tx, sess CoordinationSession) (any, error) {
+			return s.insertTask(ctx, tx, sess.WorkspaceID, sess.Actor, &sess.ID, f, true)
+		},
+	})
+}
+
+func (s *Store) insertTask(ctx context.Context, tx *sql.Tx, wsID, actor string, sessionID *string, f taskFields, v2 bool) (any, error) {
+	id := "task_" + newUUID()
+	if f.id != nil {
+		id = *f.id
+	}
+	if err := checkNewTaskDependencies(ctx, tx, wsID, id, f.deps); err != nil {
+		return nil, err
+	}
+	now := s.nowISO()
+	deps, _ := marshalNoEscape(f.deps)
+	scopes, _ := marshalNoEscape(f.scopes)
+	var err error
+	if v2 {
+		_, err = tx.ExecContext(ctx, `INSERT INTO tasks (id, workspace_id, title, description, status, dependencies_json,
+path_scopes_json, version, created_at, updated_at, coordination_mode, work_mode, completion_policy, review_status,
+review_generation, expected_base_sha) VALUES (?, ?, ?, ?, 'open', ?, ?, 1, ?, ?, 'session_v2', ?, ?, 'not_required', 0, ?)`,
+			id, wsID, f.title, f.description, string(deps), string(scopes), now, now, f.workMode, f.policy, f.expectedBase)
+	} else {
+		_, err = tx.ExecContext(ctx, `INSERT INTO tasks (id, workspace_id, title, description, status, dependencies_json,
+path_scopes_json, version, created_at, updated_at) VALUES (?, ?, ?, ?, 'open', ?, ?, 1, ?, ?)`,
+			id, wsID, f.title, f.description, string(deps), string(scopes), now, now)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("insert task: %w", err)
+	}
+	payload := map[string]any{
+		"title": f.title, "description": nullable(f.description), "dependencies": f.deps, "path_scopes": f.scopes, "version": 1,
+	}
+	if v2 {
+		payload["work_mode"], payload["completion_policy"], payload["expected_base_sha"] = f.workMode, f.policy, nullable(f.expectedBase)
+	}
+	if _, err := s.appendEvent(ctx, tx, wsID, newEvent{Type: "task.created", EntityID: id, Actor: actor, SessionID: sessionID, Payload: payload}); err != nil {
+		return nil, err
+	}
+	t, err := loadTask(ctx, tx, wsID, id, now)
+	return map[string]any{"task": t}, err
+}
+
+func checkNewTaskDependencies(ctx context.Context, tx *sql.Tx, wsID, id string, deps []string) error {
+	for _, d := range deps {
+		if d == id {
+			return collaberr.New("invalid_dependency", "A task cannot depend on itself").With("task_id", id)
+		}
+	}
+	for _, d := range deps {
+		var n int
+		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM tasks WHERE workspace_id = ? AND id = ?", wsID, d).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return taskNotFound(d)
+		}
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM tasks WHERE workspace_id = ? AND id = ?", wsID, id).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return collaberr.Newf("task_exists", "Task '%s' already exists; choose another task_id", id).With("task_id", id)
+	}
+	return nil
+}

@@ -1,0 +1,293 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/gitstate"
+	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/normalize"
+)
+
+// rightsProfile is recorded in every workspace.opened event.
+const rightsProfile = "xenia.rights/0.1"
+
+// OpenWorkspaceInput is what collab_workspace_open and collab_session_start
+// need to resolve a directory to its workspace.
+type OpenWorkspaceInput struct {
+	RootPath      string
+	Name          *string
+	Actor         string
+	RepositoryKey string
+}
+
+// OpenedWorkspace is the workspace a directory resolved to and the
+// worktree row registered for that directory.
+type OpenedWorkspace struct {
+	Workspace Workspace
+	Worktree  Worktree
+	Identity  gitstate.Identity
+}
+
+// OpenWorkspace resolves a directory to its repository workspace, creating
+// the workspace (event workspace.opened) or registering a new worktree of
+// an existing one (event worktree.registered) as needed. Re-opening a known
+// worktree writes no event.
+func (s *Store) OpenWorkspace(ctx context.Context, in OpenWorkspaceInput) (OpenedWorkspace, error) {
+	actor, err := normalize.Actor(in.Actor)
+	if err != nil {
+		return OpenedWorkspace{}, err
+	}
+	id, cp, err := s.observe(ctx, in.RootPath, in.RepositoryKey)
+	if err != nil {
+		return OpenedWorkspace{}, err
+	}
+	var out OpenedWorkspace
+	err = s.writeTx(ctx, func(tx *sql.Tx) error {
+		out, err = s.openWorkspaceIn(ctx, tx, actor, in.Name, id, cp)
+		return err
+	})
+	return out, err
+}
+
+func (s *Store) openWorkspaceIn(ctx context.Context, tx *sql.Tx, actor string, name *string,
+	id gitstate.Identity, cp gitstate.Checkpoint) (OpenedWorkspace, error) {
+	out := OpenedWorkspace{Identity: id}
+	now := s.nowISO()
+	existing, found, err := worktreeByRoot(ctx, tx, id.RootPath)
+	if err != nil {
+		return out, err
+	}
+	var wsID string
+	switch {
+	case found:
+		if existing.RepositoryKey != id.RepositoryKey || existing.fingerprint != id.Fingerprint {
+			return out, collaberr.New("worktree_identity_changed",
+				"This path now resolves to a different repository or worktree than the one registered for it").
+				With("root_path", id.RootPath).With("registered_worktree_id", existing.ID)
+		}
+		if err := touchWorktree(ctx, tx, existing.ID, cp, now); err != nil {
+			return out, err
+		}
+		wsID = existing.WorkspaceID
+	default:
+		if wsID, err = s.placeWorktree(ctx, tx, actor, name, id, cp, now); err != nil {
+			return out, err
+		}
+	}
+	if out.Workspace, err = readWorkspace(ctx, tx, wsID); err != nil {
+		return out, err
+	}
+	out.Worktree, _, err = worktreeByRoot(ctx, tx, id.RootPath)
+	return out, err
+}
+
+// placeWorktree registers an unknown worktree in the workspace of its
+// repository, creating that workspace when the repository is new.
+func (s *Store) placeWorktree(ctx context.Context, tx *sql.Tx, actor string, name *string,
+	id gitstate.Identity, cp gitstate.Checkpoint, now string) (string, error) {
+	wsID, err := workspaceForKey(ctx, tx, id.RepositoryKey)
+	if err != nil {
+		return "", err
+	}
+	ws, exists, err := findWorkspace(ctx, tx, wsID)
+	if err != nil {
+		return "", err
+	}
+	if exists && ws.RepositoryKey != id.RepositoryKey {
+		return "", collaberr.New("workspace_identity_collision",
+			"Another repository already owns this workspace id; use an explicit repository_key to separate them")
+	}
+	if exists {
+		return wsID, s.registerWorktree(ctx, tx, wsID, actor, id, cp, now)
+	}
+	return wsID, s.createWorkspace(ctx, tx, wsID, actor, name, id, cp, now)
+}
+
+// workspaceForKey picks the earliest workspace of a repository, or the id a
+// new one would get.
+func workspaceForKey(ctx context.Context, q querier, key string) (string, error) {
+	var id string
+	err := q.QueryRowContext(ctx, "SELECT id FROM workspaces WHERE repository_key = ? ORDER BY created_at, id LIMIT 1", key).Scan(&id)
+	if err == sql.ErrNoRows {
+		return workspaceIDFor(key), nil
+	}
+	return id, err
+}
+
+func (s *Store) createWorkspace(ctx context.Context, tx *sql.Tx, wsID, actor string, name *string,
+	id gitstate.Identity, cp gitstate.Checkpoint, now string) error {
+	label := filepath.Base(id.RootPath)
+	if name != nil {
+		label = *name
+	}
+	label, err := normalize.CleanText(label, "name", 200)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO repositories (key, created_at) VALUES (?, ?)", id.RepositoryKey, now); err != nil {
+		return fmt.Errorf("insert repository: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO workspaces (id, epoch_id, root_path, name, created_at, event_head_sequence,
+event_head_hash, repository_key) VALUES (?, ?, ?, ?, ?, 0, ?, ?)`,
+		wsID, "epoch_"+newUUID(), id.RootPath, label, now, journal.GenesisHash, id.RepositoryKey); err != nil {
+		return fmt.Errorf("insert workspace: %w", err)
+	}
+	if err := insertWorktreeRow(ctx, tx, wsID, withCheckpoint(id, cp), now); err != nil {
+		return err
+	}
+	_, err = s.appendEvent(ctx, tx, wsID, newEvent{
+		Type: "workspace.opened", EntityID: wsID, Actor: actor,
+		Payload: map[string]any{
+			"root_path": id.RootPath, "repository_key": id.RepositoryKey, "worktree_id": id.WorktreeID,
+			"name": label, "rights_profile": rightsProfile,
+		},
+	})
+	return err
+}
+
+// registerWorktree adds a worktree to an existing workspace and journals it.
+func (s *Store) registerWorktree(ctx context.Context, tx *sql.Tx, wsID, actor string,
+	id gitstate.Identity, cp gitstate.Checkpoint, now string) error {
+	if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO repositories (key, created_at) VALUES (?, ?)", id.RepositoryKey, now); err != nil {
+		return fmt.Errorf("insert repository: %w", err)
+	}
+	if err := insertWorktreeRow(ctx, tx, wsID, withCheckpoint(id, cp), now); err != nil {
+		return err
+	}
+	_, err := s.appendEvent(ctx, tx, wsID, newEvent{
+		Type: "worktree.registered", EntityID: id.WorktreeID, Actor: actor,
+		Payload: map[string]any{
+			"root_path": id.RootPath, "repository_key": id.RepositoryKey,
+			"checkpoint": map[string]any{
+				"worktree_id": id.WorktreeID, "head_sha": nullable(cp.HeadSHA), "branch": nullable(cp.Branch),
+				"dirty": nullableBool(cp.Dirty), "captured_at": now,
+			},
+		},
+	})
+	return err
+}
+
+// worktreeFacts is what a worktree row records beyond its identity.
+type worktreeFacts struct {
+	gitstate.Identity
+	Branch  *string
+	HeadSHA *string
+	Dirty   *bool
+}
+
+func withCheckpoint(id gitstate.Identity, cp gitstate.Checkpoint) worktreeFacts {
+	return worktreeFacts{Identity: id, Branch: cp.Branch, HeadSHA: cp.HeadSHA, Dirty: cp.Dirty}
+}
+
+func insertWorktreeRow(ctx context.Context, q querier, wsID string, w worktreeFacts, now string) error {
+	_, err := q.ExecContext(ctx, `INSERT INTO worktrees (id, workspace_id, repository_key, root_path, git_common_dir_hash,
+fingerprint, branch, head_sha, dirty, registered_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		w.WorktreeID, wsID, w.RepositoryKey, w.RootPath, w.GitCommonDirHash, w.Fingerprint, w.Branch, w.HeadSHA,
+		boolToInt(w.Dirty), now, now)
+	if err != nil {
+		return fmt.Errorf("insert worktree: %w", err)
+	}
+	return nil
+}
+
+// touchWorktree records the latest observed Git facts of a worktree.
+func touchWorktree(ctx context.Context, q querier, worktreeID string, cp gitstate.Checkpoint, now string) error {
+	_, err := q.ExecContext(ctx, "UPDATE worktrees SET branch = ?, head_sha = ?, dirty = ?, last_seen_at = ? WHERE id = ?",
+		cp.Branch, cp.HeadSHA, boolToInt(cp.Dirty), now, worktreeID)
+	if err != nil {
+		return fmt.Errorf("touch worktree: %w", err)
+	}
+	return nil
+}
+
+const worktreeColumns = "id, workspace_id, root_path, repository_key, git_common_dir_hash, branch, head_sha, dirty, registered_at, last_seen_at, fingerprint"
+
+func scanWorktree(row interface{ Scan(...any) error }) (Worktree, error) {
+	var w Worktree
+	var dirty sql.NullInt64
+	err := row.Scan(&w.ID, &w.WorkspaceID, &w.RootPath, &w.RepositoryKey, &w.GitCommonDirHash, &w.Branch, &w.HeadSHA,
+		&dirty, &w.RegisteredAt, &w.LastSeenAt, &w.fingerprint)
+	if dirty.Valid {
+		d := dirty.Int64 != 0
+		w.Dirty = &d
+	}
+	return w, err
+}
+
+func worktreeByRoot(ctx context.Context, q querier, root string) (Worktree, bool, error) {
+	w, err := scanWorktree(q.QueryRowContext(ctx, "SELECT "+worktreeColumns+" FROM worktrees WHERE root_path = ?", root))
+	if err == sql.ErrNoRows {
+		return w, false, nil
+	}
+	if err != nil {
+		return w, false, fmt.Errorf("read worktree: %w", err)
+	}
+	return w, true, nil
+}
+
+func worktreeByID(ctx context.Context, q querier, id string) (Worktree, bool, error) {
+	w, err := scanWorktree(q.QueryRowContext(ctx, "SELECT "+worktreeColumns+" FROM worktrees WHERE id = ?", id))
+	if err == sql.ErrNoRows {
+		return w, false, nil
+	}
+	if err != nil {
+		return w, false, fmt.Errorf("read worktree: %w", err)
+	}
+	return w, true, nil
+}
+
+const workspaceColumns = "id, epoch_id, root_path, repository_key, name, created_at, event_head_sequence, event_head_hash"
+
+func findWorkspace(ctx context.Context, q querier, id string) (Workspace, bool, error) {
+	var w Workspace
+	err := q.QueryRowContext(ctx, "SELECT "+workspaceColumns+" FROM workspaces WHERE id = ?", id).
+		Scan(&w.ID, &w.EpochID, &w.RootPath, &w.RepositoryKey, &w.Name, &w.CreatedAt, &w.EventHeadSequence, &w.EventHeadHash)
+	if err == sql.ErrNoRows {
+		return w, false, nil
+	}
+	if err != nil {
+		return w, false, fmt.Errorf("read workspace: %w", err)
+	}
+	return w, true, nil
+}
+
+func readWorkspace(ctx context.Context, q querier, id string) (Workspace, error) {
+	w, ok, err := findWorkspace(ctx, q, id)
+	if err == nil && !ok {
+		err = workspaceNotFound(id)
+	}
+	return w, err
+}
+
+// Workspace reads one workspace.
+func (s *Store) Workspace(ctx context.Context, id string) (Workspace, error) {
+	return readWorkspace(ctx, s.read, id)
+}
+
+func boolToInt(b *bool) any {
+	if b == nil {
+		return nil
+	}
+	if *b {
+		return 1
+	}
+	return 0
+}
+
+func nullable(s *string) any {
+	if s == nil {
+		return nil
+	}
+	return *s
+}
+
+func nullableBool(b *bool) any {
+	if b == nil {
+		return nil
+	}
+	return *b
+}

@@ -1,0 +1,72 @@
+package mcp
+
+import (
+	"path/filepath"
+
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/credfile"
+	"github.com/agenttool/collab/core/store"
+)
+
+// binding is the credential-bound session this process acts as. The token
+// lives only here and in the credential file; it never enters a result.
+type binding struct {
+	sessionID      string
+	token          string
+	generation     int64
+	workspaceID    string
+	credentialPath string
+	// recovery is set when the host resumed this session in cursor
+	// recovery mode: only collab_cursor_reset (and ending) may write.
+	recovery   *store.Recovery
+	lastCursor *credfile.Cursor
+}
+
+func (b *binding) credential() store.Credential {
+	return store.Credential{SessionID: b.sessionID, Token: b.token, Generation: b.generation}
+}
+
+// fileName is the credential file's base name, the only part of its path
+// a tool result may show.
+func (b *binding) fileName() string { return filepath.Base(b.credentialPath) }
+
+// persist rewrites the credential file with the binding's current state.
+func (b *binding) persist() error {
+	return credfile.Write(b.credentialPath, credfile.Credential{
+		SessionID: b.sessionID, Token: b.token, Generation: b.generation, LastCursor: b.lastCursor,
+	}, true)
+}
+
+// requireWorkspace refuses a bound process acting on another workspace.
+func (p *Process) requireWorkspace(workspaceID string) error {
+	if p.binding != nil && p.binding.workspaceID != workspaceID {
+		return collaberr.New("session_workspace_mismatch", "This process is bound to a session of another workspace")
+	}
+	return nil
+}
+
+// boundCredential returns the binding's credential for a session-only
+// operation. While a host-authorised cursor recovery is pending, only the
+// reset itself (allowRecovery) may proceed.
+func (p *Process) boundCredential(allowRecovery bool) (store.Credential, error) {
+	if p.binding == nil {
+		return store.Credential{}, collaberr.New("session_not_bound",
+			"No session is bound to this process; call collab_session_start first, or pass actor to use legacy mode")
+	}
+	if r := p.binding.recovery; r != nil && !allowRecovery {
+		return store.Credential{}, collaberr.New("cursor_recovery_required",
+			"The host resumed this session in recovery mode; reset the cursor to an exact journal anchor with collab_cursor_reset first").
+			With("required", true).With("cause", r.Cause).With("persisted_cursor", r.PersistedCursor).
+			With("host_cursor", r.HostCursor).With("expected_cursor_version", r.ExpectedCursorVersion)
+	}
+	return p.binding.credential(), nil
+}
+
+// legacyActor returns the actor label an unbound call must carry.
+func legacyActor(a Args) (string, error) {
+	if !a.Has("actor") {
+		return "", collaberr.New("actor_required",
+			"Legacy mode needs actor; a bound session takes its actor from its credential instead")
+	}
+	return a.String("actor"), nil
+}

@@ -1,0 +1,53 @@
+package mcp
+
+import (
+	"context"
+
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/store"
+)
+
+func handleTaskCreate(ctx context.Context, p *Process, a Args) (any, error) {
+	in := store.CreateTaskInput{
+		WorkspaceID: a.String("workspace_id"), IdempotencyKey: a.String("idempotency_key"), TaskID: a.OptString("task_id"),
+		Title: a.String("title"), Description: a.OptString("description"), Dependencies: a.Strings("dependencies"),
+		PathScopes: a.Strings("path_scopes"), WorkMode: a.OptString("work_mode"),
+		CompletionPolicy: a.OptString("completion_policy"), ExpectedBaseSHA: a.OptString("expected_base_sha"),
+	}
+	if p.binding == nil {
+		if in.WorkMode != nil || in.CompletionPolicy != nil || in.ExpectedBaseSHA != nil {
+			return nil, collaberr.New("session_required_for_v2_task_options",
+				"work_mode, completion_policy and expected_base_sha need a bound session; call collab_session_start first")
+		}
+		actor, err := legacyActor(a)
+		if err != nil {
+			return nil, err
+		}
+		in.Actor = actor
+		return p.store.CreateTask(ctx, in)
+	}
+	if err := p.requireWorkspace(in.WorkspaceID); err != nil {
+		return nil, err
+	}
+	cred, err := p.boundCredential(false)
+	if err != nil {
+		return nil, err
+	}
+	return p.store.CreateTaskForSession(ctx, cred, in)
+}
+
+func handleTaskList(ctx context.Context, p *Process, a Args) (any, error) {
+	tasks, err := p.store.ListTasks(ctx, a.String("workspace_id"), a.String("status"))
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"tasks": tasks}, nil
+}
+
+func handleTaskGet(ctx context.Context, p *Process, a Args) (any, error) {
+	t, err := p.store.GetTask(ctx, a.String("workspace_id"), a.String("task_id"))
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"task": t}, nil
+}

@@ -1,0 +1,85 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agenttool/collab/core/collaberr"
+)
+
+// guardAbortMessage is what SQLite reports when a legacy write touches a
+// session-owned task; it is surfaced verbatim as internal_error.
+const guardAbortMessage = "agenttool_collab_v2_write_requires_v2_client"
+
+// encode renders v as compact JSON without HTML escaping.
+func encode(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+// toolResult builds a result whose structuredContent is payload and whose
+// text content mirrors it as indented JSON.
+func toolResult(payload []byte, isError bool) *sdk.CallToolResult {
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, payload, "", "  "); err != nil {
+		pretty.Reset()
+		pretty.Write(payload)
+	}
+	return &sdk.CallToolResult{
+		Content:           []sdk.Content{&sdk.TextContent{Text: pretty.String()}},
+		StructuredContent: json.RawMessage(payload),
+		IsError:           isError,
+	}
+}
+
+// success renders a handler's payload.
+func success(payload any) (*sdk.CallToolResult, error) {
+	b, err := encode(payload)
+	if err != nil {
+		return nil, fmt.Errorf("encode tool result: %w", err)
+	}
+	return toolResult(b, false), nil
+}
+
+// failure renders a refusal as {error, message, ...details}; any other
+// error becomes internal_error with a message scrubbed of secrets.
+func failure(err error, scrub func(string) string) *sdk.CallToolResult {
+	ce, ok := collaberr.As(err)
+	if !ok {
+		msg := err.Error()
+		if strings.Contains(msg, guardAbortMessage) {
+			msg = guardAbortMessage
+		}
+		ce = collaberr.New("internal_error", scrub(msg))
+	}
+	var b bytes.Buffer
+	w := objectWriter{buf: &b}
+	w.field("error", ce.Code)
+	w.field("message", scrub(ce.Message))
+	for _, d := range ce.Details {
+		if d.Key == "error" || d.Key == "message" {
+			continue
+		}
+		w.field(d.Key, d.Value)
+	}
+	w.close()
+	if w.err != nil {
+		return toolResult([]byte(`{"error":"internal_error","message":"the error details could not be encoded"}`), true)
+	}
+	return toolResult(b.Bytes(), true)
+}
+
+// rejection renders an input-schema violation: text only, no structured
+// content, exactly as MCP SDKs report invalid arguments.
+func rejection(text string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}, IsError: true}
+}
