@@ -29,7 +29,8 @@ type reservingTask struct {
 	set  scope.Set
 }
 
-// reservations lists every task of the repository that reserves paths: a
+// reservations lists every task (in the order SQLite's task index yields
+// them, which is the order the reference reports conflicts in) of the repository that reserves paths: a
 // claim whose lease is live (or a session claim, expired or not, until it
 // is recovered), or a completion waiting for review. Read-only tasks never
 // reserve.
@@ -38,7 +39,7 @@ func reservations(ctx context.Context, q querier, repositoryKey, now string) ([]
 WHERE w.repository_key = ? AND t.work_mode != 'read_only' AND (
   (t.status = 'claimed' AND (t.lease_expires_at > ? OR t.assignee_session_id IS NOT NULL))
   OR (t.status = 'completed' AND t.completion_policy = 'accepted' AND t.review_status = 'pending'))
-ORDER BY t.rowid`, repositoryKey, now)
+ORDER BY w.rowid, t.status, t.lease_expires_at, t.rowid`, repositoryKey, now)
 	if err != nil {
 		return nil, fmt.Errorf("read reservations: %w", err)
 	}

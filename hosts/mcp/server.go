@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agenttool/collab/core/canon"
@@ -18,7 +19,13 @@ func NewServer(version string, p *Process) *sdk.Server {
 		Instructions: Instructions,
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	})
-	for _, t := range Tools() {
+	tools := Tools()
+	known := make(map[string]bool, len(tools))
+	for _, t := range tools {
+		known[t.Name] = true
+	}
+	srv.AddReceivingMiddleware(unknownToolMiddleware(known))
+	for _, t := range tools {
 		t := t
 		srv.AddTool(&sdk.Tool{
 			Name:        t.Name,
@@ -31,6 +38,20 @@ func NewServer(version string, p *Process) *sdk.Server {
 		})
 	}
 	return srv
+}
+
+// unknownToolMiddleware answers a call to a tool this server does not
+// have with JSON-RPC invalid params ("Tool <name> not found"), before the
+// SDK's generic wording.
+func unknownToolMiddleware(known map[string]bool) sdk.Middleware {
+	return func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			if call, ok := req.(*sdk.CallToolRequest); ok && method == "tools/call" && !known[call.Params.Name] {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("Tool %s not found", call.Params.Name)}
+			}
+			return next(ctx, method, req)
+		}
+	}
 }
 
 // call validates raw arguments against the tool's schema and runs it.

@@ -1,0 +1,93 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/normalize"
+)
+
+// ArtifactInput is a reference to attach to a held task.
+type ArtifactInput struct {
+	Kind      string
+	URI       string
+	SHA256    *string
+	MediaType *string
+	Label     *string
+}
+
+type artifactFields struct {
+	kind, uri             string
+	sha, mediaType, label *string
+}
+
+func normalizeArtifact(in ArtifactInput) (artifactFields, error) {
+	f := artifactFields{kind: in.Kind}
+	switch in.Kind {
+	case "file", "commit", "test", "data", "url", "other":
+	default:
+		return f, collaberr.New("invalid_artifact_kind", "kind must be file, commit, test, data, url or other")
+	}
+	var err error
+	if f.uri, err = normalize.CleanText(in.URI, "uri", 2000); err != nil {
+		return f, err
+	}
+	if in.SHA256 != nil {
+		sha, err := normalize.SHA256(*in.SHA256)
+		if err != nil {
+			return f, err
+		}
+		f.sha = &sha
+	}
+	if f.mediaType, err = normalize.OptionalText(in.MediaType, "media_type", 200); err != nil {
+		return f, err
+	}
+	f.label, err = normalize.OptionalText(in.Label, "label", 300)
+	return f, err
+}
+
+// AttachArtifact records a reference (never the bytes) on a task whose
+// lease the caller holds.
+func (s *Store) AttachArtifact(ctx context.Context, cred *Credential, in LeaseInput, a ArtifactInput) (json.RawMessage, error) {
+	if _, err := leaseFieldsFor(cred, in); err != nil {
+		return nil, err
+	}
+	f, err := normalizeArtifact(a)
+	if err != nil {
+		return nil, err
+	}
+	extra := map[string]any{"kind": f.kind, "uri": f.uri, "sha256": nullable(f.sha), "media_type": nullable(f.mediaType), "label": nullable(f.label)}
+	return s.mutateLease(ctx, cred, in, leaseChange{
+		operation: "artifact.attach", extra: extra,
+		apply: func(ctx context.Context, tx *sql.Tx, t Task, h holder, now string) (any, error) {
+			art := Artifact{ID: "artifact_" + newUUID(), TaskID: t.ID, Kind: f.kind, URI: f.uri, SHA256: f.sha,
+				MediaType: f.mediaType, Label: f.label, AttachedBy: h.actor, AttachedAt: now, AttachedBySessionID: h.sessionID}
+			if err := exec(ctx, tx, "attach artifact", `INSERT INTO artifacts (id, workspace_id, task_id, kind, uri, sha256,
+media_type, label, attached_by, attached_at, attached_by_session_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				art.ID, t.WorkspaceID, t.ID, art.Kind, art.URI, art.SHA256, art.MediaType, art.Label, art.AttachedBy,
+				art.AttachedAt, art.AttachedBySessionID); err != nil {
+				return nil, err
+			}
+			if err := exec(ctx, tx, "bump task", "UPDATE tasks SET version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?",
+				now, t.WorkspaceID, t.ID); err != nil {
+				return nil, err
+			}
+			if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: "artifact.attached", EntityID: t.ID, Actor: h.actor,
+				SessionID: h.sessionID, Payload: map[string]any{"artifact": artifactMap(art), "version": t.Version + 1}}); err != nil {
+				return nil, err
+			}
+			task, err := loadTask(ctx, tx, t.WorkspaceID, t.ID, now)
+			return map[string]any{"task": task, "artifact": art}, err
+		},
+	})
+}
+
+func artifactMap(a Artifact) map[string]any {
+	return map[string]any{
+		"id": a.ID, "task_id": a.TaskID, "kind": a.Kind, "uri": a.URI, "sha256": nullable(a.SHA256),
+		"media_type": nullable(a.MediaType), "label": nullable(a.Label), "attached_by": a.AttachedBy,
+		"attached_at": a.AttachedAt, "attached_by_session_id": nullable(a.AttachedBySessionID),
+	}
+}

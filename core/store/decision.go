@@ -1,0 +1,113 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"github.com/agenttool/collab/core/normalize"
+)
+
+// RecordDecisionInput is one decision as collab_decision_record receives it.
+// Actor is used in legacy mode only; the authority fields in session mode
+// only.
+type RecordDecisionInput struct {
+	WorkspaceID    string
+	Actor          string
+	IdempotencyKey string
+	Topic          string
+	Decision       string
+	Rationale      *string
+	AuthorityScope *string
+	AuthorityBasis *string
+}
+
+// decisionFields are a legacy decision's normalised fields.
+type decisionFields struct {
+	actor, key, topic, decision string
+	rationale                   *string
+}
+
+func normalizeDecision(in RecordDecisionInput) (decisionFields, error) {
+	var f decisionFields
+	var err error
+	if f.actor, err = normalize.Actor(in.Actor); err != nil {
+		return f, err
+	}
+	if f.key, err = normalize.IdempotencyKey(in.IdempotencyKey); err != nil {
+		return f, err
+	}
+	if f.topic, err = normalize.CleanText(in.Topic, "topic", 500); err != nil {
+		return f, err
+	}
+	if f.decision, err = normalize.CleanText(in.Decision, "decision", 4000); err != nil {
+		return f, err
+	}
+	f.rationale, err = normalize.OptionalText(in.Rationale, "rationale", 4000)
+	return f, err
+}
+
+// RecordDecision stores a legacy (actor-labelled) decision: a decisions
+// row and its decision.recorded event, idempotent per actor and key. The
+// authority fields are ignored. The result is {decision}.
+func (s *Store) RecordDecision(ctx context.Context, in RecordDecisionInput) (json.RawMessage, error) {
+	f, err := normalizeDecision(in)
+	if err != nil {
+		return nil, err
+	}
+	request := map[string]any{
+		"workspace_id": in.WorkspaceID, "actor": f.actor, "idempotency_key": f.key, "topic": f.topic,
+		"decision": f.decision, "rationale": nullable(f.rationale),
+	}
+	return s.mutateAsActor(ctx, legacyMutation{
+		workspaceID: in.WorkspaceID, actor: f.actor, operation: "decision.record", key: f.key, request: request,
+		apply: func(ctx context.Context, tx *sql.Tx) (any, error) {
+			return s.insertDecision(ctx, tx, in.WorkspaceID, f)
+		},
+	})
+}
+
+func (s *Store) insertDecision(ctx context.Context, tx *sql.Tx, wsID string, f decisionFields) (any, error) {
+	d := Decision{
+		ID: "decision_" + newUUID(), WorkspaceID: wsID, Topic: f.topic, Decision: f.decision, Rationale: f.rationale,
+		RecordedBy: f.actor, RecordedAt: s.nowISO(),
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO decisions (id, workspace_id, topic, decision, rationale, recorded_by,
+recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)`, d.ID, d.WorkspaceID, d.Topic, d.Decision, d.Rationale, d.RecordedBy, d.RecordedAt)
+	if err != nil {
+		return nil, fmt.Errorf("insert decision: %w", err)
+	}
+	payload := map[string]any{"decision": map[string]any{
+		"id": d.ID, "workspace_id": d.WorkspaceID, "topic": d.Topic, "decision": d.Decision,
+		"rationale": nullable(d.Rationale), "recorded_by": d.RecordedBy, "recorded_at": d.RecordedAt,
+	}}
+	if _, err := s.appendEvent(ctx, tx, wsID, newEvent{
+		Type: "decision.recorded", EntityID: d.ID, Actor: f.actor, Payload: payload,
+	}); err != nil {
+		return nil, err
+	}
+	return map[string]any{"decision": d}, nil
+}
+
+// decisionBody composes a session decision report's body from the raw,
+// untrimmed inputs: "<topic>: <decision>", then "\nRationale: <rationale>"
+// when a non-empty rationale was given. AppendReport trims the whole.
+func decisionBody(in RecordDecisionInput) string {
+	body := in.Topic + ": " + in.Decision
+	if in.Rationale != nil && *in.Rationale != "" {
+		body += "\nRationale: " + *in.Rationale
+	}
+	return body
+}
+
+// RecordDecisionForSession records a decision as the credential's session:
+// it becomes a task-less decision report (confidence unknown, relation
+// informs) and so needs both authority fields. The result is {report}.
+func (s *Store) RecordDecisionForSession(ctx context.Context, cred Credential, in RecordDecisionInput) (json.RawMessage, error) {
+	confidence := "unknown"
+	return s.AppendReport(ctx, cred, AppendReportInput{
+		IdempotencyKey: in.IdempotencyKey, Kind: "decision", Body: decisionBody(in), Confidence: &confidence,
+		AuthorityScope: in.AuthorityScope, AuthorityBasis: in.AuthorityBasis,
+	})
+}

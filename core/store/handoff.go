@@ -1,0 +1,182 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/normalize"
+)
+
+// Notes recorded with every offer.
+const (
+	legacyOfferNote  = "An offer is an invitation; the coordination lease remains with the current holder until acceptance."
+	sessionOfferNote = "The current session keeps its coordination lease until the target explicitly accepts."
+)
+
+// OfferInput offers a held task to another actor (legacy) or session.
+type OfferInput struct {
+	Lease       LeaseInput
+	ToActor     *string
+	ToSessionID *string
+	Summary     string
+	TTLSeconds  *int64
+}
+
+// OfferHandoff invites another party to take over a task the caller
+// holds. The lease stays with the caller until the offer is accepted.
+func (s *Store) OfferHandoff(ctx context.Context, cred *Credential, in OfferInput) (json.RawMessage, error) {
+	if _, err := leaseFieldsFor(cred, in.Lease); err != nil {
+		return nil, err
+	}
+	var target string
+	var err error
+	if cred != nil {
+		if in.ToSessionID == nil {
+			return nil, collaberr.New("invalid_to_session_id", "to_session_id is required for a session handoff")
+		}
+		target, err = normalize.ID(*in.ToSessionID, "to_session_id")
+	} else {
+		if in.ToActor == nil {
+			return nil, collaberr.New("invalid_to_actor", "to_actor is required in legacy mode")
+		}
+		target, err = normalize.Actor(*in.ToActor)
+	}
+	if err != nil {
+		return nil, err
+	}
+	summary, err := normalize.CleanText(in.Summary, "summary", 4000)
+	if err != nil {
+		return nil, err
+	}
+	ttl, err := normalize.TTL(in.TTLSeconds)
+	if err != nil {
+		return nil, err
+	}
+	extra := map[string]any{"summary": summary, "ttl_seconds": ttl}
+	if cred != nil {
+		extra["to_session_id"] = target
+	} else {
+		extra["to_actor"] = target
+		if err := s.reapTaskOffers(ctx, in.Lease.WorkspaceID, in.Lease.TaskID, in.Lease.Actor); err != nil {
+			return nil, err
+		}
+	}
+	return s.mutateLease(ctx, cred, in.Lease, leaseChange{operation: "handoff.offer", extra: extra,
+		apply: func(ctx context.Context, tx *sql.Tx, t Task, h holder, now string) (any, error) {
+			return s.insertOffer(ctx, tx, t, h, target, summary, ttl, now)
+		}})
+}
+
+// reapTaskOffers expires elapsed offers of one task in a transaction of its own.
+func (s *Store) reapTaskOffers(ctx context.Context, wsID, taskID, actor string) error {
+	label, err := normalize.Actor(actor)
+	if err != nil {
+		return err
+	}
+	if _, ok, err := findWorkspace(ctx, s.read, wsID); err != nil || !ok {
+		return err
+	}
+	return s.writeTx(ctx, func(tx *sql.Tx) error {
+		return s.reapElapsedHandoffs(ctx, tx, wsID, taskID, label, s.nowISO())
+	})
+}
+
+func (s *Store) insertOffer(ctx context.Context, tx *sql.Tx, t Task, h holder, target, summary string, ttl int64, now string) (any, error) {
+	offer := Handoff{ID: "handoff_" + newUUID(), WorkspaceID: t.WorkspaceID, TaskID: t.ID, FromActor: h.actor, ToActor: target,
+		Summary: summary, Status: "pending", OfferedAt: now, ExpiresAt: addSeconds(now, ttl)}
+	if *t.LeaseExpiresAt < offer.ExpiresAt {
+		offer.ExpiresAt = *t.LeaseExpiresAt
+	}
+	if h.session() {
+		if err := checkOfferTarget(ctx, tx, t.WorkspaceID, *h.sessionID, target, &offer); err != nil {
+			return nil, err
+		}
+	} else if target == h.actor {
+		return nil, collaberr.New("invalid_handoff", "A handoff must go to a different actor")
+	}
+	pending, err := queryHandoffs(ctx, tx, "workspace_id = ? AND task_id = ? AND status = 'pending' AND expires_at > ? ORDER BY offered_at, id",
+		t.WorkspaceID, t.ID, now)
+	if err != nil {
+		return nil, err
+	}
+	if len(pending) > 0 {
+		return nil, collaberr.New("handoff_pending", "This task already has a pending handoff offer").With("handoff_id", pending[0].ID)
+	}
+	if err := exec(ctx, tx, "insert handoff", `INSERT INTO handoffs (id, workspace_id, task_id, from_actor, to_actor, summary, status,
+offered_at, expires_at, resolved_at, from_session_id, to_session_id) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, NULL, ?, ?)`,
+		offer.ID, offer.WorkspaceID, offer.TaskID, offer.FromActor, offer.ToActor, offer.Summary, offer.OfferedAt, offer.ExpiresAt,
+		offer.FromSessionID, offer.ToSessionID); err != nil {
+		return nil, err
+	}
+	if err := exec(ctx, tx, "bump task", "UPDATE tasks SET version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?",
+		now, t.WorkspaceID, t.ID); err != nil {
+		return nil, err
+	}
+	payload := map[string]any{"task_version": t.Version + 1}
+	if h.session() {
+		payload["handoff"], payload["note"] = handoffMap(offer), sessionOfferNote
+	} else {
+		payload["offer"], payload["note"] = handoffMap(offer), legacyOfferNote
+	}
+	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: "handoff.offered", EntityID: offer.ID, Actor: h.actor,
+		SessionID: h.sessionID, Payload: payload}); err != nil {
+		return nil, err
+	}
+	task, err := loadTask(ctx, tx, t.WorkspaceID, t.ID, now)
+	return handoffResult{Handoff: offer, Task: task}, err
+}
+
+// checkOfferTarget requires an active session of the same workspace other
+// than the offerer, and fills the offer's session and label fields.
+func checkOfferTarget(ctx context.Context, q querier, wsID, fromSession, target string, offer *Handoff) error {
+	if target == fromSession {
+		return collaberr.New("invalid_handoff", "A handoff must go to a different session")
+	}
+	to, ok, err := findSession(ctx, q, target)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return sessionNotFound(target)
+	}
+	if to.Status != "active" || to.WorkspaceID != wsID {
+		return collaberr.New("handoff_target_unavailable", "The target must be an active session of the same workspace")
+	}
+	from := fromSession
+	offer.FromSessionID, offer.ToSessionID, offer.ToActor = &from, &to.ID, to.Actor
+	return nil
+}
+
+// handoffResult is {handoff, task}, in that order.
+type handoffResult struct {
+	Handoff Handoff `json:"handoff"`
+	Task    Task    `json:"task"`
+}
+
+func handoffMap(h Handoff) map[string]any {
+	return map[string]any{"id": h.ID, "workspace_id": h.WorkspaceID, "task_id": h.TaskID, "from_actor": h.FromActor,
+		"to_actor": h.ToActor, "summary": h.Summary, "status": h.Status, "offered_at": h.OfferedAt, "expires_at": h.ExpiresAt,
+		"resolved_at": nullable(h.ResolvedAt), "from_session_id": nullable(h.FromSessionID), "to_session_id": nullable(h.ToSessionID)}
+}
+
+func findHandoff(ctx context.Context, q querier, id string) (Handoff, bool, error) {
+	list, err := queryHandoffs(ctx, q, "id = ?", id)
+	if err != nil || len(list) == 0 {
+		return Handoff{}, false, err
+	}
+	return list[0], true, nil
+}
+
+func handoffNotFound(id string) error {
+	return collaberr.Newf("handoff_not_found", "Handoff '%s' was not found in this workspace", id)
+}
+
+func resolveHandoff(ctx context.Context, q querier, id, status, now string) error {
+	if _, err := q.ExecContext(ctx, "UPDATE handoffs SET status = ?, resolved_at = ? WHERE id = ?", status, now, id); err != nil {
+		return fmt.Errorf("resolve handoff: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,244 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/normalize"
+)
+
+// RespondInput accepts or declines an offer.
+type RespondInput struct {
+	WorkspaceID     string
+	Actor           string // legacy mode only
+	HandoffID       string
+	IdempotencyKey  string
+	ExpectedVersion int64 // of the task
+	Response        string
+	TTLSeconds      *int64
+}
+
+type respondFields struct {
+	key, handoffID, response string
+	version, ttl             int64
+}
+
+func normalizeRespond(in RespondInput) (respondFields, error) {
+	f := respondFields{response: in.Response}
+	if f.response != "accept" && f.response != "decline" {
+		return f, collaberr.New("invalid_handoff_response", "response must be accept or decline")
+	}
+	var err error
+	if f.key, err = normalize.IdempotencyKey(in.IdempotencyKey); err != nil {
+		return f, err
+	}
+	if f.handoffID, err = normalize.ID(in.HandoffID, "handoff_id"); err != nil {
+		return f, err
+	}
+	if f.version, err = normalize.ExpectedVersion(in.ExpectedVersion); err != nil {
+		return f, err
+	}
+	f.ttl, err = normalize.TTL(in.TTLSeconds)
+	return f, err
+}
+
+func handoffExpired() error {
+	return collaberr.New("handoff_expired", "The offer or the lease it came from has expired")
+}
+
+// RespondToHandoff answers an offer in legacy mode: only the named actor
+// may respond; accepting moves the lease to them atomically.
+func (s *Store) RespondToHandoff(ctx context.Context, in RespondInput) (json.RawMessage, error) {
+	f, err := normalizeRespond(in)
+	if err != nil {
+		return nil, err
+	}
+	actor, err := normalize.Actor(in.Actor)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok, err := findWorkspace(ctx, s.read, in.WorkspaceID); err == nil && ok {
+		if err := s.writeTx(ctx, func(tx *sql.Tx) error {
+			return s.reapElapsedHandoffs(ctx, tx, in.WorkspaceID, "", clockActor, s.nowISO())
+		}); err != nil {
+			return nil, err
+		}
+	}
+	request := map[string]any{"workspace_id": in.WorkspaceID, "actor": actor, "handoff_id": f.handoffID, "idempotency_key": f.key,
+		"expected_version": f.version, "response": f.response, "ttl_seconds": f.ttl}
+	return s.mutateAsActor(ctx, legacyMutation{workspaceID: in.WorkspaceID, actor: actor, operation: "handoff.respond", key: f.key,
+		request: request, apply: func(ctx context.Context, tx *sql.Tx) (any, error) {
+			return s.applyLegacyResponse(ctx, tx, in.WorkspaceID, actor, f)
+		}})
+}
+
+func (s *Store) applyLegacyResponse(ctx context.Context, tx *sql.Tx, wsID, actor string, f respondFields) (any, error) {
+	now := s.nowISO()
+	h, ok, err := findHandoff(ctx, tx, f.handoffID)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || h.WorkspaceID != wsID {
+		return nil, handoffNotFound(f.handoffID)
+	}
+	if h.ToActor != actor {
+		return nil, collaberr.New("handoff_not_recipient", "Only the actor the offer names may respond")
+	}
+	if err := checkPending(h, false); err != nil {
+		return nil, err
+	}
+	t, err := loadTask(ctx, tx, wsID, h.TaskID, now)
+	if err != nil {
+		return nil, err
+	}
+	if t.Version != f.version {
+		return nil, versionConflict(f.version, t.Version)
+	}
+	if now >= h.ExpiresAt || (t.LeaseExpiresAt != nil && now >= *t.LeaseExpiresAt) {
+		return nil, handoffExpired()
+	}
+	lease := leaseFields{taskID: t.ID, version: t.Version}
+	if t.LeaseID != nil {
+		lease.leaseID = *t.LeaseID
+	}
+	if _, err := requireLease(ctx, tx, wsID, lease, holder{actor: h.FromActor}, now); err != nil {
+		return nil, err
+	}
+	who := holder{actor: actor}
+	if f.response == "decline" {
+		return s.declineHandoff(ctx, tx, h, t, who, now)
+	}
+	if err := resolveHandoff(ctx, tx, h.ID, "accepted", now); err != nil {
+		return nil, err
+	}
+	leaseID, expires := "lease_"+newUUID(), addSeconds(now, f.ttl)
+	if err := exec(ctx, tx, "transfer lease", `UPDATE tasks SET assignee = ?, lease_id = ?, lease_expires_at = ?, version = version + 1,
+updated_at = ? WHERE workspace_id = ? AND id = ?`, actor, leaseID, expires, now, wsID, t.ID); err != nil {
+		return nil, err
+	}
+	payload := map[string]any{"task_id": t.ID, "from_actor": h.FromActor, "to_actor": h.ToActor, "lease_id": leaseID,
+		"lease_expires_at": expires, "task_version": t.Version + 1}
+	return s.handoffEvent(ctx, tx, h, t, who, "handoff.accepted", payload, now)
+}
+
+// checkPending refuses an offer that is no longer pending; the session
+// plane also says which status it reached.
+func checkPending(h Handoff, session bool) error {
+	switch h.Status {
+	case "pending":
+		return nil
+	case "expired":
+		e := collaberr.New("handoff_expired", "The offer is no longer pending: it expired")
+		if session {
+			e.With("status", h.Status)
+		}
+		return e
+	default:
+		return collaberr.New("handoff_resolved", "This offer was already answered").With("status", h.Status)
+	}
+}
+
+func (s *Store) declineHandoff(ctx context.Context, tx *sql.Tx, h Handoff, t Task, who holder, now string) (any, error) {
+	if err := resolveHandoff(ctx, tx, h.ID, "declined", now); err != nil {
+		return nil, err
+	}
+	if err := exec(ctx, tx, "bump task", "UPDATE tasks SET version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?",
+		now, t.WorkspaceID, t.ID); err != nil {
+		return nil, err
+	}
+	return s.handoffEvent(ctx, tx, h, t, who, "handoff.declined", map[string]any{"task_id": t.ID, "task_version": t.Version + 1}, now)
+}
+
+func (s *Store) handoffEvent(ctx context.Context, tx *sql.Tx, h Handoff, t Task, who holder, typ string, payload map[string]any, now string) (any, error) {
+	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: typ, EntityID: h.ID, Actor: who.actor, SessionID: who.sessionID, Payload: payload}); err != nil {
+		return nil, err
+	}
+	updated, _, err := findHandoff(ctx, tx, h.ID)
+	if err != nil {
+		return nil, err
+	}
+	task, err := loadTask(ctx, tx, t.WorkspaceID, t.ID, now)
+	return handoffResult{Handoff: updated, Task: task}, err
+}
+
+// RespondToHandoffForSession answers an offer addressed to this session.
+// Accepting observes the responder's worktree (outside the transaction)
+// and moves the lease, with a fresh base checkpoint, to the responder.
+func (s *Store) RespondToHandoffForSession(ctx context.Context, cred Credential, in RespondInput) (json.RawMessage, error) {
+	f, err := normalizeRespond(in)
+	if err != nil {
+		return nil, err
+	}
+	request := map[string]any{"handoff_id": f.handoffID, "expected_version": f.version, "response": f.response, "ttl_seconds": f.ttl}
+	if out, hit, err := s.sessionReceipt(ctx, cred, "handoff.respond.v2", f.key, request); err != nil || hit {
+		return out, err
+	}
+	var prep prepared
+	if f.response == "accept" {
+		sess, err := authenticate(ctx, s.read, cred, false)
+		if err != nil {
+			return nil, err
+		}
+		if prep, err = s.prepareSessionCheckpoint(ctx, sess); err != nil {
+			return nil, err
+		}
+	}
+	return s.mutateAsSession(ctx, sessionMutation{cred: cred, operation: "handoff.respond.v2", key: f.key, request: request,
+		apply: func(ctx context.Context, tx *sql.Tx, sess CoordinationSession) (any, error) {
+			return s.applySessionResponse(ctx, tx, sess, f, prep)
+		}})
+}
+
+func (s *Store) applySessionResponse(ctx context.Context, tx *sql.Tx, sess CoordinationSession, f respondFields, prep prepared) (any, error) {
+	now := s.nowISO()
+	h, ok, err := findHandoff(ctx, tx, f.handoffID)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, handoffNotFound(f.handoffID)
+	}
+	if h.WorkspaceID != sess.WorkspaceID || h.ToSessionID == nil || *h.ToSessionID != sess.ID {
+		return nil, collaberr.New("handoff_not_recipient", "Only the session the offer names may respond")
+	}
+	if err := checkPending(h, true); err != nil {
+		return nil, err
+	}
+	t, err := loadTask(ctx, tx, h.WorkspaceID, h.TaskID, now)
+	if err != nil {
+		return nil, err
+	}
+	if t.Version != f.version {
+		return nil, versionConflict(f.version, t.Version)
+	}
+	if now >= h.ExpiresAt || (t.LeaseExpiresAt != nil && now >= *t.LeaseExpiresAt) {
+		return nil, handoffExpired()
+	}
+	if t.Status != "claimed" || t.LeaseID == nil || t.AssigneeSessionID == nil || h.FromSessionID == nil || *t.AssigneeSessionID != *h.FromSessionID {
+		return nil, collaberr.New("handoff_source_changed", "The lease this offer came from has changed hands or ended")
+	}
+	who := holder{actor: sess.Actor, sessionID: &sess.ID}
+	if f.response == "decline" {
+		return s.declineHandoff(ctx, tx, h, t, who, now)
+	}
+	if err := prep.recheck(ctx, tx, sess.ID, now); err != nil {
+		return nil, err
+	}
+	if err := prep.checkExpectedBase(t.ExpectedBaseSHA); err != nil {
+		return nil, err
+	}
+	if err := resolveHandoff(ctx, tx, h.ID, "accepted", now); err != nil {
+		return nil, err
+	}
+	leaseID, expires := "lease_"+newUUID(), addSeconds(now, f.ttl)
+	if err := exec(ctx, tx, "transfer lease", `UPDATE tasks SET assignee = ?, assignee_session_id = ?, claim_worktree_id = ?, lease_id = ?,
+lease_expires_at = ?, base_checkpoint_json = ?, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?`,
+		sess.Actor, sess.ID, prep.worktree.ID, leaseID, expires, string(prep.canonical), now, t.WorkspaceID, t.ID); err != nil {
+		return nil, err
+	}
+	payload := map[string]any{"task_id": t.ID, "from_session_id": *h.FromSessionID, "to_session_id": sess.ID, "lease_id": leaseID,
+		"lease_expires_at": expires, "base_checkpoint": prep.rawCheckpoint(), "task_version": t.Version + 1}
+	return s.handoffEvent(ctx, tx, h, t, who, "handoff.accepted", payload, now)
+}

@@ -1,0 +1,266 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"github.com/agenttool/collab/core/canon"
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/normalize"
+)
+
+// AppendReportInput is one structured report as a session posts it. Nil
+// optional fields take the contract defaults: confidence "unknown",
+// relation "informs", everything else null.
+type AppendReportInput struct {
+	IdempotencyKey  string
+	TaskID          *string
+	ToSessionID     *string
+	Kind            string
+	Body            string
+	EvidenceRefs    []string
+	Confidence      *string
+	ConfidenceBasis *string
+	Limits          *string
+	Relation        *string
+	TargetReportID  *string
+	AuthorityScope  *string
+	AuthorityBasis  *string
+}
+
+// reportDraft holds a report's normalised fields before it is written.
+// EvidenceRefs are stored and journaled in the order given.
+type reportDraft struct {
+	TaskID          *string
+	ToSessionID     *string
+	Kind            string
+	Body            string
+	EvidenceRefs    []string
+	Confidence      string
+	ConfidenceBasis *string
+	Limits          *string
+	Relation        string
+	TargetReportID  *string
+	AuthorityScope  *string
+	AuthorityBasis  *string
+}
+
+// fields is the draft as the report.append.v2 request object and the
+// report.posted payload, which share their keys.
+func (d reportDraft) fields() map[string]any {
+	return map[string]any{
+		"task_id": nullable(d.TaskID), "to_session_id": nullable(d.ToSessionID), "kind": d.Kind, "body": d.Body,
+		"evidence_refs": orEmpty(d.EvidenceRefs), "confidence": d.Confidence,
+		"confidence_basis": nullable(d.ConfidenceBasis), "limits": nullable(d.Limits), "relation": d.Relation,
+		"target_report_id": nullable(d.TargetReportID), "authority_scope": nullable(d.AuthorityScope),
+		"authority_basis": nullable(d.AuthorityBasis),
+	}
+}
+
+func isReportKind(v string) bool {
+	switch v {
+	case "observation", "inference", "proposal", "decision":
+		return true
+	}
+	return false
+}
+
+func isReportConfidence(v string) bool {
+	switch v {
+	case "high", "medium", "low", "unknown":
+		return true
+	}
+	return false
+}
+
+func isReportRelation(v string) bool {
+	switch v {
+	case "informs", "supports", "challenges", "corrects", "withdraws", "supersedes", "resolves":
+		return true
+	}
+	return false
+}
+
+// optionalID validates an identifier that may be left out.
+func optionalID(v *string, field string) (*string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	id, err := normalize.ID(*v, field)
+	if err != nil {
+		return nil, err
+	}
+	return &id, nil
+}
+
+// withDefault returns *v, or fallback when v is nil.
+func withDefault(v *string, fallback string) string {
+	if v == nil {
+		return fallback
+	}
+	return *v
+}
+
+// normalizeReport applies the pre-transaction rules in the contract's
+// order, so the first invalid field is the one reported.
+func normalizeReport(in AppendReportInput) (reportDraft, error) {
+	var d reportDraft
+	var err error
+	if d.TaskID, err = optionalID(in.TaskID, "task_id"); err != nil {
+		return d, err
+	}
+	if d.ToSessionID, err = optionalID(in.ToSessionID, "to_session_id"); err != nil {
+		return d, err
+	}
+	if d.Kind = in.Kind; !isReportKind(d.Kind) {
+		return d, collaberr.New("invalid_report_kind", "kind must be observation, inference, proposal or decision")
+	}
+	if d.Body, err = normalize.CleanText(in.Body, "body", 9000); err != nil {
+		return d, err
+	}
+	if d.EvidenceRefs, err = normalize.EvidenceRefs(orEmpty(in.EvidenceRefs)); err != nil {
+		return d, err
+	}
+	if d.Confidence = withDefault(in.Confidence, "unknown"); !isReportConfidence(d.Confidence) {
+		return d, collaberr.New("invalid_report_confidence", "confidence must be high, medium, low or unknown")
+	}
+	return d, normalizeReportTail(&d, in)
+}
+
+// normalizeReportTail continues normalizeReport after confidence.
+func normalizeReportTail(d *reportDraft, in AppendReportInput) error {
+	var err error
+	if d.ConfidenceBasis, err = normalize.OptionalText(in.ConfidenceBasis, "confidence_basis", 2000); err != nil {
+		return err
+	}
+	if d.Limits, err = normalize.OptionalText(in.Limits, "limits", 2000); err != nil {
+		return err
+	}
+	if d.Relation = withDefault(in.Relation, "informs"); !isReportRelation(d.Relation) {
+		return collaberr.New("invalid_report_relation",
+			"relation must be informs, supports, challenges, corrects, withdraws, supersedes or resolves")
+	}
+	if d.TargetReportID, err = optionalID(in.TargetReportID, "target_report_id"); err != nil {
+		return err
+	}
+	if d.AuthorityScope, err = normalize.OptionalText(in.AuthorityScope, "authority_scope", 1000); err != nil {
+		return err
+	}
+	d.AuthorityBasis, err = normalize.OptionalText(in.AuthorityBasis, "authority_basis", 2000)
+	return err
+}
+
+// AppendReport posts a structured report as the credential's session. It
+// needs no lease. The report and its report.posted event are written in one
+// transaction with the idempotency receipt, or not at all; the result is
+// {report}.
+func (s *Store) AppendReport(ctx context.Context, cred Credential, in AppendReportInput) (json.RawMessage, error) {
+	d, err := normalizeReport(in)
+	if err != nil {
+		return nil, err
+	}
+	return s.mutateAsSession(ctx, sessionMutation{
+		cred: cred, operation: "report.append.v2", key: in.IdempotencyKey, request: d.fields(),
+		apply: func(ctx context.Context, tx *sql.Tx, sess CoordinationSession) (any, error) {
+			if err := validateReportInput(ctx, tx, sess, d); err != nil {
+				return nil, err
+			}
+			r, err := s.appendReportInternal(ctx, tx, sess, d)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"report": r}, nil
+		},
+	})
+}
+
+// appendReportInternal writes a report without validating it against the
+// workspace: first its report.posted event, then the row that points at
+// that event's sequence. Completion and review reports use it directly.
+func (s *Store) appendReportInternal(ctx context.Context, tx *sql.Tx, sess CoordinationSession, d reportDraft) (Report, error) {
+	refs := orEmpty(d.EvidenceRefs)
+	refsJSON, err := canon.Marshal(refs)
+	if err != nil {
+		return Report{}, fmt.Errorf("encode evidence refs: %w", err)
+	}
+	id := "report_" + newUUID()
+	sessionID := sess.ID
+	e, err := s.appendEvent(ctx, tx, sess.WorkspaceID, newEvent{
+		Type: "report.posted", EntityID: id, Actor: sess.Actor, SessionID: &sessionID, Payload: d.fields(),
+	})
+	if err != nil {
+		return Report{}, err
+	}
+	r := Report{
+		ID: id, WorkspaceID: sess.WorkspaceID, TaskID: d.TaskID, FromSessionID: &sessionID, FromActor: sess.Actor,
+		ToSessionID: d.ToSessionID, Kind: d.Kind, Body: d.Body, EvidenceRefs: refs, Confidence: d.Confidence,
+		ConfidenceBasis: d.ConfidenceBasis, Limits: d.Limits, Relation: d.Relation, TargetReportID: d.TargetReportID,
+		AuthorityScope: d.AuthorityScope, AuthorityBasis: d.AuthorityBasis, CreatedAt: e.OccurredAt,
+		EventSequence: e.Sequence,
+	}
+	_, err = tx.ExecContext(ctx, "INSERT INTO reports ("+reportColumns+`)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.ID, r.WorkspaceID, r.TaskID, r.FromSessionID, r.FromActor, r.ToSessionID, r.Kind, r.Body, string(refsJSON),
+		r.Confidence, r.ConfidenceBasis, r.Limits, r.Relation, r.TargetReportID, r.AuthorityScope, r.AuthorityBasis,
+		r.CreatedAt, r.EventSequence)
+	if err != nil {
+		return Report{}, fmt.Errorf("insert report: %w", err)
+	}
+	return r, nil
+}
+
+// ListReportsInput selects reports for collab_report_list. Nil fields mean
+// the defaults: after sequence 0, limit 100, no task or recipient filter.
+type ListReportsInput struct {
+	WorkspaceID        string
+	AfterEventSequence *int64
+	Limit              *int64
+	TaskID             *string
+	ToSessionID        *string
+}
+
+// ListReports returns the workspace's reports posted after the given event
+// sequence, oldest first, optionally only those about one task or
+// addressed to one session. It never writes.
+func (s *Store) ListReports(ctx context.Context, in ListReportsInput) ([]Report, error) {
+	var out []Report
+	err := s.readTx(ctx, func(tx *sql.Tx) error {
+		if _, err := readWorkspace(ctx, tx, in.WorkspaceID); err != nil {
+			return err
+		}
+		f, err := reportListFilter(in)
+		if err != nil {
+			return err
+		}
+		out, err = queryReports(ctx, tx, in.WorkspaceID, f)
+		return err
+	})
+	return out, err
+}
+
+func reportListFilter(in ListReportsInput) (reportFilter, error) {
+	f := reportFilter{Limit: 100}
+	if in.AfterEventSequence != nil {
+		if f.After = *in.AfterEventSequence; f.After < 0 {
+			return f, collaberr.New("invalid_cursor", "after_event_sequence must be a whole number of zero or more")
+		}
+	}
+	if in.Limit != nil {
+		if *in.Limit < 1 || *in.Limit > 500 {
+			return f, collaberr.New("invalid_limit", "limit must be between 1 and 500 reports")
+		}
+		f.Limit = int(*in.Limit)
+	}
+	task, err := optionalID(in.TaskID, "task_id")
+	if err != nil {
+		return f, err
+	}
+	to, err := optionalID(in.ToSessionID, "to_session_id")
+	if err != nil {
+		return f, err
+	}
+	f.TaskID, f.ToSessionID = withDefault(task, ""), withDefault(to, "")
+	return f, nil
+}

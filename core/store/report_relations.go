@@ -1,0 +1,208 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/agenttool/collab/core/collaberr"
+)
+
+// validateReportInput checks a caller's report against the workspace inside
+// the write transaction, in the contract's order: task, recipient, relation
+// and target, decision authority, then evidence.
+func validateReportInput(ctx context.Context, q querier, sess CoordinationSession, d reportDraft) error {
+	if d.TaskID != nil {
+		found, err := rowExists(ctx, q, "SELECT 1 FROM tasks WHERE workspace_id = ? AND id = ?", sess.WorkspaceID, *d.TaskID)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return taskNotFound(*d.TaskID)
+		}
+	}
+	if d.ToSessionID != nil {
+		if err := checkRecipient(ctx, q, sess.WorkspaceID, *d.ToSessionID); err != nil {
+			return err
+		}
+	}
+	if err := checkTarget(ctx, q, sess, d); err != nil {
+		return err
+	}
+	if d.Kind == "decision" && (d.AuthorityScope == nil || d.AuthorityBasis == nil) {
+		return collaberr.New("decision_authority_required",
+			"A decision report must state both authority_scope and authority_basis")
+	}
+	return resolveEvidence(ctx, q, sess.WorkspaceID, d.EvidenceRefs)
+}
+
+// checkRecipient accepts any session of the workspace, ended or not, the
+// author included: addressing is routing, not access control.
+func checkRecipient(ctx context.Context, q querier, workspaceID, sessionID string) error {
+	to, ok, err := findSession(ctx, q, sessionID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return sessionNotFound(sessionID)
+	}
+	if to.WorkspaceID != workspaceID {
+		return collaberr.New("report_target_mismatch", "The addressed session belongs to another workspace")
+	}
+	return nil
+}
+
+// checkTarget enforces the relation rules: informs stands alone, every
+// other relation names an earlier report of the same workspace and task;
+// only its author may correct, withdraw or supersede it, and only a
+// challenge can be resolved.
+func checkTarget(ctx context.Context, q querier, sess CoordinationSession, d reportDraft) error {
+	if d.Relation == "informs" {
+		if d.TargetReportID != nil {
+			return collaberr.New("invalid_report_relation", "An informs report stands alone; drop target_report_id")
+		}
+		return nil
+	}
+	if d.TargetReportID == nil {
+		return collaberr.New("report_target_required", "This relation needs target_report_id naming an earlier report")
+	}
+	target, ok, err := findReport(ctx, q, *d.TargetReportID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return collaberr.Newf("report_not_found", "Report '%s' was not found", *d.TargetReportID)
+	}
+	if target.WorkspaceID != sess.WorkspaceID {
+		return collaberr.New("report_target_mismatch", "The target report belongs to another workspace")
+	}
+	if !sameOptional(target.TaskID, d.TaskID) {
+		return collaberr.New("report_task_mismatch", "A related report must have the same task_id as its target").
+			With("target_task_id", nullable(target.TaskID)).With("report_task_id", nullable(d.TaskID))
+	}
+	switch d.Relation {
+	case "corrects", "withdraws", "supersedes":
+		if target.FromSessionID == nil || *target.FromSessionID != sess.ID {
+			return collaberr.New("report_author_mismatch",
+				"Only the session that wrote a report may correct, withdraw or supersede it; challenge it instead")
+		}
+	case "resolves":
+		if target.Relation != "challenges" {
+			return collaberr.New("invalid_report_relation", "A resolves report must target a challenges report")
+		}
+	}
+	return nil
+}
+
+func sameOptional(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+// obsoletedReports returns the ids of the workspace's reports that an
+// active withdraws, corrects or supersedes report points at. Walking from
+// the newest relation back, a relation that is itself obsoleted does not
+// count, so withdrawing a withdrawal re-activates its target.
+func obsoletedReports(ctx context.Context, q querier, workspaceID string) (map[string]bool, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id, target_report_id FROM reports
+WHERE workspace_id = ? AND relation IN ('withdraws', 'corrects', 'supersedes') AND target_report_id IS NOT NULL
+ORDER BY event_sequence DESC, id DESC`, workspaceID)
+	if err != nil {
+		return nil, fmt.Errorf("read report relations: %w", err)
+	}
+	defer rows.Close()
+	obsolete := map[string]bool{}
+	for rows.Next() {
+		var id, target string
+		if err := rows.Scan(&id, &target); err != nil {
+			return nil, fmt.Errorf("read report relation: %w", err)
+		}
+		if !obsolete[id] {
+			obsolete[target] = true
+		}
+	}
+	return obsolete, rows.Err()
+}
+
+// targetingReports returns the ids of the reports that point at reportID
+// with one of relations, in journal order.
+func targetingReports(ctx context.Context, q querier, workspaceID, reportID string, relations ...string) ([]string, error) {
+	args := []any{workspaceID, reportID}
+	for _, r := range relations {
+		args = append(args, r)
+	}
+	marks := strings.TrimSuffix(strings.Repeat("?, ", len(relations)), ", ")
+	rows, err := q.QueryContext(ctx, `SELECT id FROM reports WHERE workspace_id = ? AND target_report_id = ?
+AND relation IN (`+marks+`) ORDER BY event_sequence, id`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read related reports: %w", err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("read related report: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// hasActiveRelation reports whether some report outside obsolete points at
+// reportID with one of relations.
+func hasActiveRelation(ctx context.Context, q querier, workspaceID, reportID string, obsolete map[string]bool, relations ...string) (bool, error) {
+	ids, err := targetingReports(ctx, q, workspaceID, reportID, relations...)
+	if err != nil {
+		return false, err
+	}
+	for _, id := range ids {
+		if !obsolete[id] {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// completionObsolete reports whether an active withdrawal, correction or
+// supersession points at the completion report.
+func completionObsolete(ctx context.Context, q querier, workspaceID, reportID string) (bool, error) {
+	obsolete, err := obsoletedReports(ctx, q, workspaceID)
+	if err != nil {
+		return false, err
+	}
+	return hasActiveRelation(ctx, q, workspaceID, reportID, obsolete, "withdraws", "corrects", "supersedes")
+}
+
+// unresolvedChallenge reports whether some challenge of the report is
+// neither withdrawn nor resolved by an active report. A resolution that
+// was itself withdrawn no longer clears its challenge.
+func unresolvedChallenge(ctx context.Context, q querier, workspaceID, reportID string) (bool, error) {
+	obsolete, err := obsoletedReports(ctx, q, workspaceID)
+	if err != nil {
+		return false, err
+	}
+	challenges, err := targetingReports(ctx, q, workspaceID, reportID, "challenges")
+	if err != nil {
+		return false, err
+	}
+	for _, c := range challenges {
+		withdrawn, err := hasActiveRelation(ctx, q, workspaceID, c, obsolete, "withdraws")
+		if err != nil {
+			return false, err
+		}
+		if withdrawn {
+			continue
+		}
+		resolved, err := hasActiveRelation(ctx, q, workspaceID, c, obsolete, "resolves")
+		if err != nil {
+			return false, err
+		}
+		if !resolved {
+			return true, nil
+		}
+	}
+	return false, nil
+}

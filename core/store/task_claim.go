@@ -1,0 +1,257 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/scope"
+)
+
+// ClaimInput asks for a task's lease.
+type ClaimInput struct {
+	WorkspaceID     string
+	Actor           string // legacy mode only
+	TaskID          string
+	IdempotencyKey  string
+	ExpectedVersion int64
+	TTLSeconds      *int64
+}
+
+// ClaimTaskForSession takes the lease for a session. An exact retry is
+// answered from its receipt before Git is consulted; otherwise the
+// session's worktree is observed outside the transaction and re-checked
+// inside it, and exactly one of any number of concurrent claimers wins.
+func (s *Store) ClaimTaskForSession(ctx context.Context, cred Credential, in ClaimInput) (json.RawMessage, error) {
+	taskID, err := normalize.ID(in.TaskID, "task_id")
+	if err != nil {
+		return nil, err
+	}
+	version, err := normalize.ExpectedVersion(in.ExpectedVersion)
+	if err != nil {
+		return nil, err
+	}
+	ttl, err := normalize.TTL(in.TTLSeconds)
+	if err != nil {
+		return nil, err
+	}
+	request := map[string]any{"task_id": taskID, "expected_version": version, "ttl_seconds": ttl}
+	if out, hit, err := s.sessionReceipt(ctx, cred, "task.claim.v2", in.IdempotencyKey, request); err != nil || hit {
+		return out, err
+	}
+	sess, err := authenticate(ctx, s.read, cred, false)
+	if err != nil {
+		return nil, err
+	}
+	prep, err := s.prepareSessionCheckpoint(ctx, sess)
+	if err != nil {
+		return nil, err
+	}
+	return s.mutateAsSession(ctx, sessionMutation{
+		cred: cred, operation: "task.claim.v2", key: in.IdempotencyKey, request: request,
+		apply: func(ctx context.Context, tx *sql.Tx, sess CoordinationSession) (any, error) {
+			now := s.nowISO()
+			t, err := loadTask(ctx, tx, sess.WorkspaceID, taskID, now)
+			if err != nil {
+				return nil, err
+			}
+			if t.Version != version {
+				return nil, versionConflict(version, t.Version)
+			}
+			if t, err = s.settleExpiredLease(ctx, tx, t, clockActor, now, true); err != nil {
+				return nil, err
+			}
+			if err := s.checkClaimable(ctx, tx, t, true, now); err != nil {
+				return nil, err
+			}
+			if err := prep.recheck(ctx, tx, sess.ID, now); err != nil {
+				return nil, err
+			}
+			if err := prep.checkExpectedBase(t.ExpectedBaseSHA); err != nil {
+				return nil, err
+			}
+			return s.grantSessionLease(ctx, tx, t, sess, prep, ttl, now)
+		},
+	})
+}
+
+// settleExpiredLease linearises an expired lease before a claim. An
+// expired session lease needs explicit recovery (refused here); an expired
+// legacy lease is released by the clock (or the claimant, in legacy mode)
+// with its pending offers.
+func (s *Store) settleExpiredLease(ctx context.Context, tx *sql.Tx, t Task, actor, now string, session bool) (Task, error) {
+	if t.Status != "claimed" || t.LeaseExpiresAt == nil || now < *t.LeaseExpiresAt {
+		return t, nil
+	}
+	if t.AssigneeSessionID != nil && session {
+		return t, recoveryRequired(t)
+	}
+	if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "source_lease_expired", actor, nil, now); err != nil {
+		return t, err
+	}
+	if err := exec(ctx, tx, "expire lease", `UPDATE tasks SET status = 'open', assignee = NULL, lease_id = NULL,
+lease_expires_at = NULL, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?`, now, t.WorkspaceID, t.ID); err != nil {
+		return t, err
+	}
+	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: "task.claim_expired", EntityID: t.ID, Actor: actor,
+		Payload: map[string]any{"assignee": nullable(t.Assignee), "lease_id": nullable(t.LeaseID),
+			"lease_expires_at": nullable(t.LeaseExpiresAt), "version": t.Version + 1}}); err != nil {
+		return t, err
+	}
+	return loadTask(ctx, tx, t.WorkspaceID, t.ID, now)
+}
+
+func recoveryRequired(t Task) error {
+	return collaberr.New("recovery_required",
+		"This task's session lease expired; take it over, release it or block it with collab_task_recover and a note").
+		With("task_id", t.ID).With("prior_assignee", nullable(t.Assignee)).With("prior_session_id", nullable(t.AssigneeSessionID)).
+		With("prior_lease_id", nullable(t.LeaseID)).With("lease_expires_at", nullable(t.LeaseExpiresAt)).
+		With("base_checkpoint", t.BaseCheckpoint).With("latest_progress", nullable(t.LatestProgress)).
+		With("required_action", "collab_task_recover")
+}
+
+// checkClaimable refuses a task that is done, blocked, held, lacks its
+// required scopes, waits on dependencies, or overlaps reserved paths.
+func (s *Store) checkClaimable(ctx context.Context, tx *sql.Tx, t Task, session bool, now string) error {
+	switch t.Status {
+	case "completed":
+		e := collaberr.New("task_completed", "A completed task cannot be claimed")
+		if session {
+			e.With("review_status", t.ReviewStatus)
+		}
+		return e
+	case "blocked":
+		return collaberr.New("task_blocked", "Unblock this task before claiming it").With("blocker", nullable(t.Blocker))
+	case "claimed":
+		e := collaberr.New("task_claimed", "Another claim on this task is still live").With("assignee", nullable(t.Assignee))
+		if session {
+			e.With("assignee_session_id", nullable(t.AssigneeSessionID))
+		}
+		return e.With("lease_expires_at", nullable(t.LeaseExpiresAt))
+	}
+	if session && t.WorkMode == "edit" && len(t.PathScopes) == 0 {
+		return collaberr.New("edit_scope_required", "An edit task needs path scopes before it can be claimed")
+	}
+	if err := checkDependencies(ctx, tx, t, now); err != nil {
+		return err
+	}
+	return checkPathConflicts(ctx, tx, t, now)
+}
+
+func checkDependencies(ctx context.Context, q querier, t Task, now string) error {
+	var missing []string
+	for _, d := range t.Dependencies {
+		dep, err := loadTask(ctx, q, t.WorkspaceID, d, now)
+		if err != nil {
+			return err
+		}
+		if !dependencySatisfied(&dep) {
+			missing = append(missing, d)
+		}
+	}
+	if len(missing) > 0 {
+		return collaberr.New("dependencies_incomplete", "Some dependencies are not complete (or not yet accepted)").
+			With("dependencies", missing)
+	}
+	return nil
+}
+
+func checkPathConflicts(ctx context.Context, q querier, t Task, now string) error {
+	if len(t.PathScopes) == 0 || t.WorkMode == "read_only" {
+		return nil
+	}
+	ws, err := readWorkspace(ctx, q, t.WorkspaceID)
+	if err != nil {
+		return err
+	}
+	reserved, err := reservations(ctx, q, ws.RepositoryKey, now)
+	if err != nil {
+		return err
+	}
+	conflicts := conflictsFor(&t, scope.NewSet(t.PathScopes), reserved)
+	if len(conflicts) == 0 {
+		return nil
+	}
+	c := conflicts[0]
+	return collaberr.New("path_scope_conflict", "The task's paths overlap work another claim has reserved").
+		With("conflicting_task_id", c.ActiveTaskID).With("conflicting_workspace_id", c.ActiveWorkspaceID).
+		With("assignee", nullable(c.Assignee)).With("assignee_session_id", nullable(c.AssigneeSessionID)).
+		With("lease_expires_at", nullable(c.LeaseExpiresAt)).With("conflicts", c.PathPairs)
+}
+
+// grantSessionLease gives the session a fresh lease with the observed base
+// checkpoint, upgrades the task to the session plane and clears the review
+// state of an earlier completion.
+func (s *Store) grantSessionLease(ctx context.Context, tx *sql.Tx, t Task, sess CoordinationSession, prep prepared, ttl int64, now string) (any, error) {
+	lease, expires := "lease_"+newUUID(), addSeconds(now, ttl)
+	if err := exec(ctx, tx, "claim task", `UPDATE tasks SET status = 'claimed', assignee = ?, assignee_session_id = ?,
+claim_worktree_id = ?, lease_id = ?, lease_expires_at = ?, blocker = NULL, base_checkpoint_json = ?,
+coordination_mode = 'session_v2', review_status = 'not_required', result_checkpoint_json = NULL, completion_report_id = NULL,
+reported_by = NULL, reported_by_session_id = NULL, reported_at = NULL, accepted_by = NULL, accepted_by_session_id = NULL,
+accepted_at = NULL, completed_at = NULL, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?`,
+		sess.Actor, sess.ID, prep.worktree.ID, lease, expires, string(prep.canonical), now, t.WorkspaceID, t.ID); err != nil {
+		return nil, err
+	}
+	h := holder{actor: sess.Actor, sessionID: &sess.ID}
+	return s.taskEvent(ctx, tx, t, h, "task.claimed", map[string]any{
+		"lease_id": lease, "lease_expires_at": expires, "worktree_id": prep.worktree.ID,
+		"base_checkpoint": prep.rawCheckpoint(), "version": t.Version + 1, "checkpoint_boundary": checkpointBoundary,
+	}, now)
+}
+
+// ClaimTask takes the lease in legacy mode. An expired lease of any kind
+// is released first, by the claimant.
+func (s *Store) ClaimTask(ctx context.Context, in ClaimInput) (json.RawMessage, error) {
+	version, err := normalize.ExpectedVersion(in.ExpectedVersion)
+	if err != nil {
+		return nil, err
+	}
+	actor, err := normalize.Actor(in.Actor)
+	if err != nil {
+		return nil, err
+	}
+	key, err := normalize.IdempotencyKey(in.IdempotencyKey)
+	if err != nil {
+		return nil, err
+	}
+	taskID, err := normalize.ID(in.TaskID, "task_id")
+	if err != nil {
+		return nil, err
+	}
+	ttl, err := normalize.TTL(in.TTLSeconds)
+	if err != nil {
+		return nil, err
+	}
+	request := map[string]any{"workspace_id": in.WorkspaceID, "actor": actor, "task_id": taskID, "idempotency_key": key,
+		"expected_version": version, "ttl_seconds": ttl}
+	return s.mutateAsActor(ctx, legacyMutation{workspaceID: in.WorkspaceID, actor: actor, operation: "task.claim", key: key,
+		request: request, apply: func(ctx context.Context, tx *sql.Tx) (any, error) {
+			now := s.nowISO()
+			t, err := loadTask(ctx, tx, in.WorkspaceID, taskID, now)
+			if err != nil {
+				return nil, err
+			}
+			if t.Version != version {
+				return nil, versionConflict(version, t.Version)
+			}
+			var previous any
+			if t.Status == "claimed" && t.LeaseExpiresAt != nil && now >= *t.LeaseExpiresAt {
+				previous = nullable(t.Assignee)
+			}
+			if t, err = s.settleExpiredLease(ctx, tx, t, actor, now, false); err != nil {
+				return nil, err
+			}
+			if err := s.checkClaimable(ctx, tx, t, false, now); err != nil {
+				return nil, err
+			}
+			lease, expires := "lease_"+newUUID(), addSeconds(now, ttl)
+			if err := exec(ctx, tx, "claim task", `UPDATE tasks SET status = 'claimed', assignee = ?, lease_id = ?, lease_expires_at = ?,
+blocker = NULL, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?`, actor, lease, expires, now, t.WorkspaceID, t.ID); err != nil {
+				return nil, err
+			}
+			return s.taskEvent(ctx, tx, t, holder{actor: actor}, "task.claimed", map[string]any{
+				"lease_id": lease, "lease_expires_at": expires, "previous_assignee": previous, "version": t.Version + 1}, now)
+		}})
+}

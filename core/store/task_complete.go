@@ -1,0 +1,151 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/normalize"
+)
+
+// Notes recorded with completions.
+const (
+	legacyCompletionNote   = "Completion records the reporting actor's outcome; it is not coordinator review or acceptance."
+	pendingCompletionNote  = "Reported completion does not satisfy dependencies until a distinct session accepts it."
+	reportedCompletionNote = "Reported completion satisfies this task's explicit reported-only policy; it is not external acceptance."
+)
+
+// CompleteInput reports a held task complete.
+type CompleteInput struct {
+	Lease           LeaseInput
+	Summary         string
+	Confidence      *string
+	ConfidenceBasis *string
+	Limits          *string
+	EvidenceRefs    []string
+}
+
+type completeFields struct {
+	summary, confidence string
+	basis, limits       *string
+	refs                []string
+}
+
+func normalizeComplete(in CompleteInput) (completeFields, error) {
+	var f completeFields
+	var err error
+	if f.summary, err = normalize.CleanText(in.Summary, "summary", 4000); err != nil {
+		return f, err
+	}
+	f.confidence = "unknown"
+	if in.Confidence != nil {
+		f.confidence = *in.Confidence
+	}
+	if !isReportConfidence(f.confidence) {
+		return f, collaberr.New("invalid_report_confidence", "confidence must be high, medium, low or unknown")
+	}
+	if f.basis, err = normalize.OptionalText(in.ConfidenceBasis, "confidence_basis", 2000); err != nil {
+		return f, err
+	}
+	if f.limits, err = normalize.OptionalText(in.Limits, "limits", 2000); err != nil {
+		return f, err
+	}
+	f.refs, err = normalize.EvidenceRefs(orEmpty(in.EvidenceRefs))
+	return f, err
+}
+
+// CompleteTask reports completion in legacy mode: the holder's own report,
+// which is not review or acceptance.
+func (s *Store) CompleteTask(ctx context.Context, in CompleteInput) (json.RawMessage, error) {
+	if _, err := leaseFieldsFor(nil, in.Lease); err != nil {
+		return nil, err
+	}
+	summary, err := normalize.CleanText(in.Summary, "summary", 4000)
+	if err != nil {
+		return nil, err
+	}
+	return s.mutateLease(ctx, nil, in.Lease, leaseChange{operation: "task.complete", extra: map[string]any{"summary": summary},
+		apply: func(ctx context.Context, tx *sql.Tx, t Task, h holder, now string) (any, error) {
+			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_completed", h.actor, nil, now); err != nil {
+				return nil, err
+			}
+			if err := exec(ctx, tx, "complete task", `UPDATE tasks SET status = 'completed', assignee = NULL, lease_id = NULL,
+lease_expires_at = NULL, blocker = NULL, latest_progress = ?, completed_at = ?, version = version + 1, updated_at = ?
+WHERE workspace_id = ? AND id = ?`, summary, now, now, t.WorkspaceID, t.ID); err != nil {
+				return nil, err
+			}
+			return s.taskEvent(ctx, tx, t, h, "task.completed", map[string]any{"completion_basis": "actor_reported",
+				"note": legacyCompletionNote, "summary": summary, "version": t.Version + 1}, now)
+		}})
+}
+
+// CompleteTaskForSession reports completion with a structured completion
+// report and the server-observed result checkpoint. A reviewed task then
+// waits for a distinct session to accept it.
+func (s *Store) CompleteTaskForSession(ctx context.Context, cred Credential, in CompleteInput) (json.RawMessage, error) {
+	lf, err := normalizeLease(in.Lease)
+	if err != nil {
+		return nil, err
+	}
+	f, err := normalizeComplete(in)
+	if err != nil {
+		return nil, err
+	}
+	request := withExtra(leaseRequest("", "", lf, false), map[string]any{"summary": f.summary, "confidence": f.confidence,
+		"confidence_basis": nullable(f.basis), "limits": nullable(f.limits), "evidence_refs": f.refs})
+	if out, hit, err := s.sessionReceipt(ctx, cred, "task.complete.v2", lf.key, request); err != nil || hit {
+		return out, err
+	}
+	sess, err := authenticate(ctx, s.read, cred, false)
+	if err != nil {
+		return nil, err
+	}
+	prep, err := s.prepareSessionCheckpoint(ctx, sess)
+	if err != nil {
+		return nil, err
+	}
+	return s.mutateAsSession(ctx, sessionMutation{cred: cred, operation: "task.complete.v2", key: lf.key, request: request,
+		apply: func(ctx context.Context, tx *sql.Tx, sess CoordinationSession) (any, error) {
+			now := s.nowISO()
+			h := holder{actor: sess.Actor, sessionID: &sess.ID}
+			t, err := requireLease(ctx, tx, sess.WorkspaceID, lf, h, now)
+			if err != nil {
+				return nil, err
+			}
+			if err := resolveEvidence(ctx, tx, sess.WorkspaceID, f.refs); err != nil {
+				return nil, err
+			}
+			if err := prep.recheck(ctx, tx, sess.ID, now); err != nil {
+				return nil, err
+			}
+			return s.recordCompletion(ctx, tx, sess, t, f, prep, now)
+		}})
+}
+
+func (s *Store) recordCompletion(ctx context.Context, tx *sql.Tx, sess CoordinationSession, t Task, f completeFields, prep prepared, now string) (any, error) {
+	report, err := s.appendReportInternal(ctx, tx, sess, reportDraft{TaskID: &t.ID, Kind: "observation", Body: f.summary,
+		EvidenceRefs: f.refs, Confidence: f.confidence, ConfidenceBasis: f.basis, Limits: f.limits, Relation: "informs"})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_reported_complete", sess.Actor, nil, now); err != nil {
+		return nil, err
+	}
+	review, eventType, note := "not_required", "task.completed", reportedCompletionNote
+	if t.CompletionPolicy == "accepted" {
+		review, eventType, note = "pending", "task.reported_complete", pendingCompletionNote
+	}
+	if err := exec(ctx, tx, "complete task", `UPDATE tasks SET status = 'completed', review_status = ?, review_generation = review_generation + 1,
+assignee = NULL, assignee_session_id = NULL, claim_worktree_id = NULL, lease_id = NULL, lease_expires_at = NULL, blocker = NULL,
+latest_progress = ?, result_checkpoint_json = ?, completion_report_id = ?, reported_by = ?, reported_by_session_id = ?, reported_at = ?,
+accepted_by = NULL, accepted_by_session_id = NULL, accepted_at = NULL, completed_at = ?, version = version + 1, updated_at = ?
+WHERE workspace_id = ? AND id = ?`, review, f.summary, string(prep.canonical), report.ID, sess.Actor, sess.ID, now, now, now,
+		t.WorkspaceID, t.ID); err != nil {
+		return nil, err
+	}
+	h := holder{actor: sess.Actor, sessionID: &sess.ID}
+	return s.taskEvent(ctx, tx, t, h, eventType, map[string]any{"completion_report_id": report.ID, "completion_policy": t.CompletionPolicy,
+		"review_status": review, "review_generation": t.reviewGeneration + 1, "result_checkpoint": prep.rawCheckpoint(),
+		"summary": f.summary, "version": t.Version + 1, "note": note}, now)
+}

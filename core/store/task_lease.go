@@ -1,0 +1,193 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/normalize"
+)
+
+// LeaseInput identifies a lease-holder mutation of a task.
+type LeaseInput struct {
+	WorkspaceID     string
+	Actor           string // legacy mode only
+	TaskID          string
+	LeaseID         string
+	IdempotencyKey  string
+	ExpectedVersion int64
+}
+
+type leaseFields struct {
+	key, taskID, leaseID string
+	version              int64
+}
+
+// normalizeLease validates the lease arguments in the session plane's order.
+func normalizeLease(in LeaseInput) (leaseFields, error) {
+	var f leaseFields
+	var err error
+	if f.key, err = normalize.IdempotencyKey(in.IdempotencyKey); err != nil {
+		return f, err
+	}
+	if f.taskID, err = normalize.ID(in.TaskID, "task_id"); err != nil {
+		return f, err
+	}
+	if f.leaseID, err = normalize.ID(in.LeaseID, "lease_id"); err != nil {
+		return f, err
+	}
+	f.version, err = normalize.ExpectedVersion(in.ExpectedVersion)
+	return f, err
+}
+
+// normalizeLegacyLease validates the lease arguments in the legacy order.
+func normalizeLegacyLease(in LeaseInput) (string, leaseFields, error) {
+	var f leaseFields
+	var err error
+	if f.version, err = normalize.ExpectedVersion(in.ExpectedVersion); err != nil {
+		return "", f, err
+	}
+	actor, err := normalize.Actor(in.Actor)
+	if err != nil {
+		return "", f, err
+	}
+	if f.key, err = normalize.IdempotencyKey(in.IdempotencyKey); err != nil {
+		return "", f, err
+	}
+	if f.taskID, err = normalize.ID(in.TaskID, "task_id"); err != nil {
+		return "", f, err
+	}
+	f.leaseID, err = normalize.ID(in.LeaseID, "lease_id")
+	return actor, f, err
+}
+
+// leaseRequest is the request object shared by lease mutations: the
+// session plane omits the workspace, actor and key; the legacy plane
+// includes them.
+func leaseRequest(wsID, actor string, f leaseFields, legacy bool) map[string]any {
+	r := map[string]any{"task_id": f.taskID, "lease_id": f.leaseID, "expected_version": f.version}
+	if legacy {
+		r["workspace_id"], r["actor"], r["idempotency_key"] = wsID, actor, f.key
+	}
+	return r
+}
+
+// holder is who is acting on a lease: a session, or a legacy actor.
+type holder struct {
+	actor     string
+	sessionID *string
+}
+
+func (h holder) session() bool { return h.sessionID != nil }
+
+func versionConflict(expected, current int64) error {
+	return collaberr.New("version_conflict", "The task changed since you read it; read it again").
+		With("expected_version", expected).With("current_version", current)
+}
+
+// requireLease loads the task and checks the caller holds its live lease.
+func requireLease(ctx context.Context, q querier, wsID string, f leaseFields, h holder, now string) (Task, error) {
+	t, err := loadTask(ctx, q, wsID, f.taskID, now)
+	if err != nil {
+		return t, err
+	}
+	if t.Version != f.version {
+		return t, versionConflict(f.version, t.Version)
+	}
+	if t.Status != "claimed" || t.LeaseID == nil || t.LeaseExpiresAt == nil {
+		return t, collaberr.New("lease_not_active", "The task has no active lease")
+	}
+	if now >= *t.LeaseExpiresAt {
+		return t, collaberr.New("lease_expired", "The task lease has expired").With("lease_expires_at", *t.LeaseExpiresAt)
+	}
+	holds := *t.LeaseID == f.leaseID
+	if h.session() {
+		holds = holds && t.AssigneeSessionID != nil && *t.AssigneeSessionID == *h.sessionID
+	} else {
+		holds = holds && t.Assignee != nil && *t.Assignee == h.actor
+	}
+	if !holds {
+		e := collaberr.New("lease_not_holder", "Only the current lease holder may do this").With("assignee", nullable(t.Assignee))
+		if h.session() {
+			e.With("assignee_session_id", nullable(t.AssigneeSessionID))
+			e.Message = "Only the session holding the current lease may do this"
+		}
+		return t, e
+	}
+	return t, nil
+}
+
+// leaseChange is one lease-holder mutation: its operation name, extra
+// request fields, and the change it applies to a task whose lease the
+// caller holds.
+type leaseChange struct {
+	operation string
+	extra     map[string]any
+	apply     func(ctx context.Context, tx *sql.Tx, t Task, h holder, now string) (any, error)
+}
+
+// mutateLease runs a lease-holder change in either plane.
+func (s *Store) mutateLease(ctx context.Context, cred *Credential, in LeaseInput, c leaseChange) (json.RawMessage, error) {
+	if cred != nil {
+		f, err := normalizeLease(in)
+		if err != nil {
+			return nil, err
+		}
+		return s.mutateAsSession(ctx, sessionMutation{
+			cred: *cred, operation: c.operation + ".v2", key: f.key, request: withExtra(leaseRequest("", "", f, false), c.extra),
+			apply: func(ctx context.Context, tx *sql.Tx, sess CoordinationSession) (any, error) {
+				if sess.WorkspaceID != in.WorkspaceID {
+					return nil, collaberr.New("session_workspace_mismatch", "This process is bound to a session of another workspace")
+				}
+				h := holder{actor: sess.Actor, sessionID: &sess.ID}
+				return s.applyLease(ctx, tx, sess.WorkspaceID, f, h, c)
+			},
+		})
+	}
+	actor, f, err := normalizeLegacyLease(in)
+	if err != nil {
+		return nil, err
+	}
+	return s.mutateAsActor(ctx, legacyMutation{
+		workspaceID: in.WorkspaceID, actor: actor, operation: c.operation, key: f.key,
+		request: withExtra(leaseRequest(in.WorkspaceID, actor, f, true), c.extra),
+		apply: func(ctx context.Context, tx *sql.Tx) (any, error) {
+			return s.applyLease(ctx, tx, in.WorkspaceID, f, holder{actor: actor}, c)
+		},
+	})
+}
+
+func (s *Store) applyLease(ctx context.Context, tx *sql.Tx, wsID string, f leaseFields, h holder, c leaseChange) (any, error) {
+	now := s.nowISO()
+	t, err := requireLease(ctx, tx, wsID, f, h, now)
+	if err != nil {
+		return nil, err
+	}
+	return c.apply(ctx, tx, t, h, now)
+}
+
+func withExtra(base, extra map[string]any) map[string]any {
+	for k, v := range extra {
+		base[k] = v
+	}
+	return base
+}
+
+// taskResult reloads a task after a change and wraps it as {task}.
+func taskResult(ctx context.Context, q querier, wsID, taskID, now string) (any, error) {
+	t, err := loadTask(ctx, q, wsID, taskID, now)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"task": t}, nil
+}
+
+// exec runs one statement and wraps its error with what it was doing.
+func exec(ctx context.Context, q querier, what, query string, args ...any) error {
+	if _, err := q.ExecContext(ctx, query, args...); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return nil
+}

@@ -1,0 +1,202 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/normalize"
+)
+
+// RenewLease extends the caller's lease to at least now+ttl; it never
+// shortens a lease.
+func (s *Store) RenewLease(ctx context.Context, cred *Credential, in LeaseInput, ttl *int64) (json.RawMessage, error) {
+	if _, err := leaseFieldsFor(cred, in); err != nil {
+		return nil, err
+	}
+	seconds, err := normalize.TTL(ttl)
+	if err != nil {
+		return nil, err
+	}
+	return s.mutateLease(ctx, cred, in, leaseChange{
+		operation: "task.renew", extra: map[string]any{"ttl_seconds": seconds},
+		apply: func(ctx context.Context, tx *sql.Tx, t Task, h holder, now string) (any, error) {
+			expires := addSeconds(now, seconds)
+			if *t.LeaseExpiresAt > expires {
+				expires = *t.LeaseExpiresAt
+			}
+			if err := exec(ctx, tx, "renew lease", "UPDATE tasks SET lease_expires_at = ?, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?",
+				expires, now, t.WorkspaceID, t.ID); err != nil {
+				return nil, err
+			}
+			return s.taskEvent(ctx, tx, t, h, "task.lease_renewed", map[string]any{"lease_id": *t.LeaseID, "lease_expires_at": expires, "version": t.Version + 1}, now)
+		},
+	})
+}
+
+// leaseFieldsFor validates lease arguments in the plane's own order, so
+// that refusals come out in the order each plane documents.
+func leaseFieldsFor(cred *Credential, in LeaseInput) (leaseFields, error) {
+	if cred != nil {
+		return normalizeLease(in)
+	}
+	_, f, err := normalizeLegacyLease(in)
+	return f, err
+}
+
+// taskEvent journals a change to t, then returns the reloaded task.
+func (s *Store) taskEvent(ctx context.Context, tx *sql.Tx, t Task, h holder, typ string, payload map[string]any, now string) (any, error) {
+	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: typ, EntityID: t.ID, Actor: h.actor, SessionID: h.sessionID, Payload: payload}); err != nil {
+		return nil, err
+	}
+	return taskResult(ctx, tx, t.WorkspaceID, t.ID, now)
+}
+
+// RecordProgress sets the task's latest progress note.
+func (s *Store) RecordProgress(ctx context.Context, cred *Credential, in LeaseInput, message string) (json.RawMessage, error) {
+	if _, err := leaseFieldsFor(cred, in); err != nil {
+		return nil, err
+	}
+	msg, err := normalize.CleanText(message, "message", 2000)
+	if err != nil {
+		return nil, err
+	}
+	return s.mutateLease(ctx, cred, in, leaseChange{
+		operation: "task.progress", extra: map[string]any{"message": msg},
+		apply: func(ctx context.Context, tx *sql.Tx, t Task, h holder, now string) (any, error) {
+			if err := exec(ctx, tx, "record progress", "UPDATE tasks SET latest_progress = ?, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?",
+				msg, now, t.WorkspaceID, t.ID); err != nil {
+				return nil, err
+			}
+			return s.taskEvent(ctx, tx, t, h, "task.progressed", map[string]any{"message": msg, "version": t.Version + 1}, now)
+		},
+	})
+}
+
+// ReleaseLease returns the task to the open pool; its pending offers expire.
+func (s *Store) ReleaseLease(ctx context.Context, cred *Credential, in LeaseInput, summary *string) (json.RawMessage, error) {
+	if _, err := leaseFieldsFor(cred, in); err != nil {
+		return nil, err
+	}
+	text, err := normalize.OptionalText(summary, "summary", 2000)
+	if err != nil {
+		return nil, err
+	}
+	return s.mutateLease(ctx, cred, in, leaseChange{
+		operation: "task.release", extra: map[string]any{"summary": nullable(text)},
+		apply: func(ctx context.Context, tx *sql.Tx, t Task, h holder, now string) (any, error) {
+			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_released", h.actor, h.sessionID, now); err != nil {
+				return nil, err
+			}
+			if err := exec(ctx, tx, "release lease", `UPDATE tasks SET status = 'open', assignee = NULL, lease_id = NULL,
+lease_expires_at = NULL, `+sessionClear(h)+`version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?`,
+				now, t.WorkspaceID, t.ID); err != nil {
+				return nil, err
+			}
+			return s.taskEvent(ctx, tx, t, h, "task.released", map[string]any{"summary": nullable(text), "version": t.Version + 1}, now)
+		},
+	})
+}
+
+// sessionClear also clears the session columns when a session acts; a
+// legacy writer never touches them.
+func sessionClear(h holder) string {
+	if h.session() {
+		return "assignee_session_id = NULL, claim_worktree_id = NULL, "
+	}
+	return ""
+}
+
+// BlockTask records a blocker and releases the lease; pending offers expire.
+func (s *Store) BlockTask(ctx context.Context, cred *Credential, in LeaseInput, blocker string) (json.RawMessage, error) {
+	if _, err := leaseFieldsFor(cred, in); err != nil {
+		return nil, err
+	}
+	text, err := normalize.CleanText(blocker, "blocker", 2000)
+	if err != nil {
+		return nil, err
+	}
+	return s.mutateLease(ctx, cred, in, leaseChange{
+		operation: "task.block", extra: map[string]any{"blocker": text},
+		apply: func(ctx context.Context, tx *sql.Tx, t Task, h holder, now string) (any, error) {
+			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_blocked", h.actor, h.sessionID, now); err != nil {
+				return nil, err
+			}
+			if err := exec(ctx, tx, "block task", `UPDATE tasks SET status = 'blocked', blocker = ?, assignee = NULL, lease_id = NULL,
+lease_expires_at = NULL, `+sessionClear(h)+`version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?`,
+				text, now, t.WorkspaceID, t.ID); err != nil {
+				return nil, err
+			}
+			return s.taskEvent(ctx, tx, t, h, "task.blocked", map[string]any{"blocker": text, "version": t.Version + 1}, now)
+		},
+	})
+}
+
+// UnblockInput moves a blocked task back to the open pool.
+type UnblockInput struct {
+	WorkspaceID, Actor, TaskID, IdempotencyKey string
+	ExpectedVersion                            int64
+	Note                                       *string
+}
+
+// UnblockTask needs no lease: any actor or session may unblock.
+func (s *Store) UnblockTask(ctx context.Context, cred *Credential, in UnblockInput) (json.RawMessage, error) {
+	var actor string
+	var err error
+	if cred == nil {
+		if actor, err = normalize.Actor(in.Actor); err != nil {
+			return nil, err
+		}
+	}
+	key, err := normalize.IdempotencyKey(in.IdempotencyKey)
+	if err != nil {
+		return nil, err
+	}
+	taskID, err := normalize.ID(in.TaskID, "task_id")
+	if err != nil {
+		return nil, err
+	}
+	version, err := normalize.ExpectedVersion(in.ExpectedVersion)
+	if err != nil {
+		return nil, err
+	}
+	note, err := normalize.OptionalText(in.Note, "note", 2000)
+	if err != nil {
+		return nil, err
+	}
+	request := map[string]any{"task_id": taskID, "expected_version": version, "note": nullable(note)}
+	apply := func(ctx context.Context, tx *sql.Tx, wsID string, h holder) (any, error) {
+		now := s.nowISO()
+		t, err := loadTask(ctx, tx, wsID, taskID, now)
+		if err != nil {
+			return nil, err
+		}
+		if t.Version != version {
+			return nil, versionConflict(version, t.Version)
+		}
+		if t.Status != "blocked" {
+			return nil, collaberr.New("task_not_blocked", "Only a blocked task can be unblocked")
+		}
+		review := ""
+		if h.session() {
+			review = "review_status = 'not_required', "
+		}
+		if err := exec(ctx, tx, "unblock task", "UPDATE tasks SET status = 'open', blocker = NULL, "+review+
+			"version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?", now, wsID, taskID); err != nil {
+			return nil, err
+		}
+		return s.taskEvent(ctx, tx, t, h, "task.unblocked", map[string]any{"note": nullable(note), "version": t.Version + 1}, now)
+	}
+	if cred != nil {
+		return s.mutateAsSession(ctx, sessionMutation{cred: *cred, operation: "task.unblock.v2", key: key, request: request,
+			apply: func(ctx context.Context, tx *sql.Tx, sess CoordinationSession) (any, error) {
+				return apply(ctx, tx, sess.WorkspaceID, holder{actor: sess.Actor, sessionID: &sess.ID})
+			}})
+	}
+	request["workspace_id"], request["actor"], request["idempotency_key"] = in.WorkspaceID, actor, key
+	return s.mutateAsActor(ctx, legacyMutation{workspaceID: in.WorkspaceID, actor: actor, operation: "task.unblock", key: key,
+		request: request, apply: func(ctx context.Context, tx *sql.Tx) (any, error) {
+			return apply(ctx, tx, in.WorkspaceID, holder{actor: actor})
+		}})
+}

@@ -1,0 +1,210 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/normalize"
+)
+
+// recoveryNote is recorded with every recovery: it acknowledges a lost
+// lease and says nothing about the work done under it.
+const recoveryNote = "Recovery acknowledges an expired coordination lease; it does not accept or attribute prior work."
+
+// RecoverInput explicitly recovers an expired session lease.
+type RecoverInput struct {
+	WorkspaceID     string
+	TaskID          string
+	IdempotencyKey  string
+	ExpectedVersion int64
+	RecoveryNote    string
+	Action          *string // takeover (default), release or block
+	Blocker         *string
+	TTLSeconds      *int64
+}
+
+type recoverFields struct {
+	taskID, note, action string
+	version, ttl         int64
+	blocker              *string
+}
+
+func normalizeRecover(in RecoverInput) (recoverFields, error) {
+	var f recoverFields
+	var err error
+	if f.taskID, err = normalize.ID(in.TaskID, "task_id"); err != nil {
+		return f, err
+	}
+	if f.version, err = normalize.ExpectedVersion(in.ExpectedVersion); err != nil {
+		return f, err
+	}
+	if f.note, err = normalize.CleanText(in.RecoveryNote, "recovery_note", 4000); err != nil {
+		return f, err
+	}
+	f.action = "takeover"
+	if in.Action != nil {
+		f.action = *in.Action
+	}
+	if f.action != "takeover" && f.action != "release" && f.action != "block" {
+		return f, collaberr.New("invalid_recovery_action", "action must be takeover, release or block")
+	}
+	if f.blocker, err = normalize.OptionalText(in.Blocker, "blocker", 2000); err != nil {
+		return f, err
+	}
+	if f.action == "block" && f.blocker == nil {
+		return f, collaberr.New("recovery_blocker_required", "Blocking a recovered task needs a blocker")
+	}
+	f.ttl, err = normalize.TTL(in.TTLSeconds)
+	return f, err
+}
+
+// RecoverTask acknowledges an expired session lease and then takes the
+// task over, releases it or blocks it, in one transaction. Any session may
+// recover, once per lost lease.
+func (s *Store) RecoverTask(ctx context.Context, cred Credential, in RecoverInput) (json.RawMessage, error) {
+	f, err := normalizeRecover(in)
+	if err != nil {
+		return nil, err
+	}
+	request := map[string]any{"task_id": f.taskID, "expected_version": f.version, "recovery_note": f.note,
+		"action": f.action, "blocker": nullable(f.blocker), "ttl_seconds": f.ttl}
+	if out, hit, err := s.sessionReceipt(ctx, cred, "task.recover.v2", in.IdempotencyKey, request); err != nil || hit {
+		return out, err
+	}
+	var prep prepared
+	if f.action == "takeover" {
+		sess, err := authenticate(ctx, s.read, cred, false)
+		if err != nil {
+			return nil, err
+		}
+		if prep, err = s.prepareSessionCheckpoint(ctx, sess); err != nil {
+			return nil, err
+		}
+	}
+	return s.mutateAsSession(ctx, sessionMutation{
+		cred: cred, operation: "task.recover.v2", key: in.IdempotencyKey, request: request,
+		apply: func(ctx context.Context, tx *sql.Tx, sess CoordinationSession) (any, error) {
+			return s.applyRecovery(ctx, tx, sess, f, prep)
+		},
+	})
+}
+
+func (s *Store) applyRecovery(ctx context.Context, tx *sql.Tx, sess CoordinationSession, f recoverFields, prep prepared) (any, error) {
+	now := s.nowISO()
+	t, err := loadTask(ctx, tx, sess.WorkspaceID, f.taskID, now)
+	if err != nil {
+		return nil, err
+	}
+	if t.Version != f.version {
+		return nil, versionConflict(f.version, t.Version)
+	}
+	if t.Status != "claimed" || t.LeaseExpiresAt == nil || now < *t.LeaseExpiresAt || t.LeaseID == nil || t.AssigneeSessionID == nil {
+		return nil, collaberr.New("recovery_not_required", "Only an expired lease held by a session needs explicit recovery")
+	}
+	prior := map[string]any{"assignee": nullable(t.Assignee), "session_id": nullable(t.AssigneeSessionID),
+		"lease_id": *t.LeaseID, "lease_expires_at": *t.LeaseExpiresAt, "checkpoint": t.BaseCheckpoint}
+	if err := s.expireSessionLease(ctx, tx, t, sess, prior, now); err != nil {
+		return nil, err
+	}
+	h := holder{actor: sess.Actor, sessionID: &sess.ID}
+	recovery := recoveryRecord{task: t, sess: sess, action: f.action, note: f.note, now: now}
+	if f.action == "takeover" {
+		return s.recoverTakeover(ctx, tx, t, sess, prep, f.ttl, prior, recovery)
+	}
+	status := "open"
+	if f.action == "block" {
+		status = "blocked"
+	}
+	if err := exec(ctx, tx, "recover task", "UPDATE tasks SET status = ?, blocker = ?, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?",
+		status, f.blocker, now, t.WorkspaceID, t.ID); err != nil {
+		return nil, err
+	}
+	ev, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: "task.recovered", EntityID: t.ID, Actor: h.actor, SessionID: h.sessionID,
+		Payload: map[string]any{"prior_lease": prior, "action": f.action, "recovery_note": f.note, "recovery_checkpoint": nil,
+			"version": t.Version + 2, "note": recoveryNote}})
+	if err != nil {
+		return nil, err
+	}
+	if err := recovery.insert(ctx, tx, nil, ev.Sequence); err != nil {
+		return nil, err
+	}
+	return taskResult(ctx, tx, t.WorkspaceID, t.ID, now)
+}
+
+// expireSessionLease linearises the lost lease as the clock's doing.
+func (s *Store) expireSessionLease(ctx context.Context, tx *sql.Tx, t Task, sess CoordinationSession, prior map[string]any, now string) error {
+	if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "source_lease_expired", clockActor, nil, now); err != nil {
+		return err
+	}
+	if err := exec(ctx, tx, "expire lease", `UPDATE tasks SET status = 'open', assignee = NULL, assignee_session_id = NULL,
+claim_worktree_id = NULL, lease_id = NULL, lease_expires_at = NULL, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?`,
+		now, t.WorkspaceID, t.ID); err != nil {
+		return err
+	}
+	payload := map[string]any{"effective_at": *t.LeaseExpiresAt, "observed_by_session_id": sess.ID, "version": t.Version + 1}
+	for k, v := range prior {
+		payload[k] = v
+	}
+	_, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: "task.claim_expired", EntityID: t.ID, Actor: clockActor, Payload: payload})
+	return err
+}
+
+func (s *Store) recoverTakeover(ctx context.Context, tx *sql.Tx, t Task, sess CoordinationSession, prep prepared, ttl int64,
+	prior map[string]any, rec recoveryRecord) (any, error) {
+	now := rec.now
+	if err := prep.recheck(ctx, tx, sess.ID, now); err != nil {
+		return nil, err
+	}
+	open, err := loadTask(ctx, tx, t.WorkspaceID, t.ID, now)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkDependencies(ctx, tx, open, now); err != nil {
+		return nil, err
+	}
+	if err := checkPathConflicts(ctx, tx, open, now); err != nil {
+		return nil, err
+	}
+	if err := prep.checkExpectedBase(open.ExpectedBaseSHA); err != nil {
+		return nil, err
+	}
+	lease, expires := "lease_"+newUUID(), addSeconds(now, ttl)
+	if err := exec(ctx, tx, "take over task", `UPDATE tasks SET status = 'claimed', assignee = ?, assignee_session_id = ?,
+claim_worktree_id = ?, lease_id = ?, lease_expires_at = ?, blocker = NULL, base_checkpoint_json = ?, version = version + 1,
+updated_at = ? WHERE workspace_id = ? AND id = ?`, sess.Actor, sess.ID, prep.worktree.ID, lease, expires, string(prep.canonical),
+		now, t.WorkspaceID, t.ID); err != nil {
+		return nil, err
+	}
+	ev, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: "task.recovered", EntityID: t.ID, Actor: sess.Actor, SessionID: &sess.ID,
+		Payload: map[string]any{"prior_lease": prior, "recovery_note": rec.note, "recovery_checkpoint": prep.rawCheckpoint(),
+			"lease_id": lease, "lease_expires_at": expires, "version": t.Version + 2, "note": recoveryNote}})
+	if err != nil {
+		return nil, err
+	}
+	if err := rec.insert(ctx, tx, &lease, ev.Sequence); err != nil {
+		return nil, err
+	}
+	return taskResult(ctx, tx, t.WorkspaceID, t.ID, now)
+}
+
+// recoveryRecord is the task_recoveries row of one recovery.
+type recoveryRecord struct {
+	task   Task
+	sess   CoordinationSession
+	action string
+	note   string
+	now    string
+}
+
+func (r recoveryRecord) insert(ctx context.Context, q querier, newLease *string, sequence int64) error {
+	var prior any
+	if r.task.BaseCheckpoint != nil {
+		prior = string(r.task.BaseCheckpoint)
+	}
+	return exec(ctx, q, "record recovery", `INSERT INTO task_recoveries (id, workspace_id, task_id, prior_lease_id, prior_session_id,
+recovered_by_session_id, action, note, prior_checkpoint_json, new_lease_id, recovered_at, event_sequence)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, "recovery_"+newUUID(), r.task.WorkspaceID, r.task.ID, *r.task.LeaseID,
+		r.task.AssigneeSessionID, r.sess.ID, r.action, r.note, prior, newLease, r.now, sequence)
+}
