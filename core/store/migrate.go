@@ -248,6 +248,9 @@ func backfillWorktrees(ctx context.Context, q querier, roots []legacyRoot, now s
 			return collaberr.New("migration_identity_missing", "A legacy workspace has no prepared repository identity").
 				With("workspace_id", wsID)
 		}
+		if _, err := q.ExecContext(ctx, "INSERT OR IGNORE INTO repositories (key, created_at) VALUES (?, ?)", id.RepositoryKey, now); err != nil {
+			return fmt.Errorf("insert repository: %w", err)
+		}
 		if err := insertWorktreeRow(ctx, q, wsID, id, now); err != nil {
 			return err
 		}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "modernc.org/sqlite"
+)
+
+func TestWorkspaceOpenResolvesRepositoryOnceAndJournalsIt(t *testing.T) {
+	s := newSandbox(t)
+	repo := s.repo("main", map[string]string{"README.md": "# x\n", "sub/file.txt": "x\n"})
+	c := s.start()
+	first := ok(t, c, "collab_workspace_open", map[string]any{"root_path": repo, "actor": "alice"})
+	again := ok(t, c, "collab_workspace_open", map[string]any{"root_path": repo, "actor": "bob"})
+	sub := ok(t, c, "collab_workspace_open", map[string]any{"root_path": filepath.Join(repo, "sub"), "actor": "carol"})
+	id := str(first, "workspace.id")
+	if !strings.HasPrefix(id, "ws_") || len(id) != 27 {
+		t.Fatalf("workspace id %q is not ws_ + 24 hex", id)
+	}
+	for _, w := range []map[string]any{again, sub} {
+		if str(w, "workspace.id") != id || num(w, "workspace.event_head_sequence") != 1 {
+			t.Fatalf("re-open changed the workspace or journal: %v", w)
+		}
+	}
+	if !strings.HasPrefix(str(first, "workspace.repository_key"), "local-git:") {
+		t.Fatalf("Git repository keyed as %q", str(first, "workspace.repository_key"))
+	}
+	page := ok(t, c, "collab_events_since", map[string]any{"workspace_id": id})
+	events := get(page, "events").([]any)
+	if len(events) != 1 || str(events[0], "type") != "workspace.opened" || !get(page, "chain_valid").(bool) {
+		t.Fatalf("unexpected journal after three opens: %v", page)
+	}
+}
+
+func TestWorkspaceOpenRefusesWithoutWriting(t *testing.T) {
+	s := newSandbox(t)
+	c := s.start()
+	notDir := filepath.Join(s.root, "file.txt")
+	os.WriteFile(notDir, []byte("x"), 0o644)
+	cases := []struct {
+		name string
+		args map[string]any
+		code string
+	}{
+		{"missing directory", map[string]any{"root_path": filepath.Join(s.root, "absent"), "actor": "a"}, "workspace_not_directory"},
+		{"file instead of directory", map[string]any{"root_path": notDir, "actor": "a"}, "workspace_not_directory"},
+		{"blank actor", map[string]any{"root_path": s.root, "actor": "   "}, "invalid_actor"},
+		{"blank explicit name", map[string]any{"root_path": s.root, "actor": "a", "name": " "}, "invalid_name"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			refused(t, c, "collab_workspace_open", tc.args, tc.code)
+		})
+	}
+	if n := countRows(t, s.db, "SELECT count(*) FROM workspaces"); n != 0 {
+		t.Fatalf("refused opens wrote %d workspaces", n)
+	}
+}
+
+func TestWorkspaceStatusCountsTasksByEffectiveStatus(t *testing.T) {
+	s := newSandbox(t)
+	c := s.start()
+	ws := str(ok(t, c, "collab_workspace_open", map[string]any{"root_path": s.repo("main", nil), "actor": "a"}), "workspace.id")
+	for i, id := range []string{"t1", "t2", "t3"} {
+		ok(t, c, "collab_task_create", map[string]any{"workspace_id": ws, "actor": "a", "idempotency_key": "k" + id,
+			"task_id": id, "title": "task " + string(rune('A'+i))})
+	}
+	claimed := ok(t, c, "collab_task_claim", map[string]any{"workspace_id": ws, "actor": "a", "idempotency_key": "c1",
+		"task_id": "t1", "expected_version": 1})
+	ok(t, c, "collab_task_block", map[string]any{"workspace_id": ws, "actor": "a", "idempotency_key": "b1", "task_id": "t1",
+		"lease_id": str(claimed, "task.lease_id"), "expected_version": 2, "blocker": "waiting on review"})
+	ok(t, c, "collab_task_claim", map[string]any{"workspace_id": ws, "actor": "b", "idempotency_key": "c2", "task_id": "t2",
+		"expected_version": 1})
+	st := ok(t, c, "collab_workspace_status", map[string]any{"workspace_id": ws})
+	want := map[string]int64{"counts.open": 1, "counts.claimed": 1, "counts.blocked": 1, "counts.completed": 0, "expired_claims": 0}
+	for path, n := range want {
+		if got := num(st, path); got != n {
+			t.Errorf("%s = %d, want %d", path, got, n)
+		}
+	}
+	if len(get(st, "active_claims").([]any)) != 1 || len(get(st, "blocked_tasks").([]any)) != 1 {
+		t.Errorf("projections wrong: %v", st)
+	}
+	refused(t, c, "collab_workspace_status", map[string]any{"workspace_id": "ws_missing"}, "workspace_not_found")
+}
+
+func countRows(t *testing.T, db, query string) int {
+	t.Helper()
+	conn, err := sql.Open("sqlite", "file:"+db+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var n int
+	if err := conn.QueryRow(query).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return n
+}
