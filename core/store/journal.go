@@ -155,21 +155,26 @@ func verifyAllJournals(ctx context.Context, q querier) error {
 	return nil
 }
 
-// VerifyJournal recomputes the full chain of one workspace from genesis.
+// VerifyJournal recomputes the full chain of one workspace from genesis,
+// reading the head and every event from one snapshot.
 func (s *Store) VerifyJournal(ctx context.Context, workspaceID string) (bool, error) {
-	var ok bool
-	err := s.readTx(ctx, func(tx *sql.Tx) error {
-		h, found, err := readHead(ctx, tx, workspaceID)
-		if err != nil {
-			return err
-		}
-		if !found {
-			return workspaceNotFound(workspaceID)
-		}
-		ok, err = verifyWorkspace(ctx, tx, h)
-		return err
-	})
-	return ok, err
+	conn, err := s.read.Conn(ctx)
+	if err != nil {
+		return false, fmt.Errorf("open read connection: %w", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
+		return false, fmt.Errorf("begin read: %w", err)
+	}
+	defer conn.ExecContext(context.Background(), "ROLLBACK") //nolint:errcheck // read-only snapshot
+	h, found, err := readHead(ctx, conn, workspaceID)
+	if err != nil {
+		return false, err
+	}
+	if !found {
+		return false, workspaceNotFound(workspaceID)
+	}
+	return verifyOnConn(ctx, conn, h)
 }
 
 func workspaceNotFound(id string) error {

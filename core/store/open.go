@@ -30,6 +30,14 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if s.capture == nil {
 		s.capture = gitstate.Capture
 	}
+	switch opts.Synchronous {
+	case "", "normal", "NORMAL":
+		s.sync = "normal"
+	case "full", "FULL":
+		s.sync = "full"
+	default:
+		return nil, fmt.Errorf("synchronous must be normal or full, not %q", opts.Synchronous)
+	}
 	if err := s.resolvePath(opts.Path); err != nil {
 		return nil, err
 	}
@@ -67,14 +75,14 @@ func (s *Store) openPools() error {
 	if s.memory {
 		// One connection: every pooled connection would otherwise see its
 		// own empty in-memory database.
-		s.write, err = openPool(s.path, "immediate", false, 1)
+		s.write, err = openPool(s.path, "immediate", s.sync, false, 1)
 		s.read = s.write
 		return err
 	}
-	if s.write, err = openPool(s.path, "immediate", s.readOnly, 1); err != nil {
+	if s.write, err = openPool(s.path, "immediate", s.sync, s.readOnly, 1); err != nil {
 		return err
 	}
-	s.read, err = openPool(s.path, "deferred", s.readOnly, 4)
+	s.read, err = openPool(s.path, "deferred", s.sync, s.readOnly, 4)
 	return err
 }
 

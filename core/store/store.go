@@ -38,6 +38,12 @@ type Options struct {
 	Capture func(ctx context.Context, id gitstate.Identity) gitstate.Checkpoint
 	// ReadOnly opens the file without creating, migrating or writing it.
 	ReadOnly bool
+	// Synchronous is SQLite's synchronous level for commits: "normal"
+	// (the default) or "full". In WAL mode "normal" never loses or tears a
+	// committed transaction when a process crashes or is killed; only an
+	// operating-system crash or power loss can drop the last commits,
+	// which "full" prevents at the cost of an fsync per commit.
+	Synchronous string
 }
 
 // Store is an open collab database. It is safe for concurrent use.
@@ -49,6 +55,7 @@ type Store struct {
 	observe func(ctx context.Context, root, explicitKey string) (gitstate.Identity, gitstate.Checkpoint, error)
 	capture func(ctx context.Context, id gitstate.Identity) gitstate.Checkpoint
 	memory  bool
+	sync    string
 	// readOnly stores refuse every mutation.
 	readOnly bool
 }
@@ -94,10 +101,11 @@ func addSeconds(iso string, seconds int64) string {
 }
 
 // dsn builds the driver URI for path with per-connection pragmas.
-func dsn(path string, txlock string, readOnly bool) string {
+func dsn(path, txlock, synchronous string, readOnly bool) string {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
 	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous("+synchronous+")")
 	q.Set("_txlock", txlock)
 	if readOnly {
 		q.Set("mode", "ro")
@@ -109,8 +117,8 @@ func dsn(path string, txlock string, readOnly bool) string {
 	return "file:" + escaped + "?" + q.Encode()
 }
 
-func openPool(path, txlock string, readOnly bool, maxConns int) (*sql.DB, error) {
-	db, err := sql.Open("sqlite", dsn(path, txlock, readOnly))
+func openPool(path, txlock, synchronous string, readOnly bool, maxConns int) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", dsn(path, txlock, synchronous, readOnly))
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite: %w", err)
 	}
