@@ -45,7 +45,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // subcommands maps each human-facing subcommand to its entry point.
 // Each lives in a file of its own named after it.
-var subcommands = map[string]func(ctx context.Context, args []string, stdout, stderr io.Writer) int{}
+var subcommands = map[string]func(ctx context.Context, args []string, stdout, stderr io.Writer) int{
+	"verify": verifyCommand,
+}
 
 func printUsage(w io.Writer) {
 	fmt.Fprint(w, `agenttool-collab-mcp: local-first coordination journal for coding-agent sessions
@@ -54,6 +56,8 @@ Usage:
   agenttool-collab-mcp              serve MCP over stdio (how hosts launch it)
   agenttool-collab-mcp --version    print the version
   agenttool-collab-mcp --help       print this help
+  agenttool-collab-mcp verify [--db FILE] [--json]
+                                    check every journal of a database without changing it
 
 Environment:
   AGENTOOL_COLLAB_DB                    database file (default: $XDG_DATA_HOME/agenttool/collab.sqlite)

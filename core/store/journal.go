@@ -102,7 +102,13 @@ func scanEvent(rows *sql.Rows, e *journal.Event) error {
 // verifyWorkspace recomputes the whole chain of one workspace and checks
 // that the stored head matches its last event.
 func verifyWorkspace(ctx context.Context, q querier, h head) (bool, error) {
-	rows, err := q.QueryContext(ctx, "SELECT "+eventColumns+" FROM events WHERE workspace_id = ? ORDER BY sequence", h.WorkspaceID)
+	return verifyWorkspaceQuery(ctx, q, h, "SELECT "+eventColumns+" FROM events WHERE workspace_id = ? ORDER BY sequence")
+}
+
+// verifyWorkspaceQuery verifies the events query selects (in eventColumns
+// order) against h.
+func verifyWorkspaceQuery(ctx context.Context, q querier, h head, query string) (bool, error) {
+	rows, err := q.QueryContext(ctx, query, h.WorkspaceID)
 	if err != nil {
 		return false, fmt.Errorf("read journal: %w", err)
 	}

@@ -144,6 +144,11 @@ func (s *Store) preflight(ctx context.Context) (dbState, error) {
 	if st.hasTables, err = hasUserTables(ctx, conn); err != nil || !st.hasTables {
 		return st, err
 	}
+	if s.readOnly {
+		// Read-only opens serve inspection (verify): they need the legacy
+		// tables and report chain validity instead of refusing on it.
+		return st, requireColumns(ctx, conn, legacyColumns, incompleteLegacy)
+	}
 	if err := validateShape(ctx, conn, st.userVersion, st.applicationID); err != nil {
 		return st, err
 	}
