@@ -147,4 +147,3 @@ func num(v any, path string) int64 {
 	f, _ := get(v, path).(float64)
 	return int64(f)
 }
-
