@@ -25,12 +25,12 @@ func TestMain(m *testing.M) {
 
 // sandbox is one isolated machine state: a home, a data dir and a database.
 type sandbox struct {
-	t    *testing.T
+	t    testing.TB
 	root string
 	db   string
 }
 
-func newSandbox(t *testing.T) *sandbox {
+func newSandbox(t testing.TB) *sandbox {
 	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {

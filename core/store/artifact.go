@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 
 	"github.com/agenttool/collab/core/collaberr"
@@ -61,7 +60,7 @@ func (s *Store) AttachArtifact(ctx context.Context, cred *Credential, in LeaseIn
 	extra := map[string]any{"kind": f.kind, "uri": f.uri, "sha256": nullable(f.sha), "media_type": nullable(f.mediaType), "label": nullable(f.label)}
 	return s.mutateLease(ctx, cred, in, leaseChange{
 		operation: "artifact.attach", extra: extra,
-		apply: func(ctx context.Context, tx *sql.Tx, t Task, h holder, now string) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
 			art := Artifact{ID: "artifact_" + newUUID(), TaskID: t.ID, Kind: f.kind, URI: f.uri, SHA256: f.sha,
 				MediaType: f.mediaType, Label: f.label, AttachedBy: h.actor, AttachedAt: now, AttachedBySessionID: h.sessionID}
 			if err := exec(ctx, tx, "attach artifact", `INSERT INTO artifacts (id, workspace_id, task_id, kind, uri, sha256,

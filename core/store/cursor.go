@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"github.com/agenttool/collab/core/collaberr"
@@ -15,7 +14,7 @@ import (
 // or onto a different hash is refused. It appends no event.
 func (s *Store) AckCursor(ctx context.Context, cred Credential, workspaceID string, a journal.Anchor, expectedVersion int64) (CoordinationSession, error) {
 	var out CoordinationSession
-	err := s.writeTx(ctx, func(tx *sql.Tx) error {
+	err := s.writeTx(ctx, func(tx *Tx) error {
 		sess, err := authenticate(ctx, tx, cred, false)
 		if err != nil {
 			return err
@@ -71,7 +70,7 @@ func (s *Store) ResetCursor(ctx context.Context, cred Credential, in ResetCursor
 	_, err = s.mutateAsSession(ctx, sessionMutation{
 		cred: cred, operation: "cursor.reset.v2", key: in.IdempotencyKey, allowRecovery: true,
 		request: map[string]any{"expected_cursor_version": in.ExpectedVersion, "target": target, "reason": reason},
-		apply: func(ctx context.Context, tx *sql.Tx, sess CoordinationSession) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
 			return s.applyReset(ctx, tx, sess, in, reason)
 		},
 	})
@@ -90,7 +89,7 @@ func (s *Store) ResetCursor(ctx context.Context, cred Credential, in ResetCursor
 	return sess, nil
 }
 
-func (s *Store) applyReset(ctx context.Context, tx *sql.Tx, sess CoordinationSession, in ResetCursorInput, reason string) (any, error) {
+func (s *Store) applyReset(ctx context.Context, tx *Tx, sess CoordinationSession, in ResetCursorInput, reason string) (any, error) {
 	if sess.CursorVersion != in.ExpectedVersion {
 		return nil, collaberr.New("cursor_version_conflict", "The session cursor moved since you read it; read the session again")
 	}

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 
@@ -62,13 +61,13 @@ func (s *Store) RecordDecision(ctx context.Context, in RecordDecisionInput) (jso
 	}
 	return s.mutateAsActor(ctx, legacyMutation{
 		workspaceID: in.WorkspaceID, actor: f.actor, operation: "decision.record", key: f.key, request: request,
-		apply: func(ctx context.Context, tx *sql.Tx) (any, error) {
+		apply: func(ctx context.Context, tx *Tx) (any, error) {
 			return s.insertDecision(ctx, tx, in.WorkspaceID, f)
 		},
 	})
 }
 
-func (s *Store) insertDecision(ctx context.Context, tx *sql.Tx, wsID string, f decisionFields) (any, error) {
+func (s *Store) insertDecision(ctx context.Context, tx *Tx, wsID string, f decisionFields) (any, error) {
 	d := Decision{
 		ID: "decision_" + newUUID(), WorkspaceID: wsID, Topic: f.topic, Decision: f.decision, Rationale: f.rationale,
 		RecordedBy: f.actor, RecordedAt: s.nowISO(),

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"database/sql"
 	"testing"
 )
 
@@ -22,11 +21,11 @@ func newEvidenceWorld(t *testing.T) evidenceWorld {
 	}); err != nil {
 		t.Fatalf("create legacy task: %v", err)
 	}
-	err := f.s.writeTx(f.ctx, func(tx *sql.Tx) error {
-		if _, err := tx.Exec("UPDATE tasks SET base_checkpoint_json = ? WHERE id = 'legacy-1'", v.Checkpoint); err != nil {
+	err := f.s.writeTx(f.ctx, func(tx *Tx) error {
+		if _, err := tx.ExecContext(f.ctx, "UPDATE tasks SET base_checkpoint_json = ? WHERE id = 'legacy-1'", v.Checkpoint); err != nil {
 			return err
 		}
-		_, err := tx.Exec(`INSERT INTO artifacts (id, workspace_id, task_id, kind, uri, attached_by, attached_at)
+		_, err := tx.ExecContext(f.ctx, `INSERT INTO artifacts (id, workspace_id, task_id, kind, uri, attached_by, attached_at)
 VALUES (?, ?, 'legacy-1', 'file', 'src/a.go', 'lead', '2026-07-21T12:00:00.000Z')`, w.artifactID, f.a.Workspace.ID)
 		return err
 	})

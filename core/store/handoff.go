@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 
@@ -65,7 +64,7 @@ func (s *Store) OfferHandoff(ctx context.Context, cred *Credential, in OfferInpu
 		}
 	}
 	return s.mutateLease(ctx, cred, in.Lease, leaseChange{operation: "handoff.offer", extra: extra,
-		apply: func(ctx context.Context, tx *sql.Tx, t Task, h holder, now string) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
 			return s.insertOffer(ctx, tx, t, h, target, summary, ttl, now)
 		}})
 }
@@ -79,12 +78,12 @@ func (s *Store) reapTaskOffers(ctx context.Context, wsID, taskID, actor string) 
 	if _, ok, err := findWorkspace(ctx, s.read, wsID); err != nil || !ok {
 		return err
 	}
-	return s.writeTx(ctx, func(tx *sql.Tx) error {
+	return s.writeTx(ctx, func(tx *Tx) error {
 		return s.reapElapsedHandoffs(ctx, tx, wsID, taskID, label, s.nowISO())
 	})
 }
 
-func (s *Store) insertOffer(ctx context.Context, tx *sql.Tx, t Task, h holder, target, summary string, ttl int64, now string) (any, error) {
+func (s *Store) insertOffer(ctx context.Context, tx *Tx, t Task, h holder, target, summary string, ttl int64, now string) (any, error) {
 	offer := Handoff{ID: "handoff_" + newUUID(), WorkspaceID: t.WorkspaceID, TaskID: t.ID, FromActor: h.actor, ToActor: target,
 		Summary: summary, Status: "pending", OfferedAt: now, ExpiresAt: addSeconds(now, ttl)}
 	if *t.LeaseExpiresAt < offer.ExpiresAt {

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 
 	"github.com/agenttool/collab/core/collaberr"
@@ -60,7 +59,7 @@ func (s *Store) RespondToHandoff(ctx context.Context, in RespondInput) (json.Raw
 		return nil, err
 	}
 	if _, ok, err := findWorkspace(ctx, s.read, in.WorkspaceID); err == nil && ok {
-		if err := s.writeTx(ctx, func(tx *sql.Tx) error {
+		if err := s.writeTx(ctx, func(tx *Tx) error {
 			return s.reapElapsedHandoffs(ctx, tx, in.WorkspaceID, "", clockActor, s.nowISO())
 		}); err != nil {
 			return nil, err
@@ -69,12 +68,12 @@ func (s *Store) RespondToHandoff(ctx context.Context, in RespondInput) (json.Raw
 	request := map[string]any{"workspace_id": in.WorkspaceID, "actor": actor, "handoff_id": f.handoffID, "idempotency_key": f.key,
 		"expected_version": f.version, "response": f.response, "ttl_seconds": f.ttl}
 	return s.mutateAsActor(ctx, legacyMutation{workspaceID: in.WorkspaceID, actor: actor, operation: "handoff.respond", key: f.key,
-		request: request, apply: func(ctx context.Context, tx *sql.Tx) (any, error) {
+		request: request, apply: func(ctx context.Context, tx *Tx) (any, error) {
 			return s.applyLegacyResponse(ctx, tx, in.WorkspaceID, actor, f)
 		}})
 }
 
-func (s *Store) applyLegacyResponse(ctx context.Context, tx *sql.Tx, wsID, actor string, f respondFields) (any, error) {
+func (s *Store) applyLegacyResponse(ctx context.Context, tx *Tx, wsID, actor string, f respondFields) (any, error) {
 	now := s.nowISO()
 	h, ok, err := findHandoff(ctx, tx, f.handoffID)
 	if err != nil {
@@ -140,7 +139,7 @@ func checkPending(h Handoff, session bool) error {
 	}
 }
 
-func (s *Store) declineHandoff(ctx context.Context, tx *sql.Tx, h Handoff, t Task, who holder, now string) (any, error) {
+func (s *Store) declineHandoff(ctx context.Context, tx *Tx, h Handoff, t Task, who holder, now string) (any, error) {
 	if err := resolveHandoff(ctx, tx, h.ID, "declined", now); err != nil {
 		return nil, err
 	}
@@ -151,7 +150,7 @@ func (s *Store) declineHandoff(ctx context.Context, tx *sql.Tx, h Handoff, t Tas
 	return s.handoffEvent(ctx, tx, h, t, who, "handoff.declined", map[string]any{"task_id": t.ID, "task_version": t.Version + 1}, now)
 }
 
-func (s *Store) handoffEvent(ctx context.Context, tx *sql.Tx, h Handoff, t Task, who holder, typ string, payload map[string]any, now string) (any, error) {
+func (s *Store) handoffEvent(ctx context.Context, tx *Tx, h Handoff, t Task, who holder, typ string, payload map[string]any, now string) (any, error) {
 	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: typ, EntityID: h.ID, Actor: who.actor, SessionID: who.sessionID, Payload: payload}); err != nil {
 		return nil, err
 	}
@@ -186,12 +185,12 @@ func (s *Store) RespondToHandoffForSession(ctx context.Context, cred Credential,
 		}
 	}
 	return s.mutateAsSession(ctx, sessionMutation{cred: cred, operation: "handoff.respond.v2", key: f.key, request: request,
-		apply: func(ctx context.Context, tx *sql.Tx, sess CoordinationSession) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
 			return s.applySessionResponse(ctx, tx, sess, f, prep)
 		}})
 }
 
-func (s *Store) applySessionResponse(ctx context.Context, tx *sql.Tx, sess CoordinationSession, f respondFields, prep prepared) (any, error) {
+func (s *Store) applySessionResponse(ctx context.Context, tx *Tx, sess CoordinationSession, f respondFields, prep prepared) (any, error) {
 	now := s.nowISO()
 	h, ok, err := findHandoff(ctx, tx, f.handoffID)
 	if err != nil {

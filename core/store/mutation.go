@@ -71,7 +71,7 @@ type sessionMutation struct {
 	key           string
 	request       map[string]any
 	allowRecovery bool
-	apply         func(ctx context.Context, tx *sql.Tx, sess CoordinationSession) (any, error)
+	apply         func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error)
 }
 
 func sessionActorKey(sessionID string) string { return "session:" + sessionID }
@@ -91,7 +91,7 @@ func (s *Store) mutateAsSession(ctx context.Context, m sessionMutation) (json.Ra
 		return nil, err
 	}
 	var out []byte
-	err = s.writeTx(ctx, func(tx *sql.Tx) error {
+	err = s.writeTx(ctx, func(tx *Tx) error {
 		sess, err := authenticate(ctx, tx, m.cred, m.allowRecovery)
 		if err != nil {
 			return err
@@ -160,7 +160,7 @@ type legacyMutation struct {
 	operation   string
 	key         string
 	request     map[string]any
-	apply       func(ctx context.Context, tx *sql.Tx) (any, error)
+	apply       func(ctx context.Context, tx *Tx) (any, error)
 }
 
 // mutateAsActor runs a legacy write: receipts are scoped to the actor
@@ -175,7 +175,7 @@ func (s *Store) mutateAsActor(ctx context.Context, m legacyMutation) (json.RawMe
 		return nil, err
 	}
 	var out []byte
-	err = s.writeTx(ctx, func(tx *sql.Tx) error {
+	err = s.writeTx(ctx, func(tx *Tx) error {
 		now := s.nowISO()
 		if r, ok, err := findReceipt(ctx, tx, m.workspaceID, m.actor, m.key); err != nil || ok {
 			if err != nil {

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
@@ -44,7 +43,7 @@ func invalidEventLimit() error {
 // cursor, so repeated polls return the same page until it is acknowledged.
 func (s *Store) NextForSession(ctx context.Context, cred Credential, knownCursor *journal.Anchor, limit int) (Next, error) {
 	var out Next
-	err := s.writeTx(ctx, func(tx *sql.Tx) error {
+	err := s.writeTx(ctx, func(tx *Tx) error {
 		sess, err := authenticate(ctx, tx, cred, false)
 		if err != nil {
 			return err
@@ -103,7 +102,7 @@ func (s *Store) NextForActor(ctx context.Context, workspaceID, actor string, aft
 	if limit < 1 || limit > 50 {
 		return out, invalidEventLimit()
 	}
-	err = s.writeTx(ctx, func(tx *sql.Tx) error {
+	err = s.writeTx(ctx, func(tx *Tx) error {
 		if _, err := readWorkspace(ctx, tx, workspaceID); err != nil {
 			return err
 		}

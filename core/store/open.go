@@ -44,6 +44,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if err := s.openPools(); err != nil {
 		return nil, err
 	}
+	s.writeStmts, s.readStmts = newStmtCache(s.write), newStmtCache(s.read)
 	if err := s.initialise(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -185,7 +186,7 @@ func (s *Store) migrate(ctx context.Context, roots []legacyRoot) error {
 	if err != nil {
 		return err
 	}
-	if err := s.migrateIn(ctx, tx, roots); err != nil {
+	if err := s.migrateIn(ctx, &Tx{tx: tx}, roots); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
@@ -195,7 +196,7 @@ func (s *Store) migrate(ctx context.Context, roots []legacyRoot) error {
 	return nil
 }
 
-func (s *Store) migrateIn(ctx context.Context, tx *sql.Tx, roots []legacyRoot) error {
+func (s *Store) migrateIn(ctx context.Context, tx *Tx, roots []legacyRoot) error {
 	appID, err := pragmaInt(ctx, tx, "application_id")
 	if err != nil {
 		return err
@@ -237,7 +238,7 @@ func (s *Store) migrateIn(ctx context.Context, tx *sql.Tx, roots []legacyRoot) e
 }
 
 // finishMigration validates the v3 result and stamps the file.
-func finishMigration(ctx context.Context, tx *sql.Tx) error {
+func finishMigration(ctx context.Context, tx *Tx) error {
 	if err := validateV2Shape(ctx, tx, "coordination_sessions", []int64{2, 3}); err != nil {
 		return err
 	}

@@ -199,7 +199,7 @@ func (s *Store) EventsSince(ctx context.Context, workspaceID string, afterSequen
 	if afterSequence != nil && afterAnchor != nil {
 		return p, collaberr.New("ambiguous_cursor", "Give after_anchor or after_sequence, not both")
 	}
-	err := s.readTx(ctx, func(tx *sql.Tx) error {
+	err := s.readTx(ctx, func(tx *Tx) error {
 		after := int64(0)
 		if afterAnchor != nil {
 			if _, err := validateAnchor(ctx, tx, workspaceID, *afterAnchor); err != nil {
@@ -224,7 +224,7 @@ func (s *Store) EventHashAt(ctx context.Context, workspaceID string, sequence in
 	}
 	var hash string
 	var ok bool
-	err := s.readTx(ctx, func(tx *sql.Tx) error {
+	err := s.readTx(ctx, func(tx *Tx) error {
 		p, err := readEventPage(ctx, tx, workspaceID, sequence-1, 1)
 		if err != nil {
 			if _, refused := collaberr.As(err); refused {

@@ -134,7 +134,7 @@ func (s *Store) JoinPresence(ctx context.Context, in JoinInput) (Presence, error
 		return Presence{}, err
 	}
 	var out Presence
-	err = s.writeTx(ctx, func(tx *sql.Tx) error {
+	err = s.writeTx(ctx, func(tx *Tx) error {
 		ws, err := readWorkspace(ctx, tx, f.workspaceID)
 		if err != nil {
 			return err
@@ -174,7 +174,7 @@ func equalPtr(a, b *string) bool {
 	return (a == nil && b == nil) || (a != nil && b != nil && *a == *b)
 }
 
-func insertPresence(ctx context.Context, tx *sql.Tx, ws Workspace, f joinFields, now string) (Presence, error) {
+func insertPresence(ctx context.Context, tx *Tx, ws Workspace, f joinFields, now string) (Presence, error) {
 	id := "session_" + newUUID()
 	caps, err := marshalNoEscape(f.caps)
 	if err != nil {

@@ -31,7 +31,7 @@ func (s *Store) HeartbeatPresence(ctx context.Context, in PresenceUpdate) (json.
 	}
 	request := map[string]any{"session_id": id, "idempotency_key": key, "expected_version": version, "ttl_seconds": ttl}
 	return s.updatePresence(ctx, id, key, "session.heartbeat", request, version,
-		func(ctx context.Context, tx *sql.Tx, p Presence, now string) error {
+		func(ctx context.Context, tx *Tx, p Presence, now string) error {
 			if p.LeftAt != nil {
 				return collaberr.New("session_left", "A presence hint that left cannot heartbeat; join with a new client_instance_id").
 					With("session_id", p.ID)
@@ -50,7 +50,7 @@ func (s *Store) LeavePresence(ctx context.Context, in PresenceUpdate) (json.RawM
 	}
 	request := map[string]any{"session_id": id, "idempotency_key": key, "expected_version": version}
 	return s.updatePresence(ctx, id, key, "session.leave", request, version,
-		func(ctx context.Context, tx *sql.Tx, p Presence, now string) error {
+		func(ctx context.Context, tx *Tx, p Presence, now string) error {
 			if p.LeftAt != nil {
 				return nil
 			}
@@ -73,13 +73,13 @@ func normalizePresenceUpdate(in PresenceUpdate) (string, string, int64, error) {
 }
 
 func (s *Store) updatePresence(ctx context.Context, id, key, operation string, request map[string]any, version int64,
-	apply func(ctx context.Context, tx *sql.Tx, p Presence, now string) error) (json.RawMessage, error) {
+	apply func(ctx context.Context, tx *Tx, p Presence, now string) error) (json.RawMessage, error) {
 	hash, err := requestHash(operation, request)
 	if err != nil {
 		return nil, err
 	}
 	var out []byte
-	err = s.writeTx(ctx, func(tx *sql.Tx) error {
+	err = s.writeTx(ctx, func(tx *Tx) error {
 		now := s.nowISO()
 		p, err := scanPresence(tx.QueryRowContext(ctx, "SELECT "+presenceSelect+" FROM sessions WHERE id = ?", id), now)
 		if err == sql.ErrNoRows {

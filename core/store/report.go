@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 
@@ -163,7 +162,7 @@ func (s *Store) AppendReport(ctx context.Context, cred Credential, in AppendRepo
 	}
 	return s.mutateAsSession(ctx, sessionMutation{
 		cred: cred, operation: "report.append.v2", key: in.IdempotencyKey, request: d.fields(),
-		apply: func(ctx context.Context, tx *sql.Tx, sess CoordinationSession) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
 			if err := validateReportInput(ctx, tx, sess, d); err != nil {
 				return nil, err
 			}
@@ -179,7 +178,7 @@ func (s *Store) AppendReport(ctx context.Context, cred Credential, in AppendRepo
 // appendReportInternal writes a report without validating it against the
 // workspace: first its report.posted event, then the row that points at
 // that event's sequence. Completion and review reports use it directly.
-func (s *Store) appendReportInternal(ctx context.Context, tx *sql.Tx, sess CoordinationSession, d reportDraft) (Report, error) {
+func (s *Store) appendReportInternal(ctx context.Context, tx *Tx, sess CoordinationSession, d reportDraft) (Report, error) {
 	refs := orEmpty(d.EvidenceRefs)
 	refsJSON, err := canon.Marshal(refs)
 	if err != nil {
@@ -226,7 +225,7 @@ type ListReportsInput struct {
 // addressed to one session. It never writes.
 func (s *Store) ListReports(ctx context.Context, in ListReportsInput) ([]Report, error) {
 	var out []Report
-	err := s.readTx(ctx, func(tx *sql.Tx) error {
+	err := s.readTx(ctx, func(tx *Tx) error {
 		if _, err := readWorkspace(ctx, tx, in.WorkspaceID); err != nil {
 			return err
 		}

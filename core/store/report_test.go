@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"slices"
 	"strings"
@@ -256,7 +255,7 @@ func TestAppendReportInternalKeepsGivenEvidenceOrder(t *testing.T) {
 	f := newReportFixture(t)
 	refs := []string{"report:zzz", "event:missing", "report:aaa"}
 	var r Report
-	err := f.s.writeTx(f.ctx, func(tx *sql.Tx) error {
+	err := f.s.writeTx(f.ctx, func(tx *Tx) error {
 		sess, _, err := findSession(f.ctx, tx, f.a.Session.ID)
 		if err != nil {
 			return err

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"github.com/agenttool/collab/core/collaberr"
@@ -61,7 +60,7 @@ func (s *Store) StartSession(ctx context.Context, in StartSessionInput) (Started
 		return out, err
 	}
 	var opened OpenedWorkspace
-	if err := s.writeTx(ctx, func(tx *sql.Tx) error {
+	if err := s.writeTx(ctx, func(tx *Tx) error {
 		opened, err = s.openWorkspaceIn(ctx, tx, actor, nil, id, cp)
 		return err
 	}); err != nil {
@@ -82,7 +81,7 @@ func (s *Store) StartSession(ctx context.Context, in StartSessionInput) (Started
 	if err != nil {
 		return out, fmt.Errorf("generate session token: %w", err)
 	}
-	err = s.writeTx(ctx, func(tx *sql.Tx) error {
+	err = s.writeTx(ctx, func(tx *Tx) error {
 		sess, err := s.insertSession(ctx, tx, opened, actor, role, parent, token)
 		if err != nil {
 			return err
@@ -119,7 +118,7 @@ func (s *Store) refusePartitioned(ctx context.Context, key string) error {
 	return rows.Err()
 }
 
-func (s *Store) insertSession(ctx context.Context, tx *sql.Tx, opened OpenedWorkspace, actor string, role, parent *string, token string) (CoordinationSession, error) {
+func (s *Store) insertSession(ctx context.Context, tx *Tx, opened OpenedWorkspace, actor string, role, parent *string, token string) (CoordinationSession, error) {
 	wsID := opened.Workspace.ID
 	if parent != nil {
 		p, ok, err := findSession(ctx, tx, *parent)

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"github.com/agenttool/collab/core/collaberr"
@@ -44,7 +43,7 @@ func (s *Store) ResumeSession(ctx context.Context, cred credfile.Credential, all
 	if _, err := normalize.ID(cred.SessionID, "session_id"); err != nil {
 		return out, err
 	}
-	err := s.writeTx(ctx, func(tx *sql.Tx) error {
+	err := s.writeTx(ctx, func(tx *Tx) error {
 		sess, found, err := findSession(ctx, tx, cred.SessionID)
 		if err != nil {
 			return err
@@ -100,7 +99,7 @@ func resumeRecovery(ctx context.Context, q querier, sess CoordinationSession, ho
 	return r, nil
 }
 
-func (s *Store) applyResume(ctx context.Context, tx *sql.Tx, sess CoordinationSession, cred credfile.Credential, recovery *Recovery) (Resumed, error) {
+func (s *Store) applyResume(ctx context.Context, tx *Tx, sess CoordinationSession, cred credfile.Credential, recovery *Recovery) (Resumed, error) {
 	now := s.nowISO()
 	flag, cause := 0, any(nil)
 	if recovery != nil {
@@ -150,7 +149,7 @@ func (s *Store) EndSession(ctx context.Context, cred Credential, reason *string)
 	if err != nil {
 		return out, err
 	}
-	err = s.writeTx(ctx, func(tx *sql.Tx) error {
+	err = s.writeTx(ctx, func(tx *Tx) error {
 		sess, err := authenticate(ctx, tx, cred, true)
 		if err != nil {
 			return err
@@ -206,7 +205,7 @@ AND lease_expires_at > ? ORDER BY id`, sessionID, now)
 }
 
 // expireHandoffsTo expires every pending offer addressed to an ending session.
-func (s *Store) expireHandoffsTo(ctx context.Context, tx *sql.Tx, sess CoordinationSession, now string) error {
+func (s *Store) expireHandoffsTo(ctx context.Context, tx *Tx, sess CoordinationSession, now string) error {
 	offers, err := queryHandoffs(ctx, tx, "workspace_id = ? AND to_session_id = ? AND status = 'pending' ORDER BY offered_at, id",
 		sess.WorkspaceID, sess.ID)
 	if err != nil {

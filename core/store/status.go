@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 )
 
 // StatusCounts counts every task once, by what a reader should act on.
@@ -30,7 +29,7 @@ type WorkspaceStatus struct {
 // reference, recent_reports holds the first 20 reports in journal order.
 func (s *Store) Status(ctx context.Context, workspaceID string) (WorkspaceStatus, error) {
 	var st WorkspaceStatus
-	err := s.readTx(ctx, func(tx *sql.Tx) error {
+	err := s.readTx(ctx, func(tx *Tx) error {
 		var err error
 		if st.Workspace, err = readWorkspace(ctx, tx, workspaceID); err != nil {
 			return err

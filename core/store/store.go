@@ -56,6 +56,8 @@ type Store struct {
 	capture func(ctx context.Context, id gitstate.Identity) gitstate.Checkpoint
 	memory  bool
 	sync    string
+	// writeStmts and readStmts cache prepared statements per pool.
+	writeStmts, readStmts *stmtCache
 	// readOnly stores refuse every mutation.
 	readOnly bool
 }
@@ -66,6 +68,8 @@ func (s *Store) Path() string { return s.path }
 // Close releases the database handles.
 func (s *Store) Close() error {
 	var firstErr error
+	s.writeStmts.close()
+	s.readStmts.close()
 	if s.read != nil && s.read != s.write {
 		firstErr = s.read.Close()
 	}

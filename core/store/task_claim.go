@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 
 	"github.com/agenttool/collab/core/collaberr"
@@ -51,7 +50,7 @@ func (s *Store) ClaimTaskForSession(ctx context.Context, cred Credential, in Cla
 	}
 	return s.mutateAsSession(ctx, sessionMutation{
 		cred: cred, operation: "task.claim.v2", key: in.IdempotencyKey, request: request,
-		apply: func(ctx context.Context, tx *sql.Tx, sess CoordinationSession) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
 			now := s.nowISO()
 			t, err := loadTask(ctx, tx, sess.WorkspaceID, taskID, now)
 			if err != nil {
@@ -81,7 +80,7 @@ func (s *Store) ClaimTaskForSession(ctx context.Context, cred Credential, in Cla
 // expired session lease needs explicit recovery (refused here); an expired
 // legacy lease is released by the clock (or the claimant, in legacy mode)
 // with its pending offers.
-func (s *Store) settleExpiredLease(ctx context.Context, tx *sql.Tx, t Task, actor, now string, session bool) (Task, error) {
+func (s *Store) settleExpiredLease(ctx context.Context, tx *Tx, t Task, actor, now string, session bool) (Task, error) {
 	if t.Status != "claimed" || t.LeaseExpiresAt == nil || now < *t.LeaseExpiresAt {
 		return t, nil
 	}
@@ -114,7 +113,7 @@ func recoveryRequired(t Task) error {
 
 // checkClaimable refuses a task that is done, blocked, held, lacks its
 // required scopes, waits on dependencies, or overlaps reserved paths.
-func (s *Store) checkClaimable(ctx context.Context, tx *sql.Tx, t Task, session bool, now string) error {
+func (s *Store) checkClaimable(ctx context.Context, tx *Tx, t Task, session bool, now string) error {
 	switch t.Status {
 	case "completed":
 		e := collaberr.New("task_completed", "A completed task cannot be claimed")
@@ -184,7 +183,7 @@ func checkPathConflicts(ctx context.Context, q querier, t Task, now string) erro
 // grantSessionLease gives the session a fresh lease with the observed base
 // checkpoint, upgrades the task to the session plane and clears the review
 // state of an earlier completion.
-func (s *Store) grantSessionLease(ctx context.Context, tx *sql.Tx, t Task, sess CoordinationSession, prep prepared, ttl int64, now string) (any, error) {
+func (s *Store) grantSessionLease(ctx context.Context, tx *Tx, t Task, sess CoordinationSession, prep prepared, ttl int64, now string) (any, error) {
 	lease, expires := "lease_"+newUUID(), addSeconds(now, ttl)
 	if err := exec(ctx, tx, "claim task", `UPDATE tasks SET status = 'claimed', assignee = ?, assignee_session_id = ?,
 claim_worktree_id = ?, lease_id = ?, lease_expires_at = ?, blocker = NULL, base_checkpoint_json = ?,
@@ -227,7 +226,7 @@ func (s *Store) ClaimTask(ctx context.Context, in ClaimInput) (json.RawMessage, 
 	request := map[string]any{"workspace_id": in.WorkspaceID, "actor": actor, "task_id": taskID, "idempotency_key": key,
 		"expected_version": version, "ttl_seconds": ttl}
 	return s.mutateAsActor(ctx, legacyMutation{workspaceID: in.WorkspaceID, actor: actor, operation: "task.claim", key: key,
-		request: request, apply: func(ctx context.Context, tx *sql.Tx) (any, error) {
+		request: request, apply: func(ctx context.Context, tx *Tx) (any, error) {
 			now := s.nowISO()
 			t, err := loadTask(ctx, tx, in.WorkspaceID, taskID, now)
 			if err != nil {

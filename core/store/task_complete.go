@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 
 	"github.com/agenttool/collab/core/collaberr"
@@ -66,7 +65,7 @@ func (s *Store) CompleteTask(ctx context.Context, in CompleteInput) (json.RawMes
 		return nil, err
 	}
 	return s.mutateLease(ctx, nil, in.Lease, leaseChange{operation: "task.complete", extra: map[string]any{"summary": summary},
-		apply: func(ctx context.Context, tx *sql.Tx, t Task, h holder, now string) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
 			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_completed", h.actor, nil, now); err != nil {
 				return nil, err
 			}
@@ -106,7 +105,7 @@ func (s *Store) CompleteTaskForSession(ctx context.Context, cred Credential, in 
 		return nil, err
 	}
 	return s.mutateAsSession(ctx, sessionMutation{cred: cred, operation: "task.complete.v2", key: lf.key, request: request,
-		apply: func(ctx context.Context, tx *sql.Tx, sess CoordinationSession) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
 			now := s.nowISO()
 			h := holder{actor: sess.Actor, sessionID: &sess.ID}
 			t, err := requireLease(ctx, tx, sess.WorkspaceID, lf, h, now)
@@ -123,7 +122,7 @@ func (s *Store) CompleteTaskForSession(ctx context.Context, cred Credential, in 
 		}})
 }
 
-func (s *Store) recordCompletion(ctx context.Context, tx *sql.Tx, sess CoordinationSession, t Task, f completeFields, prep prepared, now string) (any, error) {
+func (s *Store) recordCompletion(ctx context.Context, tx *Tx, sess CoordinationSession, t Task, f completeFields, prep prepared, now string) (any, error) {
 	report, err := s.appendReportInternal(ctx, tx, sess, reportDraft{TaskID: &t.ID, Kind: "observation", Body: f.summary,
 		EvidenceRefs: f.refs, Confidence: f.confidence, ConfidenceBasis: f.basis, Limits: f.limits, Relation: "informs"})
 	if err != nil {

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 
@@ -124,7 +123,7 @@ func (s *Store) CreateTask(ctx context.Context, in CreateTaskInput) (json.RawMes
 	}
 	return s.mutateAsActor(ctx, legacyMutation{
 		workspaceID: in.WorkspaceID, actor: actor, operation: "task.create", key: f.key, request: request,
-		apply: func(ctx context.Context, tx *sql.Tx) (any, error) {
+		apply: func(ctx context.Context, tx *Tx) (any, error) {
 			return s.insertTask(ctx, tx, in.WorkspaceID, actor, nil, f, false)
 		},
 	})
@@ -149,13 +148,13 @@ func (s *Store) CreateTaskForSession(ctx context.Context, cred Credential, in Cr
 	}
 	return s.mutateAsSession(ctx, sessionMutation{
 		cred: cred, operation: "task.create.v2", key: f.key, request: request,
-		apply: func(ctx context.Context, tx *sql.Tx, sess CoordinationSession) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
 			return s.insertTask(ctx, tx, sess.WorkspaceID, sess.Actor, &sess.ID, f, true)
 		},
 	})
 }
 
-func (s *Store) insertTask(ctx context.Context, tx *sql.Tx, wsID, actor string, sessionID *string, f taskFields, v2 bool) (any, error) {
+func (s *Store) insertTask(ctx context.Context, tx *Tx, wsID, actor string, sessionID *string, f taskFields, v2 bool) (any, error) {
 	id := "task_" + newUUID()
 	if f.id != nil {
 		id = *f.id
@@ -193,7 +192,7 @@ path_scopes_json, version, created_at, updated_at) VALUES (?, ?, ?, ?, 'open', ?
 	return map[string]any{"task": t}, err
 }
 
-func checkNewTaskDependencies(ctx context.Context, tx *sql.Tx, wsID, id string, deps []string) error {
+func checkNewTaskDependencies(ctx context.Context, tx *Tx, wsID, id string, deps []string) error {
 	for _, d := range deps {
 		if d == id {
 			return collaberr.New("invalid_dependency", "A task cannot depend on itself").With("task_id", id)

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 
@@ -125,7 +124,7 @@ func requireLease(ctx context.Context, q querier, wsID string, f leaseFields, h 
 type leaseChange struct {
 	operation string
 	extra     map[string]any
-	apply     func(ctx context.Context, tx *sql.Tx, t Task, h holder, now string) (any, error)
+	apply     func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error)
 }
 
 // mutateLease runs a lease-holder change in either plane.
@@ -137,7 +136,7 @@ func (s *Store) mutateLease(ctx context.Context, cred *Credential, in LeaseInput
 		}
 		return s.mutateAsSession(ctx, sessionMutation{
 			cred: *cred, operation: c.operation + ".v2", key: f.key, request: withExtra(leaseRequest("", "", f, false), c.extra),
-			apply: func(ctx context.Context, tx *sql.Tx, sess CoordinationSession) (any, error) {
+			apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
 				if sess.WorkspaceID != in.WorkspaceID {
 					return nil, collaberr.New("session_workspace_mismatch", "This process is bound to a session of another workspace")
 				}
@@ -153,13 +152,13 @@ func (s *Store) mutateLease(ctx context.Context, cred *Credential, in LeaseInput
 	return s.mutateAsActor(ctx, legacyMutation{
 		workspaceID: in.WorkspaceID, actor: actor, operation: c.operation, key: f.key,
 		request: withExtra(leaseRequest(in.WorkspaceID, actor, f, true), c.extra),
-		apply: func(ctx context.Context, tx *sql.Tx) (any, error) {
+		apply: func(ctx context.Context, tx *Tx) (any, error) {
 			return s.applyLease(ctx, tx, in.WorkspaceID, f, holder{actor: actor}, c)
 		},
 	})
 }
 
-func (s *Store) applyLease(ctx context.Context, tx *sql.Tx, wsID string, f leaseFields, h holder, c leaseChange) (any, error) {
+func (s *Store) applyLease(ctx context.Context, tx *Tx, wsID string, f leaseFields, h holder, c leaseChange) (any, error) {
 	now := s.nowISO()
 	t, err := requireLease(ctx, tx, wsID, f, h, now)
 	if err != nil {

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 
 	"github.com/agenttool/collab/core/collaberr"
@@ -21,7 +20,7 @@ func (s *Store) RenewLease(ctx context.Context, cred *Credential, in LeaseInput,
 	}
 	return s.mutateLease(ctx, cred, in, leaseChange{
 		operation: "task.renew", extra: map[string]any{"ttl_seconds": seconds},
-		apply: func(ctx context.Context, tx *sql.Tx, t Task, h holder, now string) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
 			expires := addSeconds(now, seconds)
 			if *t.LeaseExpiresAt > expires {
 				expires = *t.LeaseExpiresAt
@@ -46,7 +45,7 @@ func leaseFieldsFor(cred *Credential, in LeaseInput) (leaseFields, error) {
 }
 
 // taskEvent journals a change to t, then returns the reloaded task.
-func (s *Store) taskEvent(ctx context.Context, tx *sql.Tx, t Task, h holder, typ string, payload map[string]any, now string) (any, error) {
+func (s *Store) taskEvent(ctx context.Context, tx *Tx, t Task, h holder, typ string, payload map[string]any, now string) (any, error) {
 	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: typ, EntityID: t.ID, Actor: h.actor, SessionID: h.sessionID, Payload: payload}); err != nil {
 		return nil, err
 	}
@@ -64,7 +63,7 @@ func (s *Store) RecordProgress(ctx context.Context, cred *Credential, in LeaseIn
 	}
 	return s.mutateLease(ctx, cred, in, leaseChange{
 		operation: "task.progress", extra: map[string]any{"message": msg},
-		apply: func(ctx context.Context, tx *sql.Tx, t Task, h holder, now string) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
 			if err := exec(ctx, tx, "record progress", "UPDATE tasks SET latest_progress = ?, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?",
 				msg, now, t.WorkspaceID, t.ID); err != nil {
 				return nil, err
@@ -85,7 +84,7 @@ func (s *Store) ReleaseLease(ctx context.Context, cred *Credential, in LeaseInpu
 	}
 	return s.mutateLease(ctx, cred, in, leaseChange{
 		operation: "task.release", extra: map[string]any{"summary": nullable(text)},
-		apply: func(ctx context.Context, tx *sql.Tx, t Task, h holder, now string) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
 			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_released", h.actor, h.sessionID, now); err != nil {
 				return nil, err
 			}
@@ -119,7 +118,7 @@ func (s *Store) BlockTask(ctx context.Context, cred *Credential, in LeaseInput, 
 	}
 	return s.mutateLease(ctx, cred, in, leaseChange{
 		operation: "task.block", extra: map[string]any{"blocker": text},
-		apply: func(ctx context.Context, tx *sql.Tx, t Task, h holder, now string) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
 			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_blocked", h.actor, h.sessionID, now); err != nil {
 				return nil, err
 			}
@@ -166,7 +165,7 @@ func (s *Store) UnblockTask(ctx context.Context, cred *Credential, in UnblockInp
 		return nil, err
 	}
 	request := map[string]any{"task_id": taskID, "expected_version": version, "note": nullable(note)}
-	apply := func(ctx context.Context, tx *sql.Tx, wsID string, h holder) (any, error) {
+	apply := func(ctx context.Context, tx *Tx, wsID string, h holder) (any, error) {
 		now := s.nowISO()
 		t, err := loadTask(ctx, tx, wsID, taskID, now)
 		if err != nil {
@@ -190,13 +189,13 @@ func (s *Store) UnblockTask(ctx context.Context, cred *Credential, in UnblockInp
 	}
 	if cred != nil {
 		return s.mutateAsSession(ctx, sessionMutation{cred: *cred, operation: "task.unblock.v2", key: key, request: request,
-			apply: func(ctx context.Context, tx *sql.Tx, sess CoordinationSession) (any, error) {
+			apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
 				return apply(ctx, tx, sess.WorkspaceID, holder{actor: sess.Actor, sessionID: &sess.ID})
 			}})
 	}
 	request["workspace_id"], request["actor"], request["idempotency_key"] = in.WorkspaceID, actor, key
 	return s.mutateAsActor(ctx, legacyMutation{workspaceID: in.WorkspaceID, actor: actor, operation: "task.unblock", key: key,
-		request: request, apply: func(ctx context.Context, tx *sql.Tx) (any, error) {
+		request: request, apply: func(ctx context.Context, tx *Tx) (any, error) {
 			return apply(ctx, tx, in.WorkspaceID, holder{actor: actor})
 		}})
 }

@@ -147,7 +147,7 @@ attached_by_session_id FROM artifacts WHERE workspace_id = ? AND task_id = ? ORD
 // ListTasks returns the workspace's tasks.
 func (s *Store) ListTasks(ctx context.Context, workspaceID, status string) ([]Task, error) {
 	var out []Task
-	err := s.readTx(ctx, func(tx *sql.Tx) error {
+	err := s.readTx(ctx, func(tx *Tx) error {
 		if _, err := readWorkspace(ctx, tx, workspaceID); err != nil {
 			return err
 		}
@@ -162,7 +162,7 @@ func (s *Store) ListTasks(ctx context.Context, workspaceID, status string) ([]Ta
 // as an unknown task.
 func (s *Store) GetTask(ctx context.Context, workspaceID, taskID string) (TaskWithArtifacts, error) {
 	var out TaskWithArtifacts
-	err := s.readTx(ctx, func(tx *sql.Tx) error {
+	err := s.readTx(ctx, func(tx *Tx) error {
 		t, err := loadTask(ctx, tx, workspaceID, taskID, s.nowISO())
 		if err != nil {
 			return err

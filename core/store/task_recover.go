@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 
 	"github.com/agenttool/collab/core/collaberr"
@@ -85,13 +84,13 @@ func (s *Store) RecoverTask(ctx context.Context, cred Credential, in RecoverInpu
 	}
 	return s.mutateAsSession(ctx, sessionMutation{
 		cred: cred, operation: "task.recover.v2", key: in.IdempotencyKey, request: request,
-		apply: func(ctx context.Context, tx *sql.Tx, sess CoordinationSession) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
 			return s.applyRecovery(ctx, tx, sess, f, prep)
 		},
 	})
 }
 
-func (s *Store) applyRecovery(ctx context.Context, tx *sql.Tx, sess CoordinationSession, f recoverFields, prep prepared) (any, error) {
+func (s *Store) applyRecovery(ctx context.Context, tx *Tx, sess CoordinationSession, f recoverFields, prep prepared) (any, error) {
 	now := s.nowISO()
 	t, err := loadTask(ctx, tx, sess.WorkspaceID, f.taskID, now)
 	if err != nil {
@@ -134,7 +133,7 @@ func (s *Store) applyRecovery(ctx context.Context, tx *sql.Tx, sess Coordination
 }
 
 // expireSessionLease linearises the lost lease as the clock's doing.
-func (s *Store) expireSessionLease(ctx context.Context, tx *sql.Tx, t Task, sess CoordinationSession, prior map[string]any, now string) error {
+func (s *Store) expireSessionLease(ctx context.Context, tx *Tx, t Task, sess CoordinationSession, prior map[string]any, now string) error {
 	if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "source_lease_expired", clockActor, nil, now); err != nil {
 		return err
 	}
@@ -151,7 +150,7 @@ claim_worktree_id = NULL, lease_id = NULL, lease_expires_at = NULL, version = ve
 	return err
 }
 
-func (s *Store) recoverTakeover(ctx context.Context, tx *sql.Tx, t Task, sess CoordinationSession, prep prepared, ttl int64,
+func (s *Store) recoverTakeover(ctx context.Context, tx *Tx, t Task, sess CoordinationSession, prep prepared, ttl int64,
 	prior map[string]any, rec recoveryRecord) (any, error) {
 	now := rec.now
 	if err := prep.recheck(ctx, tx, sess.ID, now); err != nil {

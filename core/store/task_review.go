@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 
 	"github.com/agenttool/collab/core/collaberr"
@@ -97,7 +96,7 @@ func (s *Store) ReviewTask(ctx context.Context, cred Credential, in ReviewInput)
 		}
 	}
 	return s.mutateAsSession(ctx, sessionMutation{cred: cred, operation: "task.review.v2", key: in.IdempotencyKey, request: request,
-		apply: func(ctx context.Context, tx *sql.Tx, sess CoordinationSession) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
 			return s.applyReview(ctx, tx, sess, f, obs)
 		}})
 }
@@ -138,7 +137,7 @@ func (s *Store) observeResult(ctx context.Context, wsID, taskID string) (reviewO
 	return obs, nil
 }
 
-func (s *Store) applyReview(ctx context.Context, tx *sql.Tx, sess CoordinationSession, f reviewFields, obs reviewObservation) (any, error) {
+func (s *Store) applyReview(ctx context.Context, tx *Tx, sess CoordinationSession, f reviewFields, obs reviewObservation) (any, error) {
 	now := s.nowISO()
 	t, err := loadTask(ctx, tx, sess.WorkspaceID, f.taskID, now)
 	if err != nil {
@@ -176,7 +175,7 @@ func checkReviewable(t Task, sess CoordinationSession) error {
 
 // checkAcceptable refuses acceptance of an obsolete or challenged
 // completion, or of a Git result that is incomplete or has drifted.
-func (s *Store) checkAcceptable(ctx context.Context, tx *sql.Tx, t Task, obs reviewObservation) error {
+func (s *Store) checkAcceptable(ctx context.Context, tx *Tx, t Task, obs reviewObservation) error {
 	reportID := *t.CompletionReportID
 	if obsolete, err := completionObsolete(ctx, tx, t.WorkspaceID, reportID); err != nil || obsolete {
 		if err != nil {
@@ -251,7 +250,7 @@ func completeCheckpoint(cp map[string]any) bool {
 		isHex64(str("index_sha256")) && isHex64(str("state_sha256"))
 }
 
-func (s *Store) recordReview(ctx context.Context, tx *sql.Tx, sess CoordinationSession, t Task, f reviewFields, now string) (any, error) {
+func (s *Store) recordReview(ctx context.Context, tx *Tx, sess CoordinationSession, t Task, f reviewFields, now string) (any, error) {
 	completion := *t.CompletionReportID
 	refs := []string{"report:" + completion}
 	for _, r := range f.refs {

@@ -63,7 +63,7 @@ func beginImmediate(ctx context.Context, pool *sql.DB, window time.Duration) (*s
 // writeTx runs fn in one BEGIN IMMEDIATE transaction and commits it when fn
 // returns nil. Any error rolls everything back, so a refusal never leaves a
 // partial write.
-func (s *Store) writeTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+func (s *Store) writeTx(ctx context.Context, fn func(tx *Tx) error) error {
 	if s.readOnly {
 		return errReadOnly
 	}
@@ -71,7 +71,8 @@ func (s *Store) writeTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if err != nil {
 		return err
 	}
-	if err := fn(tx); err != nil {
+	defer s.writeStmts.flush(ctx)
+	if err := fn(&Tx{tx: tx, stmts: s.writeStmts}); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
@@ -87,13 +88,14 @@ func (s *Store) writeTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 
 // readTx runs fn in one deferred transaction: every query inside reads the
 // same snapshot of the database.
-func (s *Store) readTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+func (s *Store) readTx(ctx context.Context, fn func(tx *Tx) error) error {
 	tx, err := s.read.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin read transaction: %w", err)
 	}
+	defer s.readStmts.flush(ctx)
 	defer tx.Rollback() //nolint:errcheck // read-only; nothing to keep
-	return fn(tx)
+	return fn(&Tx{tx: tx, stmts: s.readStmts})
 }
 
 // querier is what both *sql.DB and *sql.Tx offer.

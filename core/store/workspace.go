@@ -46,14 +46,14 @@ func (s *Store) OpenWorkspace(ctx context.Context, in OpenWorkspaceInput) (Opene
 		return OpenedWorkspace{}, err
 	}
 	var out OpenedWorkspace
-	err = s.writeTx(ctx, func(tx *sql.Tx) error {
+	err = s.writeTx(ctx, func(tx *Tx) error {
 		out, err = s.openWorkspaceIn(ctx, tx, actor, in.Name, id, cp)
 		return err
 	})
 	return out, err
 }
 
-func (s *Store) openWorkspaceIn(ctx context.Context, tx *sql.Tx, actor string, name *string,
+func (s *Store) openWorkspaceIn(ctx context.Context, tx *Tx, actor string, name *string,
 	id gitstate.Identity, cp gitstate.Checkpoint) (OpenedWorkspace, error) {
 	out := OpenedWorkspace{Identity: id}
 	now := s.nowISO()
@@ -87,7 +87,7 @@ func (s *Store) openWorkspaceIn(ctx context.Context, tx *sql.Tx, actor string, n
 
 // placeWorktree registers an unknown worktree in the workspace of its
 // repository, creating that workspace when the repository is new.
-func (s *Store) placeWorktree(ctx context.Context, tx *sql.Tx, actor string, name *string,
+func (s *Store) placeWorktree(ctx context.Context, tx *Tx, actor string, name *string,
 	id gitstate.Identity, cp gitstate.Checkpoint, now string) (string, error) {
 	wsID, err := workspaceForKey(ctx, tx, id.RepositoryKey)
 	if err != nil {
@@ -118,7 +118,7 @@ func workspaceForKey(ctx context.Context, q querier, key string) (string, error)
 	return id, err
 }
 
-func (s *Store) createWorkspace(ctx context.Context, tx *sql.Tx, wsID, actor string, name *string,
+func (s *Store) createWorkspace(ctx context.Context, tx *Tx, wsID, actor string, name *string,
 	id gitstate.Identity, cp gitstate.Checkpoint, now string) error {
 	label := filepath.Base(id.RootPath)
 	if name != nil {
@@ -150,7 +150,7 @@ event_head_hash, repository_key) VALUES (?, ?, ?, ?, ?, 0, ?, ?)`,
 }
 
 // registerWorktree adds a worktree to an existing workspace and journals it.
-func (s *Store) registerWorktree(ctx context.Context, tx *sql.Tx, wsID, actor string,
+func (s *Store) registerWorktree(ctx context.Context, tx *Tx, wsID, actor string,
 	id gitstate.Identity, cp gitstate.Checkpoint, now string) error {
 	if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO repositories (key, created_at) VALUES (?, ?)", id.RepositoryKey, now); err != nil {
 		return fmt.Errorf("insert repository: %w", err)
