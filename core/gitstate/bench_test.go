@@ -129,3 +129,47 @@ func BenchmarkUntrackedFullBudget(b *testing.B) {
 	}
 	benchCapture(b, r.dir, Limits{}, true)
 }
+
+// BenchmarkUntrackedDigestHitsBounds measures the digest alone: how long it
+// takes to give up at each bound (the deadline is 20 ms here so that the
+// overshoot past it is visible).
+func BenchmarkUntrackedDigestHitsBounds(b *testing.B) {
+	d := tempDir(b)
+	if err := os.WriteFile(d+"/f", []byte("x"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(d+"/big", make([]byte, MaxUntrackedBytes), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	over, err := os.Create(d + "/over")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := over.Truncate(MaxUntrackedBytes + 1); err != nil {
+		b.Fatal(err)
+	}
+	over.Close()
+	names := make([]string, MaxUntrackedPaths+1)
+	for i := range names {
+		names[i] = "f"
+	}
+	cases := []struct {
+		name    string
+		listing []byte
+		limits  Limits
+	}{
+		{"paths=10001", listing(names...), Limits{}},
+		{"bytes=64MiB+1", listing("over"), Limits{}},
+		{"deadline=20ms", listing("big"), Limits{UntrackedDeadline: 20 * time.Millisecond}},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			l := c.limits.withDefaults()
+			for b.Loop() {
+				if _, ok := untrackedDigest(d, c.listing, l, time.Now()); ok {
+					b.Fatal("the bound was not hit")
+				}
+			}
+		})
+	}
+}

@@ -34,7 +34,8 @@ func CaptureWith(ctx context.Context, id Identity, l Limits) Checkpoint {
 }
 
 // InspectAndCapture inspects root (as Inspect) and captures the result (as
-// Capture), sharing one git process between the two.
+// Capture). It learns HEAD and its branch in the same git process as the
+// identity, so it starts fewer processes than Inspect followed by Capture.
 func InspectAndCapture(ctx context.Context, root, explicitKey string) (Identity, Checkpoint, error) {
 	return InspectAndCaptureWith(ctx, root, explicitKey, Limits{})
 }
@@ -59,7 +60,7 @@ func InspectAndCaptureWith(ctx context.Context, root, explicitKey string, l Limi
 }
 
 // capture observes a Git worktree; head is HEAD when already known.
-func capture(ctx context.Context, r runner, l Limits, id Identity, head *gitText) Checkpoint {
+func capture(ctx context.Context, r runner, l Limits, id Identity, head *headState) Checkpoint {
 	obs, ok := observe(ctx, r, l, id.RootPath, head)
 	if !ok {
 		return reducedCheckpoint(id.WorktreeID, time.Now())
@@ -67,9 +68,33 @@ func capture(ctx context.Context, r runner, l Limits, id Identity, head *gitText
 	return obs.checkpoint(id.WorktreeID, time.Now())
 }
 
+// headState is what HEAD resolves to: its object id (§8.1 step 1) and the
+// short name of the branch it points at (step 2).
+type headState struct {
+	head, branch gitText
+}
+
+// readHead learns HEAD and its branch with one rev-parse call, or with the
+// contract's two calls when that output is unclear.
+func readHead(ctx context.Context, r runner, root string) headState {
+	out, exit, _ := r.exec(ctx, root, append([]string{"rev-parse"}, headArgs()...)...)
+	b := readBatch(out, exit, 0, true)
+	switch b.verdict {
+	case batchUsable:
+		return *b.head
+	case batchNotWorkTree: // the repository itself could not be opened
+		return headState{}
+	}
+	head := r.text(ctx, root, "rev-parse", "--verify", "HEAD")
+	if !head.ok {
+		return headState{}
+	}
+	return headState{head: head, branch: r.text(ctx, root, "symbolic-ref", "--quiet", "--short", "HEAD")}
+}
+
 // observation is the raw result of the git calls of §8.1.
 type observation struct {
-	head, branch     gitText
+	headState
 	status1, status2 gitOutput
 	index, diff      gitOutput
 	untracked        *[32]byte
@@ -85,8 +110,8 @@ type gitOutput struct {
 // at the same time; the second status runs after all of them, so that equal
 // status outputs bracket every other observation. ok is false when HEAD
 // does not resolve; the remaining calls are then abandoned.
-func observe(ctx context.Context, r runner, l Limits, root string, head *gitText) (obs observation, ok bool) {
-	if head != nil && !head.ok {
+func observe(ctx context.Context, r runner, l Limits, root string, known *headState) (obs observation, ok bool) {
+	if known != nil && !known.head.ok {
 		return obs, false
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -99,16 +124,15 @@ func observe(ctx context.Context, r runner, l Limits, root string, head *gitText
 		return bytesOf("status", "--porcelain=v1", "-z", "--untracked-files=all")
 	}
 	var wg sync.WaitGroup
-	if head == nil {
+	if known == nil {
 		wg.Go(func() {
-			if obs.head = r.text(ctx, root, "rev-parse", "--verify", "HEAD"); !obs.head.ok {
+			if obs.headState = readHead(ctx, r, root); !obs.head.ok {
 				cancel()
 			}
 		})
 	} else {
-		obs.head = *head
+		obs.headState = *known
 	}
-	wg.Go(func() { obs.branch = r.text(ctx, root, "symbolic-ref", "--quiet", "--short", "HEAD") })
 	wg.Go(func() { obs.status1 = status() })
 	wg.Go(func() { obs.index = bytesOf("ls-files", "-s", "-z") })
 	wg.Go(func() { obs.diff = bytesOf("diff", "--no-ext-diff", "--binary", "HEAD", "--") })

@@ -47,7 +47,7 @@ func TestFullCheckpointMapHasExactlyTheContractKeys(t *testing.T) {
 func TestCheckpointFollowsStepsEightToEleven(t *testing.T) {
 	head := gitText{value: "ABCDEF0123456789ABCDEF0123456789ABCDEF01", ok: true}
 	status := gitOutput{out: []byte(" M a\x00"), ok: true}
-	base := observation{head: head, branch: gitText{"main", true}, status1: status, status2: status,
+	base := observation{headState: headState{head, gitText{"main", true}}, status1: status, status2: status,
 		index: gitOutput{[]byte("idx"), true}, diff: gitOutput{[]byte("diff"), true}, untracked: &[32]byte{7}}
 	stateOf := func(o observation) string {
 		return *hexSum(o.diff.out, []byte{0}, o.status2.out, []byte{0}, o.untracked[:])

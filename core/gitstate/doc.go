@@ -13,5 +13,6 @@
 //
 // Text that the reference holds as JavaScript strings (paths, branch names,
 // untracked file names) is decoded here the way a JavaScript engine decodes
-// UTF-8, so that names which are not valid UTF-8 lead to the same results.
+// UTF-8, each ill-formed sequence becoming U+FFFD, on the assumption that
+// the reference handles names that are not valid UTF-8 as such strings.
 package gitstate

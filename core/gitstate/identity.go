@@ -19,7 +19,7 @@ type Identity struct {
 	GitCommonDirHash *string // nil for non-Git roots
 	Fingerprint      string  // "git:<hex>" | "path:<hex>"
 	WorktreeID       string  // "wt_" + 24 hex
-	Git              bool
+	Git              bool    // whether the root is a Git worktree's top level
 }
 
 // Inspect resolves root, made absolute against the process working
@@ -37,7 +37,7 @@ func Inspect(ctx context.Context, root, explicitKey string) (Identity, error) {
 
 // inspect is Inspect with a runner; when withHead is set it also tries to
 // learn HEAD in the same git process and returns it (nil when not learned).
-func inspect(ctx context.Context, r runner, root, explicitKey string, withHead bool) (Identity, *gitText, error) {
+func inspect(ctx context.Context, r runner, root, explicitKey string, withHead bool) (Identity, *headState, error) {
 	requested, err := requestedRoot(root)
 	if err != nil {
 		return Identity{}, nil, err

@@ -13,7 +13,7 @@ type location struct {
 	dirsOK    bool // common and Git directories known
 	commonDir string
 	gitDir    string
-	head      *gitText // HEAD learned on the way, nil when not asked or not learned
+	head      *headState // HEAD learned on the way, nil when not asked or not learned
 }
 
 // locate resolves the requested directory with as few git processes as it
@@ -77,7 +77,7 @@ func stepwiseDirs(ctx context.Context, r runner, rootPath string) location {
 
 // gitLocation resolves Git's directory outputs against the root and
 // canonicalises those that exist.
-func gitLocation(rootPath, common, gitDir string, head *gitText) location {
+func gitLocation(rootPath, common, gitDir string, head *headState) location {
 	resolve := func(p string) string {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(rootPath, p)
@@ -98,15 +98,21 @@ func realOr(p, fallback string) string {
 }
 
 // batchArgs is a rev-parse call printing the queries as absolute paths, one
-// per line. With withHead it then prints HEAD's object id, or exits with
-// status 1 and no further output when HEAD does not resolve.
+// per line. With withHead it then prints HEAD's object id and the short name
+// of the branch HEAD points at ("HEAD" when detached); when HEAD does not
+// resolve it prints "HEAD" and exits with status 128 instead.
 func batchArgs(withHead bool, queries ...string) []string {
 	args := append([]string{"rev-parse", "--path-format=absolute"}, queries...)
 	if withHead {
-		args = append(args, "--verify", "-q", "HEAD")
+		args = append(args, headArgs()...)
 	}
 	return args
 }
+
+// headArgs ask rev-parse for HEAD's object id, then (with abbreviation on)
+// for the name HEAD resolves to, shortened by the same rule that
+// "symbolic-ref --short" applies (loose mode).
+func headArgs() []string { return []string{"HEAD", "--abbrev-ref=loose", "HEAD"} }
 
 type batchVerdict int
 
@@ -120,29 +126,33 @@ const (
 type batch struct {
 	verdict batchVerdict
 	paths   []string
-	head    *gitText
+	head    *headState // nil when HEAD was not asked for
 }
 
 // readBatch interprets a rev-parse batch that asked for n paths (and HEAD
 // when withHead is set). rev-parse prints each answer as it goes and dies
-// (status 128) at the first query it cannot answer, while a quiet --verify
-// that fails exits with status 1 after the paths. Exit 128 with no output
-// therefore means the first query failed, exactly as it would alone.
+// with status 128 at the first argument it cannot answer, so:
+//   - status 128 and no output: the first query failed, as it would alone
+//     (the repository could not be set up, or there is no worktree);
+//   - status 0 and n (+2) lines: every query answered;
+//   - status 128, n lines and then "HEAD": HEAD is not a revision (no commit
+//     yet), and rev-parse fell back to treating it as a missing file name.
+//
+// Everything else is unclear and left to the single calls.
 func readBatch(out []byte, exit, n int, withHead bool) batch {
-	want := n
-	var head *gitText
+	lines, ok := splitLines(out)
+	var head *headState
 	switch {
 	case exit == 128 && len(out) == 0:
 		return batch{verdict: batchNotWorkTree}
-	case exit == 0 && withHead:
-		want = n + 1
-	case exit == 1 && withHead:
-		head = &gitText{}
-	case exit != 0:
+	case !ok:
 		return batch{verdict: batchUnclear}
-	}
-	lines, ok := splitLines(out, want)
-	if !ok {
+	case exit == 0 && !withHead && len(lines) == n:
+	case exit == 0 && withHead && len(lines) == n+2:
+		head = &headState{head: textOf(lines[n]), branch: branchOf(lines[n+1])}
+	case exit == 128 && withHead && len(lines) == n+1 && string(lines[n]) == "HEAD":
+		head = &headState{}
+	default:
 		return batch{verdict: batchUnclear}
 	}
 	paths := make([]string, n)
@@ -153,18 +163,24 @@ func readBatch(out []byte, exit, n int, withHead bool) batch {
 		}
 		paths[i] = t.value
 	}
-	if want > n {
-		t := textOf(lines[n])
-		head = &t
-	}
 	return batch{verdict: batchUsable, paths: paths, head: head}
 }
 
-// splitLines splits newline-terminated output into exactly want lines.
-func splitLines(out []byte, want int) ([][]byte, bool) {
+// branchOf reads the abbreviated name HEAD resolves to. rev-parse prints
+// "HEAD" exactly when HEAD is detached: a branch HEAD points at never
+// shortens to "HEAD", since that would be ambiguous with HEAD itself.
+func branchOf(line []byte) gitText {
+	t := textOf(line)
+	if t.value == "HEAD" {
+		return gitText{}
+	}
+	return t
+}
+
+// splitLines splits newline-terminated output into lines.
+func splitLines(out []byte) ([][]byte, bool) {
 	if len(out) == 0 || out[len(out)-1] != '\n' {
 		return nil, false
 	}
-	lines := bytes.Split(out[:len(out)-1], []byte{'\n'})
-	return lines, len(lines) == want
+	return bytes.Split(out[:len(out)-1], []byte{'\n'}), true
 }

@@ -39,6 +39,7 @@ func countGit(t *testing.T) func() []string {
 
 // TestGitProcessesPerOperation pins how many git processes each operation
 // starts; the contract's sequence uses 3 for identity and 7 for a checkpoint.
+// Inspecting a subdirectory repeats the directory queries from the top level.
 func TestGitProcessesPerOperation(t *testing.T) {
 	committed := smallRepo(t)
 	unborn := newRepo(t)
@@ -53,10 +54,11 @@ func TestGitProcessesPerOperation(t *testing.T) {
 		{"inspect a top level", func() { _, _ = Inspect(ctx, committed.dir, "") }, 1},
 		{"inspect a subdirectory", func() { _, _ = Inspect(ctx, committed.path("src"), "") }, 2},
 		{"inspect a non-Git directory", func() { _, _ = Inspect(ctx, plain, "") }, 1},
-		{"inspect and capture a committed repository", func() { _, _, _ = InspectAndCapture(ctx, committed.dir, "") }, 7},
+		{"inspect and capture a committed repository", func() { _, _, _ = InspectAndCapture(ctx, committed.dir, "") }, 6},
+		{"inspect and capture a subdirectory", func() { _, _, _ = InspectAndCapture(ctx, committed.path("src"), "") }, 7},
 		{"inspect and capture a repository without commits", func() { _, _, _ = InspectAndCapture(ctx, unborn.dir, "") }, 1},
 		{"inspect and capture a non-Git directory", func() { _, _, _ = InspectAndCapture(ctx, plain, "") }, 1},
-		{"capture a known identity", func() { _ = Capture(ctx, mustInspect(t, committed.dir)) }, 1 + 7},
+		{"capture a known identity", func() { _ = Capture(ctx, mustInspect(t, committed.dir)) }, 1 + 6},
 		{"capture a non-Git identity", func() { _ = Capture(ctx, mustInspect(t, plain)) }, 1},
 	}
 	calls()

@@ -57,13 +57,10 @@ func splitListing(listing []byte, max int) ([][]byte, bool) {
 	if len(listing) == 0 {
 		return nil, true
 	}
-	if listing[len(listing)-1] != 0 {
+	if listing[len(listing)-1] != 0 || bytes.Count(listing, []byte{0}) > max {
 		return nil, false
 	}
 	entries := bytes.Split(listing[:len(listing)-1], []byte{0})
-	if len(entries) > max {
-		return nil, false
-	}
 	for _, e := range entries {
 		if len(e) == 0 {
 			return nil, false
