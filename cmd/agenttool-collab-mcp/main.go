@@ -47,6 +47,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // Each lives in a file of its own named after it.
 var subcommands = map[string]func(ctx context.Context, args []string, stdout, stderr io.Writer) int{
 	"verify": verifyCommand,
+	"doctor": runDoctor,
+	"host":   runHost,
 }
 
 func printUsage(w io.Writer) {
@@ -58,6 +60,13 @@ Usage:
   agenttool-collab-mcp --help       print this help
   agenttool-collab-mcp verify [--db FILE] [--json]
                                     check every journal of a database without changing it
+  agenttool-collab-mcp doctor [--json] [--plugin-root DIR]
+                                    show which database each host would open and whether
+                                    they agree; exit 1 when something needs doing
+  agenttool-collab-mcp host install|uninstall hermes [--profile P] [--hermes-home DIR] [--dry-run]
+                                    add or remove the Hermes server entry and skill
+  agenttool-collab-mcp host install|uninstall claude|codex
+                                    print the Claude Code or Codex commands that do it
 
 Environment:
   AGENTOOL_COLLAB_DB                    database file (default: $XDG_DATA_HOME/agenttool/collab.sqlite)

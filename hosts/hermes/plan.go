@@ -1,0 +1,171 @@
+package hermes
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Change is one file an install or uninstall writes or removes.
+type Change struct {
+	Path   string
+	Before []byte // nil when the file does not exist
+	After  []byte // nil removes the file
+}
+
+// Noop reports a change that leaves the file as it is.
+func (c Change) Noop() bool {
+	return (c.Before == nil) == (c.After == nil) && bytes.Equal(c.Before, c.After)
+}
+
+// Plan is the set of file changes for one profile, computed before
+// anything is written so --dry-run can show it.
+type Plan struct {
+	Home    string
+	Changes []Change
+}
+
+// Changed reports whether applying the plan would change any file.
+func (p Plan) Changed() bool {
+	for _, c := range p.Changes {
+		if !c.Noop() {
+			return true
+		}
+	}
+	return false
+}
+
+// PlanInstall computes the install of server entry e and the skill into
+// the profile at home. Running it on an installed profile yields a plan
+// without changes.
+func PlanInstall(home, server string, e Entry, skillName string, skill []byte) (Plan, error) {
+	cfgPath := ConfigPath(home)
+	before, err := readOptional(cfgPath)
+	if err != nil {
+		return Plan{}, err
+	}
+	cfg := ParseConfig(before)
+	if _, err := cfg.SetServer(server, e); err != nil {
+		return Plan{}, err
+	}
+	skillPath := SkillPath(home, skillName)
+	oldSkill, err := readOptional(skillPath)
+	if err != nil {
+		return Plan{}, err
+	}
+	return Plan{Home: home, Changes: []Change{
+		{Path: cfgPath, Before: before, After: orEmpty(cfg.Bytes())},
+		{Path: skillPath, Before: oldSkill, After: skill},
+	}}, nil
+}
+
+// PlanUninstall computes removing the server entry and the skill from the
+// profile at home. Other entries, comments and skills stay.
+func PlanUninstall(home, server, skillName string) (Plan, error) {
+	cfgPath := ConfigPath(home)
+	before, err := readOptional(cfgPath)
+	if err != nil {
+		return Plan{}, err
+	}
+	after := before
+	if before != nil {
+		cfg := ParseConfig(before)
+		if cfg.RemoveServer(server) {
+			after = orEmpty(cfg.Bytes())
+		}
+	}
+	skillPath := SkillPath(home, skillName)
+	oldSkill, err := readOptional(skillPath)
+	if err != nil {
+		return Plan{}, err
+	}
+	return Plan{Home: home, Changes: []Change{
+		{Path: cfgPath, Before: before, After: after},
+		{Path: skillPath, Before: oldSkill, After: nil},
+	}}, nil
+}
+
+// Apply writes the plan. Each file is replaced atomically (a symlinked
+// config.yaml is written through to its target), keeps its mode, and new
+// files and folders are private to the user.
+func (p Plan) Apply() error {
+	for _, c := range p.Changes {
+		if c.Noop() {
+			continue
+		}
+		var err error
+		if c.After == nil {
+			err = remove(c.Path)
+		} else {
+			err = writeAtomic(c.Path, c.After)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func orEmpty(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
+
+func readOptional(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return orEmpty(data), nil
+}
+
+// remove deletes path and then its folder if that is left empty.
+func remove(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", path, err)
+	}
+	_ = os.Remove(filepath.Dir(path)) // fails harmlessly unless empty
+	return nil
+}
+
+func writeAtomic(path string, data []byte) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	mode := fs.FileMode(0o600)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("replace %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,60 @@
+// Package setup carries out `agenttool-collab-mcp host install|uninstall`:
+// it writes the Hermes server entry and skill, and produces the commands
+// Claude Code and Codex run themselves. It reads the process through Env
+// so it can be exercised against temporary folders.
+package setup
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/agenttool/collab/core/dbpath"
+	"github.com/agenttool/collab/core/store"
+)
+
+// Env is what setup reads from the running process.
+type Env struct {
+	Getenv     func(string) string
+	LookupEnv  func(string) (string, bool)
+	UserHome   func() (string, error)
+	Cwd        func() (string, error)
+	Executable func() (string, error)
+}
+
+// ProcessEnv reads the real process.
+func ProcessEnv() Env {
+	return Env{Getenv: os.Getenv, LookupEnv: os.LookupEnv, UserHome: os.UserHomeDir, Cwd: os.Getwd, Executable: executablePath}
+}
+
+// executablePath is this binary's path with symlinks resolved.
+func executablePath() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	return exe, nil
+}
+
+// Database returns the absolute database path env selects, the way the
+// server would resolve it in env's working directory.
+func Database(env Env) (string, error) {
+	choice, err := dbpath.Resolve(dbpath.Env{LookupEnv: env.LookupEnv, Home: env.UserHome, Cwd: env.Cwd})
+	if err != nil {
+		return "", err
+	}
+	if choice.Path == store.MemoryPath {
+		return "", fmt.Errorf("AGENTOOL_COLLAB_DB is %s; a host needs a database file", store.MemoryPath)
+	}
+	if filepath.IsAbs(choice.Path) {
+		return choice.Path, nil
+	}
+	cwd, err := env.Cwd()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(cwd, choice.Path), nil
+}
