@@ -42,7 +42,9 @@ func exerciseLegacy(t *testing.T, st *Store, ws string) {
 	}
 	v := claimed.Version
 	steps := []func() (json.RawMessage, error){
-		func() (json.RawMessage, error) { return st.RecordProgress(ctx, nil, lease("go-progress", v), "half way \u2029 there") },
+		func() (json.RawMessage, error) {
+			return st.RecordProgress(ctx, nil, lease("go-progress", v), "half way \u2029 there")
+		},
 		func() (json.RawMessage, error) { return st.RenewLease(ctx, nil, lease("go-renew", v), ref(int64(600))) },
 		func() (json.RawMessage, error) {
 			return st.AttachArtifact(ctx, nil, lease("go-artifact", v), ArtifactInput{Kind: "file", URI: "go/interchange/a.go"})
