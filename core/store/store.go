@@ -114,6 +114,7 @@ func dsn(path, txlock, synchronous string, readOnly bool) string {
 	if readOnly {
 		q.Set("mode", "ro")
 	}
+
 	if path == MemoryPath {
 		return "file::memory:?" + q.Encode()
 	}
