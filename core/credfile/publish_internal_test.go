@@ -14,7 +14,7 @@ import (
 func TestPublishWithoutReplaceLosesRaceCleanly(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "cred.json")
-	tmp, err := writeTemp(path, []byte("mine\n"))
+	tmp, err := writeTemp(path, []byte("mine\n"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestPublishWithReplaceFailureRemovesTempFile(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(path, "occupied"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	tmp, err := writeTemp(path, []byte("mine\n"))
+	tmp, err := writeTemp(path, []byte("mine\n"), true)
 	if err != nil {
 		t.Fatal(err)
 	}

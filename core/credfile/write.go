@@ -23,6 +23,21 @@ import (
 // the OS allows. Any other failure removes what was created and yields
 // session_file_write_failed. Write stores c as given; it does not validate it.
 func Write(path string, c Credential, replace bool) error {
+	return write(path, c, replace, true)
+}
+
+// Rewrite replaces an existing credential file atomically, like Write with
+// replace, but without forcing it to disk. It is for the frequent cursor
+// updates after acknowledgements, whose durability should match the
+// database's: a killed process never leaves a torn or half-written file
+// (the rename is atomic), and an operating-system crash can at worst
+// return the previous cursor, which startup then reports as a cursor
+// disagreement instead of guessing.
+func Rewrite(path string, c Credential) error {
+	return write(path, c, true, false)
+}
+
+func write(path string, c Credential, replace, durable bool) error {
 	data, err := encode(c)
 	if err != nil {
 		return errWriteFailed()
@@ -36,16 +51,19 @@ func Write(path string, c Credential, replace bool) error {
 	if err := checkTarget(path, replace); err != nil {
 		return err
 	}
-	tmp, err := writeTemp(path, data)
+	tmp, err := writeTemp(path, data, durable)
 	if err != nil {
 		return err
 	}
 	if err := publish(tmp, path, replace); err != nil {
 		return err
 	}
-	// Durability of the directory entry is best effort: some filesystems
-	// reject fsync on directories, and the file itself is already synced.
-	_ = syncDir(filepath.Dir(path))
+	if durable {
+		// Durability of the directory entry is best effort: some
+		// filesystems reject fsync on directories, and the file itself is
+		// already synced.
+		_ = syncDir(filepath.Dir(path))
+	}
 	return nil
 }
 
@@ -81,9 +99,10 @@ func checkTarget(path string, replace bool) error {
 	return nil
 }
 
-// writeTemp writes data to a fresh 0600 sibling of path and syncs it. The
-// mode is set on the open descriptor, so no path is followed to set it.
-func writeTemp(path string, data []byte) (string, error) {
+// writeTemp writes data to a fresh 0600 sibling of path and, when durable,
+// syncs it. The mode is set on the open descriptor, so no path is followed
+// to set it.
+func writeTemp(path string, data []byte, durable bool) (string, error) {
 	suffix := make([]byte, 16)
 	if _, err := rand.Read(suffix); err != nil {
 		return "", errWriteFailed()
@@ -95,7 +114,10 @@ func writeTemp(path string, data []byte) (string, error) {
 	}
 	_, werr := f.Write(data)
 	cerr := f.Chmod(0o600)
-	serr := f.Sync()
+	var serr error
+	if durable {
+		serr = f.Sync()
+	}
 	if err := errors.Join(werr, cerr, serr, f.Close()); err != nil {
 		_ = os.Remove(tmp)
 		return "", errWriteFailed()

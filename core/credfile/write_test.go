@@ -144,3 +144,28 @@ func TestConcurrentWritersWithoutReplaceHaveExactlyOneWinner(t *testing.T) {
 	}
 	requireNoTempFiles(t, dir)
 }
+
+func TestRewriteReplacesAtomicallyWithTheSameProtections(t *testing.T) {
+	dir := privateDir(t)
+	path := filepath.Join(dir, "session_rw.json")
+	first := credfile.Credential{SessionID: "session_rw", Token: "tok-1", Generation: 1}
+	if err := credfile.Write(path, first, false); err != nil {
+		t.Fatal(err)
+	}
+	second := first
+	second.LastCursor = &credfile.Cursor{EpochID: "epoch_x", Sequence: 3, Hash: strings.Repeat("a", 64)}
+	if err := credfile.Rewrite(path, second); err != nil {
+		t.Fatal(err)
+	}
+	got, err := credfile.Read(path)
+	if err != nil || got.LastCursor == nil || got.LastCursor.Sequence != 3 {
+		t.Fatalf("rewrite not visible: %+v %v", got, err)
+	}
+	if info, _ := os.Stat(path); info.Mode().Perm() != 0o600 {
+		t.Fatalf("rewritten file mode %v", info.Mode().Perm())
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("rewrite left %d entries behind", len(entries))
+	}
+}

@@ -30,11 +30,13 @@ func (b *binding) credential() store.Credential {
 // a tool result may show.
 func (b *binding) fileName() string { return filepath.Base(b.credentialPath) }
 
-// persist rewrites the credential file with the binding's current state.
+// persist rewrites the credential file with the binding's current cursor.
+// The rewrite is atomic but not forced to disk, like the database commit
+// that moved the cursor.
 func (b *binding) persist() error {
-	return credfile.Write(b.credentialPath, credfile.Credential{
+	return credfile.Rewrite(b.credentialPath, credfile.Credential{
 		SessionID: b.sessionID, Token: b.token, Generation: b.generation, LastCursor: b.lastCursor,
-	}, true)
+	})
 }
 
 // requireWorkspace refuses a bound process acting on another workspace.
