@@ -171,15 +171,12 @@ func (s *Store) RespondToHandoffForSession(ctx context.Context, cred Credential,
 		return nil, err
 	}
 	request := map[string]any{"handoff_id": f.handoffID, "expected_version": f.version, "response": f.response, "ttl_seconds": f.ttl}
-	if out, hit, err := s.sessionReceipt(ctx, cred, "handoff.respond.v2", f.key, request); err != nil || hit {
+	sess, out, hit, err := s.sessionReceipt(ctx, cred, "handoff.respond.v2", f.key, request)
+	if err != nil || hit {
 		return out, err
 	}
 	var prep prepared
 	if f.response == "accept" {
-		sess, err := authenticate(ctx, s.read, cred, false)
-		if err != nil {
-			return nil, err
-		}
 		if prep, err = s.prepareSessionCheckpoint(ctx, sess); err != nil {
 			return nil, err
 		}

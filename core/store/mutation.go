@@ -130,27 +130,29 @@ func (s *Store) mutateAsSession(ctx context.Context, m sessionMutation) (json.Ra
 	return out, err
 }
 
-// sessionReceipt answers an exact retry before any Git inspection, outside
-// a transaction; hit is false when the key is unused.
-func (s *Store) sessionReceipt(ctx context.Context, cred Credential, operation, key string, request map[string]any) (json.RawMessage, bool, error) {
+// sessionReceipt authenticates the session and answers an exact retry
+// before any Git inspection, outside a transaction; hit is false when the
+// key is unused. The authenticated session is returned for the caller's
+// preparation work.
+func (s *Store) sessionReceipt(ctx context.Context, cred Credential, operation, key string, request map[string]any) (CoordinationSession, json.RawMessage, bool, error) {
 	k, err := normalize.IdempotencyKey(key)
 	if err != nil {
-		return nil, false, err
+		return CoordinationSession{}, nil, false, err
 	}
 	hash, err := requestHash(operation, request)
 	if err != nil {
-		return nil, false, err
+		return CoordinationSession{}, nil, false, err
 	}
 	sess, err := authenticate(ctx, s.read, cred, false)
 	if err != nil {
-		return nil, false, err
+		return sess, nil, false, err
 	}
 	r, ok, err := findReceipt(ctx, s.read, sess.WorkspaceID, sessionActorKey(sess.ID), k)
 	if err != nil || !ok {
-		return nil, false, err
+		return sess, nil, false, err
 	}
 	out, err := r.replayOrConflict(operation, hash)
-	return out, err == nil, err
+	return sess, out, err == nil, err
 }
 
 // legacyMutation is one label-based (unbound) idempotent write.

@@ -37,12 +37,9 @@ func (s *Store) ClaimTaskForSession(ctx context.Context, cred Credential, in Cla
 		return nil, err
 	}
 	request := map[string]any{"task_id": taskID, "expected_version": version, "ttl_seconds": ttl}
-	if out, hit, err := s.sessionReceipt(ctx, cred, "task.claim.v2", in.IdempotencyKey, request); err != nil || hit {
+	sess, out, hit, err := s.sessionReceipt(ctx, cred, "task.claim.v2", in.IdempotencyKey, request)
+	if err != nil || hit {
 		return out, err
-	}
-	sess, err := authenticate(ctx, s.read, cred, false)
-	if err != nil {
-		return nil, err
 	}
 	prep, err := s.prepareSessionCheckpoint(ctx, sess)
 	if err != nil {

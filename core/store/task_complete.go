@@ -93,12 +93,9 @@ func (s *Store) CompleteTaskForSession(ctx context.Context, cred Credential, in 
 	}
 	request := withExtra(leaseRequest("", "", lf, false), map[string]any{"summary": f.summary, "confidence": f.confidence,
 		"confidence_basis": nullable(f.basis), "limits": nullable(f.limits), "evidence_refs": f.refs})
-	if out, hit, err := s.sessionReceipt(ctx, cred, "task.complete.v2", lf.key, request); err != nil || hit {
+	sess, out, hit, err := s.sessionReceipt(ctx, cred, "task.complete.v2", lf.key, request)
+	if err != nil || hit {
 		return out, err
-	}
-	sess, err := authenticate(ctx, s.read, cred, false)
-	if err != nil {
-		return nil, err
 	}
 	prep, err := s.prepareSessionCheckpoint(ctx, sess)
 	if err != nil {

@@ -69,15 +69,12 @@ func (s *Store) RecoverTask(ctx context.Context, cred Credential, in RecoverInpu
 	}
 	request := map[string]any{"task_id": f.taskID, "expected_version": f.version, "recovery_note": f.note,
 		"action": f.action, "blocker": nullable(f.blocker), "ttl_seconds": f.ttl}
-	if out, hit, err := s.sessionReceipt(ctx, cred, "task.recover.v2", in.IdempotencyKey, request); err != nil || hit {
+	sess, out, hit, err := s.sessionReceipt(ctx, cred, "task.recover.v2", in.IdempotencyKey, request)
+	if err != nil || hit {
 		return out, err
 	}
 	var prep prepared
 	if f.action == "takeover" {
-		sess, err := authenticate(ctx, s.read, cred, false)
-		if err != nil {
-			return nil, err
-		}
 		if prep, err = s.prepareSessionCheckpoint(ctx, sess); err != nil {
 			return nil, err
 		}

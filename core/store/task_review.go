@@ -86,7 +86,7 @@ func (s *Store) ReviewTask(ctx context.Context, cred Credential, in ReviewInput)
 	}
 	request := map[string]any{"task_id": f.taskID, "expected_version": f.version, "outcome": f.outcome, "summary": f.summary,
 		"evidence_refs": f.refs}
-	if out, hit, err := s.sessionReceipt(ctx, cred, "task.review.v2", in.IdempotencyKey, request); err != nil || hit {
+	if _, out, hit, err := s.sessionReceipt(ctx, cred, "task.review.v2", in.IdempotencyKey, request); err != nil || hit {
 		return out, err
 	}
 	var obs reviewObservation
