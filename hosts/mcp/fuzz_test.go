@@ -47,7 +47,7 @@ func FuzzToolArguments(f *testing.F) {
 	})
 }
 
-var codePattern = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+var refusalCodePattern = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
 // checkRefusal checks the shape of an error result.
 func checkRefusal(t *testing.T, tool string, res *sdk.CallToolResult) {
@@ -66,7 +66,7 @@ func checkRefusal(t *testing.T, tool string, res *sdk.CallToolResult) {
 	if err := json.Unmarshal(res.StructuredContent.(json.RawMessage), &body); err != nil {
 		t.Fatalf("%s: refusal is not a JSON object: %v", tool, err)
 	}
-	if !codePattern.MatchString(body.Error) || body.Message == "" {
+	if !refusalCodePattern.MatchString(body.Error) || body.Message == "" {
 		t.Fatalf("%s: refusal without a clear code and message: %s", tool, res.StructuredContent)
 	}
 	if body.Error == "internal_error" && body.Message != guardAbortMessage {
@@ -104,7 +104,7 @@ func newFuzzWorld(f *testing.F) *fuzzWorld {
 		f.Skip("git is needed to prepare a workspace")
 	}
 	dir := f.TempDir()
-	repo := gitRepo(f, filepath.Join(dir, "repo"))
+	repo := fuzzRepo(f, filepath.Join(dir, "repo"))
 	dbPath := filepath.Join(dir, "state", "collab.sqlite")
 	st, err := store.Open(context.Background(), store.Options{Path: dbPath})
 	if err != nil {
@@ -128,7 +128,7 @@ func newFuzzWorld(f *testing.F) *fuzzWorld {
 func (w *fuzzWorld) prepare(f *testing.F, repo string) []string {
 	started := w.must(f, w.bound, "collab_session_start", map[string]any{"root_path": repo, "actor": "fuzz"})
 	peer := w.must(f, NewProcess(ProcessConfig{Store: w.st}), "collab_session_start", map[string]any{"root_path": repo, "actor": "peer"})
-	ws := get(started, "workspace", "id")
+	ws := fuzzField(started, "workspace", "id")
 	for _, id := range []string{"t-open", "t-claimed"} {
 		w.must(f, w.bound, "collab_task_create", map[string]any{"workspace_id": ws, "idempotency_key": "seed-" + id,
 			"task_id": id, "title": "seed task", "work_mode": "coordination", "completion_policy": "accepted"})
@@ -140,9 +140,9 @@ func (w *fuzzWorld) prepare(f *testing.F, repo string) []string {
 	presence := w.must(f, w.bound, "collab_session_join", map[string]any{"workspace_id": ws, "client_instance_id": "fuzz-1",
 		"actor_label": "fuzz", "runtime_kind": "codex"})
 	status := w.must(f, w.bound, "collab_workspace_status", map[string]any{"workspace_id": ws})
-	return []string{"$WS", ws, "$EPOCH", get(status, "workspace", "epoch_id"), "$HEAD", get(status, "workspace", "event_head_hash"),
-		"$SELF", get(started, "session", "id"), "$PEER", get(peer, "session", "id"), "$LEASE", get(claimed, "task", "lease_id"),
-		"$REPORT", get(report, "report", "id"), "$PRESENCE", get(presence, "session", "id"), "$REPO", repo}
+	return []string{"$WS", ws, "$EPOCH", fuzzField(status, "workspace", "epoch_id"), "$HEAD", fuzzField(status, "workspace", "event_head_hash"),
+		"$SELF", fuzzField(started, "session", "id"), "$PEER", fuzzField(peer, "session", "id"), "$LEASE", fuzzField(claimed, "task", "lease_id"),
+		"$REPORT", fuzzField(report, "report", "id"), "$PRESENCE", fuzzField(presence, "session", "id"), "$REPO", repo}
 }
 
 // must runs a tool that has to succeed during preparation.
@@ -191,8 +191,8 @@ func (w *fuzzWorld) fingerprint(t *testing.T) string {
 	return out
 }
 
-// get reads a string along keys of a decoded result.
-func get(v map[string]any, keys ...string) string {
+// fuzzField reads a string along keys of a decoded result.
+func fuzzField(v map[string]any, keys ...string) string {
 	for _, k := range keys[:len(keys)-1] {
 		v, _ = v[k].(map[string]any)
 	}
@@ -200,8 +200,8 @@ func get(v map[string]any, keys ...string) string {
 	return s
 }
 
-// gitRepo creates a repository with one commit.
-func gitRepo(f *testing.F, dir string) string {
+// fuzzRepo creates a repository with one commit.
+func fuzzRepo(f *testing.F, dir string) string {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		f.Fatal(err)
 	}

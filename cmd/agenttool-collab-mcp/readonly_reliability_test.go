@@ -1,0 +1,36 @@
+//go:build linux
+
+package main
+
+import (
+	"os"
+	"os/exec"
+
+	"github.com/agenttool/collab/hosts/mcp/mcptest"
+)
+
+// privateMounts reports whether this test may give a server a private
+// mount namespace (root with unshare), where a directory can be made
+// read-only for that server alone.
+func privateMounts() bool {
+	if os.Geteuid() != 0 {
+		return false
+	}
+	for _, tool := range []string{"unshare", "mount"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			return false
+		}
+	}
+	return exec.Command("unshare", "-m", "--propagation", "private", "true").Run() == nil
+}
+
+// startWithPrivateMount starts a server in its own mount namespace where
+// dir is bind-mounted onto itself, read-only if readOnly.
+func startWithPrivateMount(s *sandbox, dir string, readOnly bool, extra ...string) (*mcptest.Client, error) {
+	script := `mount --bind "$1" "$1" && exec "$2"`
+	if readOnly {
+		script = `mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && exec "$2"`
+	}
+	argv := []string{"unshare", "-m", "--propagation", "private", "sh", "-c", script, "sh", dir, os.Args[0]}
+	return mcptest.Start(argv, s.env(extra...))
+}
