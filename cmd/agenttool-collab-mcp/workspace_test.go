@@ -2,7 +2,10 @@ package main
 
 import (
 	"database/sql"
+	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -100,4 +103,37 @@ func countRows(t *testing.T, db, query string) int {
 		t.Fatalf("%s: %v", query, err)
 	}
 	return n
+}
+
+func TestCallsWrittenBeforeStdinClosesAreAllAnswered(t *testing.T) {
+	s := newSandbox(t)
+	repo := s.repo("main", nil)
+	var in strings.Builder
+	in.WriteString(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
+	in.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	for i := 2; i <= 6; i++ {
+		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"collab_workspace_open","arguments":{"root_path":%q,"actor":"a"}}}`+"\n", i, repo)
+	}
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = s.env()
+	cmd.Stdin = strings.NewReader(in.String())
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("server: %v", err)
+	}
+	answered := map[float64]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var msg map[string]any
+		if err := json.Unmarshal([]byte(line), &msg); err != nil {
+			t.Fatalf("stdout line is not JSON: %q", line)
+		}
+		if id, ok := msg["id"].(float64); ok && msg["result"] != nil {
+			answered[id] = true
+		}
+	}
+	for id := 1.0; id <= 6; id++ {
+		if !answered[id] {
+			t.Fatalf("request %v was not answered before exit: %s", id, out)
+		}
+	}
 }

@@ -169,3 +169,26 @@ func TestRewriteReplacesAtomicallyWithTheSameProtections(t *testing.T) {
 		t.Fatalf("rewrite left %d entries behind", len(entries))
 	}
 }
+
+func TestSweepTempsRemovesOnlyThisSessionsLeftovers(t *testing.T) {
+	dir := privateDir(t)
+	mine := filepath.Join(dir, "session_a.json")
+	leftovers := []string{mine + ".tmp-0123abcd", mine + ".tmp-ffff"}
+	others := []string{filepath.Join(dir, "session_b.json.tmp-0123"), mine}
+	for _, p := range append(append([]string{}, leftovers...), others...) {
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	credfile.SweepTemps(mine)
+	for _, p := range leftovers {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s survived the sweep", filepath.Base(p))
+		}
+	}
+	for _, p := range others {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s was removed: %v", filepath.Base(p), err)
+		}
+	}
+}

@@ -81,6 +81,7 @@ func handleSessionEnd(ctx context.Context, p *Process, a Args) (any, error) {
 	if err := credfile.Remove(b.credentialPath); err != nil {
 		return nil, err
 	}
+	credfile.SweepTemps(b.credentialPath)
 	return SessionEnded{Session: sess, CredentialFileRemoved: true, SessionFileName: b.fileName()}, nil
 }
 

@@ -27,6 +27,7 @@ func (p *Process) ResumeFromEnv(ctx context.Context) (bool, error) {
 	if err := credfile.Write(path, resumed.Credential, true); err != nil {
 		return false, err
 	}
+	credfile.SweepTemps(path)
 	p.binding = &binding{
 		sessionID: cred.SessionID, token: cred.Token, generation: resumed.Credential.Generation,
 		workspaceID: resumed.Session.WorkspaceID, credentialPath: path,
