@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/agenttool/collab/core/scope"
@@ -23,19 +24,24 @@ type TaskConflict struct {
 	Conflicts []ConflictEntry `json:"conflicts"`
 }
 
-// reservingTask is a task that currently reserves its path scopes.
+// reservingTask is a task that currently reserves its path scopes: only
+// what conflict reports need is read.
 type reservingTask struct {
-	task Task
-	set  scope.Set
+	id, workspaceID   string
+	assignee          *string
+	assigneeSessionID *string
+	leaseExpiresAt    *string
+	set               scope.Set
 }
 
 // reservations lists every task (in the order SQLite's task index yields
-// them, which is the order the reference reports conflicts in) of the repository that reserves paths: a
-// claim whose lease is live (or a session claim, expired or not, until it
-// is recovered), or a completion waiting for review. Read-only tasks never
-// reserve.
+// them, which is the order the reference reports conflicts in) of the
+// repository that reserves paths: a claim whose lease is live (or a
+// session claim, expired or not, until it is recovered), or a completion
+// waiting for review. Read-only tasks never reserve.
 func reservations(ctx context.Context, q querier, repositoryKey, now string) ([]reservingTask, error) {
-	rows, err := q.QueryContext(ctx, "SELECT "+prefixed("t.", taskColumns)+` FROM tasks t JOIN workspaces w ON w.id = t.workspace_id
+	rows, err := q.QueryContext(ctx, `SELECT t.id, t.workspace_id, t.assignee, t.assignee_session_id, t.lease_expires_at,
+t.path_scopes_json FROM tasks t JOIN workspaces w ON w.id = t.workspace_id
 WHERE w.repository_key = ? AND t.work_mode != 'read_only' AND (
   (t.status = 'claimed' AND (t.lease_expires_at > ? OR t.assignee_session_id IS NOT NULL))
   OR (t.status = 'completed' AND t.completion_policy = 'accepted' AND t.review_status = 'pending'))
@@ -46,11 +52,17 @@ ORDER BY w.rowid, t.status, t.lease_expires_at, t.rowid`, repositoryKey, now)
 	defer rows.Close()
 	var out []reservingTask
 	for rows.Next() {
-		t, err := scanTask(rows, now)
-		if err != nil {
+		var r reservingTask
+		var scopes string
+		if err := rows.Scan(&r.id, &r.workspaceID, &r.assignee, &r.assigneeSessionID, &r.leaseExpiresAt, &scopes); err != nil {
 			return nil, err
 		}
-		out = append(out, reservingTask{task: t, set: scope.NewSet(t.PathScopes)})
+		var list []string
+		if err := json.Unmarshal([]byte(scopes), &list); err != nil {
+			return nil, fmt.Errorf("task %s path scopes: %w", r.id, err)
+		}
+		r.set = scope.NewSet(list)
+		out = append(out, r)
 	}
 	return out, rows.Err()
 }
@@ -62,7 +74,7 @@ func conflictsFor(t *Task, set scope.Set, reserved []reservingTask) []ConflictEn
 	}
 	var out []ConflictEntry
 	for _, r := range reserved {
-		if r.task.ID == t.ID && r.task.WorkspaceID == t.WorkspaceID {
+		if r.id == t.ID && r.workspaceID == t.WorkspaceID {
 			continue
 		}
 		pairs := set.Conflicts(r.set)
@@ -70,8 +82,8 @@ func conflictsFor(t *Task, set scope.Set, reserved []reservingTask) []ConflictEn
 			continue
 		}
 		out = append(out, ConflictEntry{
-			ActiveTaskID: r.task.ID, ActiveWorkspaceID: r.task.WorkspaceID, Assignee: r.task.Assignee,
-			AssigneeSessionID: r.task.AssigneeSessionID, LeaseExpiresAt: r.task.LeaseExpiresAt, PathPairs: pairs,
+			ActiveTaskID: r.id, ActiveWorkspaceID: r.workspaceID, Assignee: r.assignee,
+			AssigneeSessionID: r.assigneeSessionID, LeaseExpiresAt: r.leaseExpiresAt, PathPairs: pairs,
 		})
 	}
 	return out
@@ -130,22 +142,4 @@ func projectAvailable(tasks []Task, reserved []reservingTask, available func(*Ta
 		}
 	}
 	return p, nil
-}
-
-// prefixed qualifies every column of a comma-separated list.
-func prefixed(prefix, columns string) string {
-	out := make([]byte, 0, len(columns)*2)
-	start := true
-	for i := 0; i < len(columns); i++ {
-		c := columns[i]
-		if start && c != ' ' && c != '\n' {
-			out = append(out, prefix...)
-			start = false
-		}
-		out = append(out, c)
-		if c == ',' {
-			start = true
-		}
-	}
-	return string(out)
 }
