@@ -85,18 +85,9 @@ func (s *Store) applyLegacyResponse(ctx context.Context, tx *Tx, wsID, actor str
 	if h.ToActor != actor {
 		return nil, collaberr.New("handoff_not_recipient", "Only the actor the offer names may respond")
 	}
-	if err := checkPending(h, false); err != nil {
-		return nil, err
-	}
-	t, err := loadTask(ctx, tx, wsID, h.TaskID, now)
+	t, err := respondableTask(ctx, tx, h, f.version, false, now)
 	if err != nil {
 		return nil, err
-	}
-	if t.Version != f.version {
-		return nil, versionConflict(f.version, t.Version)
-	}
-	if now >= h.ExpiresAt || (t.LeaseExpiresAt != nil && now >= *t.LeaseExpiresAt) {
-		return nil, handoffExpired()
 	}
 	lease := leaseFields{taskID: t.ID, version: t.Version}
 	if t.LeaseID != nil {
@@ -120,6 +111,25 @@ updated_at = ? WHERE workspace_id = ? AND id = ?`, actor, leaseID, expires, now,
 	payload := map[string]any{"task_id": t.ID, "from_actor": h.FromActor, "to_actor": h.ToActor, "lease_id": leaseID,
 		"lease_expires_at": expires, "task_version": t.Version + 1}
 	return s.handoffEvent(ctx, tx, h, t, who, "handoff.accepted", payload, now)
+}
+
+// respondableTask checks that the offer is still pending and unexpired
+// and that its task is at the version the responder read.
+func respondableTask(ctx context.Context, q querier, h Handoff, version int64, session bool, now string) (Task, error) {
+	if err := checkPending(h, session); err != nil {
+		return Task{}, err
+	}
+	t, err := loadTask(ctx, q, h.WorkspaceID, h.TaskID, now)
+	if err != nil {
+		return t, err
+	}
+	if t.Version != version {
+		return t, versionConflict(version, t.Version)
+	}
+	if now >= h.ExpiresAt || (t.LeaseExpiresAt != nil && now >= *t.LeaseExpiresAt) {
+		return t, handoffExpired()
+	}
+	return t, nil
 }
 
 // checkPending refuses an offer that is no longer pending; the session
@@ -199,18 +209,9 @@ func (s *Store) applySessionResponse(ctx context.Context, tx *Tx, sess Coordinat
 	if h.WorkspaceID != sess.WorkspaceID || h.ToSessionID == nil || *h.ToSessionID != sess.ID {
 		return nil, collaberr.New("handoff_not_recipient", "Only the session the offer names may respond")
 	}
-	if err := checkPending(h, true); err != nil {
-		return nil, err
-	}
-	t, err := loadTask(ctx, tx, h.WorkspaceID, h.TaskID, now)
+	t, err := respondableTask(ctx, tx, h, f.version, true, now)
 	if err != nil {
 		return nil, err
-	}
-	if t.Version != f.version {
-		return nil, versionConflict(f.version, t.Version)
-	}
-	if now >= h.ExpiresAt || (t.LeaseExpiresAt != nil && now >= *t.LeaseExpiresAt) {
-		return nil, handoffExpired()
 	}
 	if t.Status != "claimed" || t.LeaseID == nil || t.AssigneeSessionID == nil || h.FromSessionID == nil || *t.AssigneeSessionID != *h.FromSessionID {
 		return nil, collaberr.New("handoff_source_changed", "The lease this offer came from has changed hands or ended")
