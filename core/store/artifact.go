@@ -50,7 +50,8 @@ func normalizeArtifact(in ArtifactInput) (artifactFields, error) {
 // AttachArtifact records a reference (never the bytes) on a task whose
 // lease the caller holds.
 func (s *Store) AttachArtifact(ctx context.Context, cred *Credential, in LeaseInput, a ArtifactInput) (json.RawMessage, error) {
-	if _, err := leaseFieldsFor(cred, in); err != nil {
+	lc, err := newLeaseCall(cred, in)
+	if err != nil {
 		return nil, err
 	}
 	f, err := normalizeArtifact(a)
@@ -58,7 +59,7 @@ func (s *Store) AttachArtifact(ctx context.Context, cred *Credential, in LeaseIn
 		return nil, err
 	}
 	extra := map[string]any{"kind": f.kind, "uri": f.uri, "sha256": nullable(f.sha), "media_type": nullable(f.mediaType), "label": nullable(f.label)}
-	return s.mutateLease(ctx, cred, in, leaseChange{
+	return s.mutateLease(ctx, lc, leaseChange{
 		operation: "artifact.attach", extra: extra,
 		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
 			art := Artifact{ID: "artifact_" + newUUID(), TaskID: t.ID, Kind: f.kind, URI: f.uri, SHA256: f.sha,

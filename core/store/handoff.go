@@ -27,11 +27,11 @@ type OfferInput struct {
 // OfferHandoff invites another party to take over a task the caller
 // holds. The lease stays with the caller until the offer is accepted.
 func (s *Store) OfferHandoff(ctx context.Context, cred *Credential, in OfferInput) (json.RawMessage, error) {
-	if _, err := leaseFieldsFor(cred, in.Lease); err != nil {
+	lc, err := newLeaseCall(cred, in.Lease)
+	if err != nil {
 		return nil, err
 	}
 	var target string
-	var err error
 	if cred != nil {
 		if in.ToSessionID == nil {
 			return nil, collaberr.New("invalid_to_session_id", "to_session_id is required for a session handoff")
@@ -59,27 +59,24 @@ func (s *Store) OfferHandoff(ctx context.Context, cred *Credential, in OfferInpu
 		extra["to_session_id"] = target
 	} else {
 		extra["to_actor"] = target
-		if err := s.reapTaskOffers(ctx, in.Lease.WorkspaceID, in.Lease.TaskID, in.Lease.Actor); err != nil {
+		if err := s.reapTaskOffers(ctx, lc.workspaceID, lc.f.taskID, lc.actor); err != nil {
 			return nil, err
 		}
 	}
-	return s.mutateLease(ctx, cred, in.Lease, leaseChange{operation: "handoff.offer", extra: extra,
+	return s.mutateLease(ctx, lc, leaseChange{operation: "handoff.offer", extra: extra,
 		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
 			return s.insertOffer(ctx, tx, t, h, target, summary, ttl, now)
 		}})
 }
 
-// reapTaskOffers expires elapsed offers of one task in a transaction of its own.
+// reapTaskOffers expires elapsed offers of one task in a transaction of
+// its own, as the offering actor.
 func (s *Store) reapTaskOffers(ctx context.Context, wsID, taskID, actor string) error {
-	label, err := normalize.Actor(actor)
-	if err != nil {
-		return err
-	}
 	if _, ok, err := findWorkspace(ctx, s.read, wsID); err != nil || !ok {
 		return err
 	}
 	return s.writeTx(ctx, func(tx *Tx) error {
-		return s.reapElapsedHandoffs(ctx, tx, wsID, taskID, label, s.nowISO())
+		return s.reapElapsedHandoffs(ctx, tx, wsID, taskID, actor, s.nowISO())
 	})
 }
 

@@ -57,14 +57,15 @@ func normalizeComplete(in CompleteInput) (completeFields, error) {
 // CompleteTask reports completion in legacy mode: the holder's own report,
 // which is not review or acceptance.
 func (s *Store) CompleteTask(ctx context.Context, in CompleteInput) (json.RawMessage, error) {
-	if _, err := leaseFieldsFor(nil, in.Lease); err != nil {
+	lc, err := newLeaseCall(nil, in.Lease)
+	if err != nil {
 		return nil, err
 	}
 	summary, err := normalize.CleanText(in.Summary, "summary", 4000)
 	if err != nil {
 		return nil, err
 	}
-	return s.mutateLease(ctx, nil, in.Lease, leaseChange{operation: "task.complete", extra: map[string]any{"summary": summary},
+	return s.mutateLease(ctx, lc, leaseChange{operation: "task.complete", extra: map[string]any{"summary": summary},
 		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
 			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_completed", h.actor, nil, now); err != nil {
 				return nil, err

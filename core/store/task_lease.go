@@ -127,17 +127,37 @@ type leaseChange struct {
 	apply     func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error)
 }
 
-// mutateLease runs a lease-holder change in either plane.
-func (s *Store) mutateLease(ctx context.Context, cred *Credential, in LeaseInput, c leaseChange) (json.RawMessage, error) {
+// leaseCall is a validated lease-holder request: the session credential
+// (nil in legacy mode), the legacy actor label, and the lease fields.
+type leaseCall struct {
+	cred        *Credential
+	workspaceID string
+	actor       string
+	f           leaseFields
+}
+
+// newLeaseCall validates lease arguments in the plane's own order, so that
+// refusals come out in the order each plane documents. Callers validate
+// their own extra arguments after it.
+func newLeaseCall(cred *Credential, in LeaseInput) (leaseCall, error) {
+	lc := leaseCall{cred: cred, workspaceID: in.WorkspaceID}
+	var err error
 	if cred != nil {
-		f, err := normalizeLease(in)
-		if err != nil {
-			return nil, err
-		}
+		lc.f, err = normalizeLease(in)
+	} else {
+		lc.actor, lc.f, err = normalizeLegacyLease(in)
+	}
+	return lc, err
+}
+
+// mutateLease runs a lease-holder change in either plane.
+func (s *Store) mutateLease(ctx context.Context, lc leaseCall, c leaseChange) (json.RawMessage, error) {
+	f := lc.f
+	if lc.cred != nil {
 		return s.mutateAsSession(ctx, sessionMutation{
-			cred: *cred, operation: c.operation + ".v2", key: f.key, request: withExtra(leaseRequest("", "", f, false), c.extra),
+			cred: *lc.cred, operation: c.operation + ".v2", key: f.key, request: withExtra(leaseRequest("", "", f, false), c.extra),
 			apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
-				if sess.WorkspaceID != in.WorkspaceID {
+				if sess.WorkspaceID != lc.workspaceID {
 					return nil, collaberr.New("session_workspace_mismatch", "This process is bound to a session of another workspace")
 				}
 				h := holder{actor: sess.Actor, sessionID: &sess.ID}
@@ -145,15 +165,11 @@ func (s *Store) mutateLease(ctx context.Context, cred *Credential, in LeaseInput
 			},
 		})
 	}
-	actor, f, err := normalizeLegacyLease(in)
-	if err != nil {
-		return nil, err
-	}
 	return s.mutateAsActor(ctx, legacyMutation{
-		workspaceID: in.WorkspaceID, actor: actor, operation: c.operation, key: f.key,
-		request: withExtra(leaseRequest(in.WorkspaceID, actor, f, true), c.extra),
+		workspaceID: lc.workspaceID, actor: lc.actor, operation: c.operation, key: f.key,
+		request: withExtra(leaseRequest(lc.workspaceID, lc.actor, f, true), c.extra),
 		apply: func(ctx context.Context, tx *Tx) (any, error) {
-			return s.applyLease(ctx, tx, in.WorkspaceID, f, holder{actor: actor}, c)
+			return s.applyLease(ctx, tx, lc.workspaceID, f, holder{actor: lc.actor}, c)
 		},
 	})
 }

@@ -11,14 +11,15 @@ import (
 // RenewLease extends the caller's lease to at least now+ttl; it never
 // shortens a lease.
 func (s *Store) RenewLease(ctx context.Context, cred *Credential, in LeaseInput, ttl *int64) (json.RawMessage, error) {
-	if _, err := leaseFieldsFor(cred, in); err != nil {
+	lc, err := newLeaseCall(cred, in)
+	if err != nil {
 		return nil, err
 	}
 	seconds, err := normalize.TTL(ttl)
 	if err != nil {
 		return nil, err
 	}
-	return s.mutateLease(ctx, cred, in, leaseChange{
+	return s.mutateLease(ctx, lc, leaseChange{
 		operation: "task.renew", extra: map[string]any{"ttl_seconds": seconds},
 		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
 			expires := addSeconds(now, seconds)
@@ -34,16 +35,6 @@ func (s *Store) RenewLease(ctx context.Context, cred *Credential, in LeaseInput,
 	})
 }
 
-// leaseFieldsFor validates lease arguments in the plane's own order, so
-// that refusals come out in the order each plane documents.
-func leaseFieldsFor(cred *Credential, in LeaseInput) (leaseFields, error) {
-	if cred != nil {
-		return normalizeLease(in)
-	}
-	_, f, err := normalizeLegacyLease(in)
-	return f, err
-}
-
 // taskEvent journals a change to t, then returns the reloaded task.
 func (s *Store) taskEvent(ctx context.Context, tx *Tx, t Task, h holder, typ string, payload map[string]any, now string) (any, error) {
 	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: typ, EntityID: t.ID, Actor: h.actor, SessionID: h.sessionID, Payload: payload}); err != nil {
@@ -54,14 +45,15 @@ func (s *Store) taskEvent(ctx context.Context, tx *Tx, t Task, h holder, typ str
 
 // RecordProgress sets the task's latest progress note.
 func (s *Store) RecordProgress(ctx context.Context, cred *Credential, in LeaseInput, message string) (json.RawMessage, error) {
-	if _, err := leaseFieldsFor(cred, in); err != nil {
+	lc, err := newLeaseCall(cred, in)
+	if err != nil {
 		return nil, err
 	}
 	msg, err := normalize.CleanText(message, "message", 2000)
 	if err != nil {
 		return nil, err
 	}
-	return s.mutateLease(ctx, cred, in, leaseChange{
+	return s.mutateLease(ctx, lc, leaseChange{
 		operation: "task.progress", extra: map[string]any{"message": msg},
 		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
 			if err := exec(ctx, tx, "record progress", "UPDATE tasks SET latest_progress = ?, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?",
@@ -75,14 +67,15 @@ func (s *Store) RecordProgress(ctx context.Context, cred *Credential, in LeaseIn
 
 // ReleaseLease returns the task to the open pool; its pending offers expire.
 func (s *Store) ReleaseLease(ctx context.Context, cred *Credential, in LeaseInput, summary *string) (json.RawMessage, error) {
-	if _, err := leaseFieldsFor(cred, in); err != nil {
+	lc, err := newLeaseCall(cred, in)
+	if err != nil {
 		return nil, err
 	}
 	text, err := normalize.OptionalText(summary, "summary", 2000)
 	if err != nil {
 		return nil, err
 	}
-	return s.mutateLease(ctx, cred, in, leaseChange{
+	return s.mutateLease(ctx, lc, leaseChange{
 		operation: "task.release", extra: map[string]any{"summary": nullable(text)},
 		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
 			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_released", h.actor, h.sessionID, now); err != nil {
@@ -109,14 +102,15 @@ func sessionClear(h holder) string {
 
 // BlockTask records a blocker and releases the lease; pending offers expire.
 func (s *Store) BlockTask(ctx context.Context, cred *Credential, in LeaseInput, blocker string) (json.RawMessage, error) {
-	if _, err := leaseFieldsFor(cred, in); err != nil {
+	lc, err := newLeaseCall(cred, in)
+	if err != nil {
 		return nil, err
 	}
 	text, err := normalize.CleanText(blocker, "blocker", 2000)
 	if err != nil {
 		return nil, err
 	}
-	return s.mutateLease(ctx, cred, in, leaseChange{
+	return s.mutateLease(ctx, lc, leaseChange{
 		operation: "task.block", extra: map[string]any{"blocker": text},
 		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
 			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_blocked", h.actor, h.sessionID, now); err != nil {
