@@ -49,6 +49,7 @@ var subcommands = map[string]func(ctx context.Context, args []string, stdout, st
 	"verify": verifyCommand,
 	"doctor": runDoctor,
 	"host":   runHost,
+	"guard":  runGuard,
 }
 
 func printUsage(w io.Writer) {
@@ -67,6 +68,8 @@ Usage:
                                     add or remove the Hermes server entry and skill
   agenttool-collab-mcp host install|uninstall claude|codex
                                     print the Claude Code or Codex commands that do it
+  agenttool-collab-mcp guard install|uninstall|status [--mode warn|block] [--pre-push]
+                                    warn about (or block) commits over paths another session claims
 
 Environment:
   AGENTOOL_COLLAB_DB                    database file (default: $XDG_DATA_HOME/agenttool/collab.sqlite)
