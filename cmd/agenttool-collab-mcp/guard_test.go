@@ -207,3 +207,29 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+func TestGuardChecksWhatAPushCarries(t *testing.T) {
+	g := newGuardRepo(t)
+	remote := filepath.Join(g.s.root, "remote.git")
+	g.s.git(g.s.root, "init", "-q", "--bare", remote)
+	g.s.git(g.linked, "remote", "add", "origin", remote)
+	g.s.git(g.linked, "push", "-q", "origin", "other")
+	g.s.git(g.linked, "mv", "notes.txt", "src/app/notes.txt")
+	g.s.git(g.linked, "commit", "-q", "-m", "move notes into the claim")
+	if out, code := g.collab(t, g.linked, "guard", "install", "--pre-push", "--mode", "block", "--binary", g.launcher); code != 0 {
+		t.Fatalf("install: %d %s", code, out)
+	}
+	push := func(env ...string) (string, error) {
+		cmd := exec.Command("git", "-C", g.linked, "push", "-q", "origin", "other", "other:fresh")
+		cmd.Env = append(append(g.s.env(), "AGENTOOL_COLLAB_GUARD_TIMEOUT=60s"), env...)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := push()
+	if err == nil || !strings.Contains(out, "src/app/notes.txt is inside \"src/app\", claimed by task ui") {
+		t.Fatalf("block mode should refuse a push carrying a rename into the claim: %v\n%s", err, out)
+	}
+	if out, err := push("AGENTOOL_COLLAB_GUARD=off"); err != nil || strings.Contains(out, "collab guard") {
+		t.Fatalf("the bypass should let the push through quietly: %v\n%s", err, out)
+	}
+}
