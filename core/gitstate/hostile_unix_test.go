@@ -1,0 +1,196 @@
+//go:build unix
+
+package gitstate
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// trap is a program that a hostile repository points Git at: it records
+// each run in a marker file, then behaves enough like the program Git
+// expects (a filter copies stdin, a textconv prints its file) for the git
+// call to go on.
+type trap struct {
+	marker  string // one line per run
+	program string // for filters, textconv, hooks, fsmonitor, external diff
+	process string // for a long-running filter process: records and exits
+}
+
+func newTrap(t *testing.T) trap {
+	t.Helper()
+	// Git hands filter and textconv commands to the shell: the path must not
+	// hold the parentheses of a subtest's name.
+	dir, err := os.MkdirTemp("", "trap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	tr := trap{marker: filepath.Join(dir, "runs"), program: filepath.Join(dir, "trap.sh"),
+		process: filepath.Join(dir, "process.sh")}
+	record := "#!/bin/sh\nprintf '%s %s\\n' \"$0\" \"$*\" >> '" + tr.marker + "'\n"
+	scripts := map[string]string{
+		tr.program: record + "if [ -n \"$1\" ] && [ -f \"$1\" ]; then cat \"$1\"; else cat; fi\n",
+		tr.process: record + "exit 0\n",
+	}
+	for path, body := range scripts {
+		if err := os.WriteFile(path, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tr
+}
+
+// runs returns the recorded runs and forgets them.
+func (tr trap) runs() []string {
+	data, _ := os.ReadFile(tr.marker)
+	_ = os.Remove(tr.marker)
+	if len(data) == 0 {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+}
+
+// hostileRepo is a committed repository whose a.txt, b.bin, c.inc and d.dot are then
+// rewritten with contents of the same size (so that status must read them
+// to tell whether they changed), whose e.txt has an older modification time
+// than the index records (so that a plain status refreshes and writes the
+// index) and which has one untracked file.
+func hostileRepo(t *testing.T, attributes string) *repo {
+	t.Helper()
+	r := newRepo(t)
+	r.write(".gitattributes", attributes, 0o644)
+	for _, f := range []string{"a.txt", "b.bin", "c.inc", "d.dot"} {
+		r.write(f, "one\n", 0o644)
+	}
+	r.write("e.txt", "same\n", 0o644)
+	r.commit()
+	old := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(r.path("e.txt"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"a.txt", "b.bin", "c.inc", "d.dot"} {
+		r.write(f, "two\n", 0o644)
+	}
+	r.write("new.txt", "new\n", 0o644)
+	return r
+}
+
+// plainGit runs git as the reference does: the inherited environment and
+// nothing switched off. Its result does not matter, only what it starts.
+func plainGit(dir string, args ...string) {
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	_ = cmd.Run()
+}
+
+// TestARepositoryCannotMakeGitRunAProgram arms one way at a time for a
+// repository (or the environment this process inherited) to make Git run a
+// program. It first proves that the plain git call which the reference makes
+// (or Git's default) does run the program, then that inspecting and
+// capturing the repository runs it 0 times.
+func TestARepositoryCannotMakeGitRunAProgram(t *testing.T) {
+	status := []string{"status", "--porcelain=v1", "-z", "--untracked-files=all"}
+	diff := []string{"diff", "--no-ext-diff", "--binary", "HEAD", "--"}
+	cases := []struct {
+		name  string
+		arm   func(t *testing.T, r *repo, tr trap)
+		plain []string // a call that runs the program without the hardening
+	}{
+		{"core.fsmonitor hook", func(t *testing.T, r *repo, tr trap) {
+			r.git("config", "core.fsmonitor", tr.program)
+		}, status},
+		{"post-index-change hook under core.hooksPath", func(t *testing.T, r *repo, tr trap) {
+			hooks := r.path(".hooks")
+			writeHook(t, hooks, "post-index-change", tr.program)
+			r.git("config", "core.hooksPath", hooks)
+		}, status},
+		{"post-index-change hook in .git/hooks", func(t *testing.T, r *repo, tr trap) {
+			writeHook(t, r.path(".git/hooks"), "post-index-change", tr.program)
+		}, status},
+		{"clean filter (status)", func(t *testing.T, r *repo, tr trap) {
+			r.git("config", "filter.evil.clean", tr.program)
+			r.git("config", "filter.evil.smudge", tr.program)
+		}, status},
+		{"clean filter (diff)", func(t *testing.T, r *repo, tr trap) {
+			r.git("config", "filter.evil.clean", tr.program)
+			r.git("config", "filter.evil.required", "true")
+		}, diff},
+		{"long-running filter process", func(t *testing.T, r *repo, tr trap) {
+			r.git("config", "filter.proc.process", tr.process)
+		}, status},
+		{"filter whose name has dots", func(t *testing.T, r *repo, tr trap) {
+			r.git("config", "filter.dotted.name.clean", tr.program)
+		}, status},
+		{"filter defined in an included file", func(t *testing.T, r *repo, tr trap) {
+			inc := filepath.Join(tempDir(t), "included")
+			runGit(t, "", "config", "--file", inc, "filter.inc.clean", tr.program)
+			r.git("config", "include.path", inc)
+		}, status},
+		{"filter defined under includeIf onbranch", func(t *testing.T, r *repo, tr trap) {
+			inc := filepath.Join(tempDir(t), "onbranch")
+			runGit(t, "", "config", "--file", inc, "filter.inc.clean", tr.program)
+			r.git("config", "includeIf.onbranch:main.path", inc)
+		}, status},
+		{"diff textconv", func(t *testing.T, r *repo, tr trap) {
+			r.git("config", "diff.evil.textconv", tr.program)
+		}, diff},
+		{"diff driver command", func(t *testing.T, r *repo, tr trap) {
+			r.git("config", "diff.evil.command", tr.program)
+		}, []string{"diff", "HEAD"}},
+		{"diff.external", func(t *testing.T, r *repo, tr trap) {
+			r.git("config", "diff.external", tr.program)
+		}, []string{"diff", "HEAD"}},
+		{"GIT_EXTERNAL_DIFF inherited", func(t *testing.T, r *repo, tr trap) {
+			t.Setenv("GIT_EXTERNAL_DIFF", tr.program)
+		}, []string{"diff", "HEAD"}},
+		{"pagers", func(t *testing.T, r *repo, tr trap) {
+			r.git("config", "core.pager", tr.program)
+			r.git("config", "pager.status", tr.program)
+			r.git("config", "pager.diff", tr.program)
+			t.Setenv("GIT_PAGER", tr.program)
+			t.Setenv("PAGER", tr.program)
+		}, nil}, // Git pages only a terminal
+	}
+	const attributes = "a.txt filter=evil diff=evil\nb.bin filter=proc\nc.inc filter=inc diff=evil\n" +
+		"d.dot filter=dotted.name\n"
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := hostileRepo(t, attributes)
+			tr := newTrap(t)
+			c.arm(t, r, tr)
+			if c.plain != nil {
+				plainGit(r.dir, c.plain...)
+							if tr.runs() == nil {
+					t.Fatalf("the trap is not armed: plain git %s ran nothing", strings.Join(c.plain, " "))
+				}
+			}
+			id, cp, err := InspectAndCapture(context.Background(), r.dir, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = Capture(context.Background(), id)
+			if runs := tr.runs(); runs != nil {
+				t.Fatalf("checkpoints ran the repository's program %d times:\n%s", len(runs), strings.Join(runs, "\n"))
+			}
+			if cp.Digests == nil || cp.Digests.StateSHA256 == nil || cp.Digests.IndexSHA256 == nil {
+				t.Fatalf("the checkpoint must stay complete: %v", cp.Map())
+			}
+		})
+	}
+}
+
+func writeHook(t *testing.T, dir, name, program string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	body := "#!/bin/sh\nexec '" + program + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
