@@ -165,7 +165,7 @@ func TestARepositoryCannotMakeGitRunAProgram(t *testing.T) {
 			c.arm(t, r, tr)
 			if c.plain != nil {
 				plainGit(r.dir, c.plain...)
-							if tr.runs() == nil {
+				if tr.runs() == nil {
 					t.Fatalf("the trap is not armed: plain git %s ran nothing", strings.Join(c.plain, " "))
 				}
 			}
