@@ -194,3 +194,85 @@ func writeHook(t *testing.T, dir, name, program string) {
 		t.Fatal(err)
 	}
 }
+
+// TestASubmodulesOwnFilterDoesNotRun covers a filter that only a submodule's
+// configuration defines: a plain status looks into the submodule's worktree
+// with a git process of its own, which reads that configuration.
+func TestASubmodulesOwnFilterDoesNotRun(t *testing.T) {
+	tr := newTrap(t)
+	sub := newRepo(t)
+	sub.write(".gitattributes", "f.txt filter=subf\n", 0o644)
+	sub.write("f.txt", "one\n", 0o644)
+	sub.commit()
+	super := smallRepo(t)
+	super.git("-c", "protocol.file.allow=always", "submodule", "--quiet", "add", sub.dir, "sub")
+	super.commit()
+	runGit(t, super.path("sub"), "config", "filter.subf.clean", tr.program)
+	super.write("sub/f.txt", "two\n", 0o644)
+	plainGit(super.dir, "status", "--porcelain=v1", "-z", "--untracked-files=all")
+	if tr.runs() == nil {
+		t.Fatal("the trap is not armed: a plain status ran nothing")
+	}
+	_, cp, err := InspectAndCapture(context.Background(), super.dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs := tr.runs(); runs != nil {
+		t.Fatalf("checkpoints ran the submodule's program %d times:\n%s", len(runs), strings.Join(runs, "\n"))
+	}
+	if cp.Digests == nil || cp.Digests.StateSHA256 == nil {
+		t.Fatalf("the checkpoint must stay complete: %v", cp.Map())
+	}
+}
+
+// TestAFilterNameThatCannotBeSwitchedOffFailsClosed: "-c" cannot name a
+// driver whose name holds "=", so status and diff do not run at all and the
+// values that depend on them are null.
+func TestAFilterNameThatCannotBeSwitchedOffFailsClosed(t *testing.T) {
+	tr := newTrap(t)
+	r := hostileRepo(t, "a.txt filter=a=b\n")
+	r.git("config", "filter.a=b.clean", tr.program)
+	plainGit(r.dir, "status", "--porcelain=v1", "-z", "--untracked-files=all")
+	if tr.runs() == nil {
+		t.Fatal("the trap is not armed: a plain status ran nothing")
+	}
+	_, cp, err := InspectAndCapture(context.Background(), r.dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs := tr.runs(); runs != nil {
+		t.Fatalf("checkpoints ran the repository's program %d times", len(runs))
+	}
+	if cp.HeadSHA == nil || cp.Digests == nil || cp.Digests.IndexSHA256 == nil ||
+		cp.Digests.StateSHA256 != nil || cp.Dirty != nil {
+		t.Fatalf("want head and index only, got %v", cp.Map())
+	}
+}
+
+// TestInheritedGitVariablesDoNotRedirectObservation sets the variables a
+// hook's environment carries (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE) to
+// another repository: the identity and checkpoint stay those of the
+// directory asked about.
+func TestInheritedGitVariablesDoNotRedirectObservation(t *testing.T) {
+	r, other := smallRepo(t), smallRepo(t)
+	other.write("extra.txt", "x\n", 0o644)
+	ctx := context.Background()
+	wantID, wantCP, err := InspectAndCapture(ctx, r.dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_DIR", other.path(".git"))
+	t.Setenv("GIT_WORK_TREE", other.dir)
+	t.Setenv("GIT_INDEX_FILE", other.path(".git/index"))
+	gotID, gotCP, err := InspectAndCapture(ctx, r.dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gotID.WorktreeID != wantID.WorktreeID || gotID.RepositoryKey != wantID.RepositoryKey {
+		t.Fatalf("identity %+v, want %+v", gotID, wantID)
+	}
+	if str(gotCP.Digests.StateSHA256) != str(wantCP.Digests.StateSHA256) ||
+		str(gotCP.Digests.IndexSHA256) != str(wantCP.Digests.IndexSHA256) {
+		t.Fatalf("checkpoint %v, want %v", gotCP.Map(), wantCP.Map())
+	}
+}
