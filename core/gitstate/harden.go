@@ -21,6 +21,10 @@ func hardeningArgs() []string {
 		"-c", "core.useBuiltinFSMonitor=false", // its name in Git 2.35
 		"-c", "core.hooksPath=" + os.DevNull, // no hook (post-index-change, …)
 		"-c", "diff.external=", // no external diff (also --no-ext-diff)
+		// "git diff" refreshes the index (taking index.lock) after skipping
+		// stat-only changes, whatever GIT_OPTIONAL_LOCKS says; without the
+		// refresh it still prints nothing for them (see docs/safety.md).
+		"-c", "diff.autoRefreshIndex=false",
 		"-c", "protocol.allow=never", // no lazy fetch of a partial clone's objects
 		"-c", "protocol.ext.allow=never",
 		"-c", "protocol.file.allow=never",

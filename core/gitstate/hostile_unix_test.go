@@ -276,3 +276,42 @@ func TestInheritedGitVariablesDoNotRedirectObservation(t *testing.T) {
 		t.Fatalf("checkpoint %v, want %v", gotCP.Map(), wantCP.Map())
 	}
 }
+
+// TestCheckpointsLeaveTheIndexAlone captures a worktree whose files have
+// changed time stamps but not contents (which makes a plain status or diff
+// rewrite the index) and requires the index file to be untouched, the
+// digests to equal those of the plain git calls, and no index.lock left.
+func TestCheckpointsLeaveTheIndexAlone(t *testing.T) {
+	r := smallRepo(t)
+	r.write("bin/data.bin", "\x00\x01binary\x00", 0o644)
+	r.commit()
+	r.write("README.md", "changed\n", 0o644)
+	old := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, f := range []string{"src/a.go", "bin/data.bin", "bin/run.sh"} {
+		if err := os.Chtimes(r.path(f), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	index := r.path(".git/index")
+	before, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	infoBefore, _ := os.Stat(index)
+	_, cp, err := InspectAndCapture(context.Background(), r.dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.ReadFile(index)
+	infoAfter, _ := os.Stat(index)
+	if string(after) != string(before) || !infoAfter.ModTime().Equal(infoBefore.ModTime()) {
+		t.Fatal("the checkpoint rewrote the index")
+	}
+	wantIndex, wantState := wantDigests(t, r.dir) // plain git: these refresh the index
+	if str(cp.Digests.IndexSHA256) != wantIndex || str(cp.Digests.StateSHA256) != wantState {
+		t.Fatalf("digests %v, want index %s state %s", cp.Map(), wantIndex, wantState)
+	}
+	if refreshed, _ := os.ReadFile(index); string(refreshed) == string(before) {
+		t.Fatal("the fixture does not make plain git refresh the index")
+	}
+}
