@@ -108,21 +108,18 @@ type gitOutput struct {
 
 // observe runs the calls of §8.1. Those that do not depend on each other run
 // at the same time; the second status runs after all of them, so that equal
-// status outputs bracket every other observation. ok is false when HEAD
-// does not resolve; the remaining calls are then abandoned.
+// status outputs bracket every other observation. The calls that may read
+// worktree files through a filter driver (status and diff) wait for the
+// list of configured drivers and run with each one switched off; when that
+// list cannot be read they do not run at all, and the values that depend on
+// them stay null. ok is false when HEAD does not resolve; the remaining
+// calls are then abandoned.
 func observe(ctx context.Context, r runner, l Limits, root string, known *headState) (obs observation, ok bool) {
 	if known != nil && !known.head.ok {
 		return obs, false
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	bytesOf := func(args ...string) gitOutput {
-		out, ok := r.bytes(ctx, root, args...)
-		return gitOutput{out, ok}
-	}
-	status := func() gitOutput {
-		return bytesOf("status", "--porcelain=v1", "-z", "--untracked-files=all")
-	}
 	var wg sync.WaitGroup
 	if known == nil {
 		wg.Go(func() {
@@ -133,21 +130,52 @@ func observe(ctx context.Context, r runner, l Limits, root string, known *headSt
 	} else {
 		obs.headState = *known
 	}
-	wg.Go(func() { obs.status1 = status() })
-	wg.Go(func() { obs.index = bytesOf("ls-files", "-s", "-z") })
-	wg.Go(func() { obs.diff = bytesOf("diff", "--no-ext-diff", "--binary", "HEAD", "--") })
 	wg.Go(func() {
-		listing, ok := r.bytes(ctx, root, "ls-files", "--others", "--exclude-standard", "-z")
-		if ok {
-			obs.untracked = digestPtr(untrackedDigest(root, listing, l, time.Now()))
+		index, listing := listFiles(ctx, r, root)
+		obs.index = index
+		if listing.ok {
+			obs.untracked = digestPtr(untrackedDigest(root, listing.out, l, time.Now()))
 		}
 	})
+	safe, safeOK := filtersOff(ctx, r, root)
+	if safeOK {
+		wg.Go(func() { obs.status1 = status(ctx, safe, root) })
+		wg.Go(func() {
+			out, ok := safe.bytes(ctx, root, "diff", "--no-ext-diff", "--no-textconv",
+				"--ignore-submodules=dirty", "--binary", "HEAD", "--")
+			obs.diff = gitOutput{out, ok}
+		})
+	}
 	wg.Wait()
 	if !obs.head.ok {
 		return obs, false
 	}
-	obs.status2 = status()
+	if safeOK {
+		obs.status2 = status(ctx, safe, root)
+	}
 	return obs, true
+}
+
+// status is the contract's status call (§8.1 steps 3 and 7), without
+// looking into submodules' worktrees (that would start git in them with
+// their own configuration).
+func status(ctx context.Context, r runner, root string) gitOutput {
+	out, ok := r.bytes(ctx, root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=dirty")
+	return gitOutput{out, ok}
+}
+
+// filtersOff is r with every configured filter driver switched off; ok is
+// false when the drivers could not be listed.
+func filtersOff(ctx context.Context, r runner, root string) (runner, bool) {
+	out, exit, _ := r.exec(ctx, root, filterNamesArgs()...)
+	if exit != 0 && !(exit == 1 && len(out) == 0) { // 1: no key matched
+		return r, false
+	}
+	names, ok := filterNames(out)
+	if !ok {
+		return r, false
+	}
+	return r.withFilters(names), true
 }
 
 func digestPtr(d [32]byte, ok bool) *[32]byte {

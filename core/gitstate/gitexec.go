@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"time"
 
@@ -17,16 +18,28 @@ var errOutputLimit = errors.New("git output exceeds the limit")
 // stdout pipe open through a lingering child before the pipe is closed.
 const waitDelay = 500 * time.Millisecond
 
-// runner runs git the way the contract prescribes: "git -C <dir> …" with the
-// inherited environment, stdin from the null device, stderr discarded, a
-// timeout per process and a cap on stdout.
+// runner runs git the way the contract prescribes ("git -C <dir> …" with
+// stdin from the null device, stderr discarded, a timeout per process and a
+// cap on stdout), hardened: every call gets the switches of hardeningArgs
+// and the environment of hardenedEnv (see harden.go). It is the only place
+// in this package that starts a process.
 type runner struct {
 	timeout time.Duration
 	limit   int
+	env     []string
+	config  []string // extra "-c" arguments, after hardeningArgs
 }
 
+// newRunner is a runner with the bounds of l and the hardened environment
+// of this process as it is now.
 func newRunner(l Limits) runner {
-	return runner{timeout: l.GitTimeout, limit: l.GitOutputLimit}
+	return runner{timeout: l.GitTimeout, limit: l.GitOutputLimit, env: hardenedEnv(os.Environ())}
+}
+
+// withFilters is r with the filter drivers of the given names switched off.
+func (r runner) withFilters(names []string) runner {
+	r.config = append(append([]string(nil), r.config...), filterOverrides(names)...)
+	return r
 }
 
 // exec runs one git process and returns its stdout and exit code. The error
@@ -35,7 +48,13 @@ func newRunner(l Limits) runner {
 func (r runner) exec(ctx context.Context, dir string, args ...string) (out []byte, exit int, err error) {
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	full := make([]string, 0, 2+len(hardeningArgs())+len(r.config)+len(args))
+	full = append(append(append(append(full, "-C", dir), hardeningArgs()...), r.config...), args...)
+	cmd := exec.CommandContext(ctx, "git", full...)
+	cmd.Env = r.env
+	if cmd.Env == nil { // a runner not made by newRunner must not inherit everything
+		cmd.Env = hardenedEnv(os.Environ())
+	}
 	buf := &cappedBuffer{limit: r.limit, onOverflow: cancel}
 	cmd.Stdout = buf
 	cmd.WaitDelay = waitDelay
