@@ -67,6 +67,9 @@ func (s *Store) writeTx(ctx context.Context, fn func(tx *Tx) error) error {
 	if s.readOnly {
 		return errReadOnly
 	}
+	if err := s.checkSameFile(); err != nil {
+		return err
+	}
 	tx, err := beginImmediate(ctx, s.write, writeRetryWindow)
 	if err != nil {
 		return err
