@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -37,8 +38,10 @@ func quickCheck(ctx context.Context, q querier) ([]string, error) {
 		if err := rows.Scan(&line); err != nil {
 			return nil, err
 		}
-		if line != "ok" {
-			problems = append(problems, line)
+		for _, part := range strings.Split(line, "\n") {
+			if part = strings.TrimSpace(part); part != "ok" && part != "" {
+				problems = append(problems, part)
+			}
 		}
 	}
 	if err := rows.Err(); err != nil {
