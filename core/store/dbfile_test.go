@@ -246,3 +246,15 @@ func TestWritesAreRefusedOnceTheFileIsDeletedOrReplaced(t *testing.T) {
 func fixedObserve(_ context.Context, root, _ string) (gitstate.Identity, gitstate.Checkpoint, error) {
 	return pathIdentity(root), gitstate.Checkpoint{}, nil
 }
+
+// BenchmarkCheckSameFile measures the identity check every write pays
+// twice (before BEGIN and after COMMIT): one stat of the database path.
+func BenchmarkCheckSameFile(b *testing.B) {
+	st, _ := benchStore(b, 1)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := st.checkSameFile(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
