@@ -7,60 +7,128 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/dbpath"
 	"github.com/agenttool/collab/core/store"
 )
 
-// verifyCommand checks every workspace journal of a database without
-// changing it: the file is opened read-only and never migrated. It exits 0
-// when every chain is valid, 1 when one is not, 2 when it cannot check.
+// verifyCommand checks a database's pages (SQLite quick_check) and every
+// workspace journal without changing it: the file is opened read-only and
+// never migrated, and a cleanly closed file is read in place, so nothing
+// is created beside it (it works on read-only media). It exits 0 when the
+// pages are sound and every chain is valid, 1 when not, 2 when it cannot
+// check.
 func verifyCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	db := fs.String("db", "", "database file (default: the one the server would open)")
 	asJSON := fs.Bool("json", false, "print one JSON object for scripts")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: agenttool-collab-mcp verify [--db FILE] [--json]")
+		fmt.Fprintln(stderr, "usage: agenttool-collab-mcp verify [--json] [FILE | --db FILE]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	path := *db
-	if path == "" {
-		choice, err := dbpath.Resolve(osEnv())
-		if err != nil {
-			fail(stderr, err)
-			return 2
-		}
-		path = choice.Path
+	path, ok := verifyTarget(fs, db, stderr)
+	if !ok {
+		return 2
 	}
 	st, err := store.Open(ctx, store.Options{Path: path, ReadOnly: true})
+	if collaberr.HasCode(err, "database_corrupt") {
+		// Too damaged to read the schema: that is the verdict.
+		fail(stderr, err)
+		return 1
+	}
 	if err != nil {
 		fail(stderr, err)
 		return 2
 	}
 	defer st.Close()
-	results, err := st.VerifyAll(ctx)
+	damage, err := st.QuickCheck(ctx)
 	if err != nil {
 		fail(stderr, err)
 		return 2
 	}
-	valid := true
+	results, err := st.VerifyAll(ctx)
+	if err != nil && len(damage) == 0 {
+		fail(stderr, err)
+		return 2
+	}
+	if err != nil {
+		// The journals cannot be read past the damage already reported.
+		results = nil
+	}
+	valid := len(damage) == 0
 	for _, r := range results {
 		valid = valid && r.ChainValid
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		enc.Encode(map[string]any{"database": path, "all_valid": valid, "workspaces": orEmpty(results)})
+		enc.Encode(map[string]any{"database": path, "all_valid": valid, "pages_sound": len(damage) == 0,
+			"page_problems": orNone(damage), "workspaces": orEmpty(results)})
 	} else {
 		printVerification(stdout, path, results, valid)
+		printDamage(stdout, damage)
 	}
 	if !valid {
 		return 1
 	}
 	return 0
+}
+
+// verifyTarget is the database to verify: a positional FILE (flags may
+// follow it), --db FILE, or the one the server would open.
+func verifyTarget(fs *flag.FlagSet, db *string, stderr io.Writer) (string, bool) {
+	if fs.NArg() > 0 {
+		file := fs.Arg(0)
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return "", false
+		}
+		if fs.NArg() > 0 || (*db != "" && *db != file) {
+			fmt.Fprintln(stderr, "verify takes one database file")
+			fs.Usage()
+			return "", false
+		}
+		return file, true
+	}
+	if *db != "" {
+		return *db, true
+	}
+	choice, err := dbpath.Resolve(osEnv())
+	if err != nil {
+		fail(stderr, err)
+		return "", false
+	}
+	return choice.Path, true
+}
+
+func orNone(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// printDamage reports what SQLite's page check found, if anything.
+func printDamage(w io.Writer, damage []string) {
+	if len(damage) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "DAMAGED: SQLite's page check (quick_check) reports the following; restore the file from a copy:")
+	for _, d := range damage {
+		fmt.Fprintf(w, "  %s\n", d)
+	}
+}
+
+func allChainsValid(results []store.WorkspaceVerification) bool {
+	for _, r := range results {
+		if !r.ChainValid {
+			return false
+		}
+	}
+	return true
 }
 
 func orEmpty(r []store.WorkspaceVerification) []store.WorkspaceVerification {
@@ -82,10 +150,16 @@ func printVerification(w io.Writer, path string, results []store.WorkspaceVerifi
 			short = short[:12]
 		}
 		fmt.Fprintf(w, "  %s  %-24q head %d (%s)  %d events  chain %s\n", r.WorkspaceID, r.Name, r.HeadSequence, short, r.EventCount, state)
+		if !r.ChainValid {
+			fmt.Fprintf(w, "    first bad sequence %d: %s\n", r.FirstBadSequence, r.Problem)
+		}
 	}
-	if valid {
+	switch {
+	case valid:
 		fmt.Fprintln(w, "every journal verifies")
-	} else {
+	case allChainsValid(results):
+		fmt.Fprintln(w, "the journal chains verify, but the file is damaged:")
+	default:
 		fmt.Fprintln(w, "at least one journal FAILS verification")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -45,10 +46,20 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s.writeStmts, s.readStmts = newStmtCache(s.write), newStmtCache(s.read)
-	if err := s.initialise(ctx); err != nil {
+	guard, err := s.openGuard()
+	if err != nil {
 		s.Close()
 		return nil, err
 	}
+	if err := s.initialise(ctx, guard); err != nil {
+		// The pools close first and the read-only guard last: the last
+		// connection to a WAL file checkpoints it on close unless it is
+		// read-only, and a refused file must stay byte-identical.
+		s.Close()
+		guard.close()
+		return nil, err
+	}
+	guard.close()
 	return s, nil
 }
 
@@ -66,9 +77,23 @@ func (s *Store) resolvePath(path string) error {
 	}
 	s.path = abs
 	if s.readOnly {
-		return checkDatabaseFile(abs)
+		err = checkDatabaseFile(abs)
+	} else {
+		err = prepareFile(abs)
 	}
-	return prepareFile(abs)
+	if err != nil {
+		return err
+	}
+	if err := checkSidecars(abs); err != nil {
+		return err
+	}
+	// A cleanly closed file is read in place, as on read-only media, so
+	// that inspecting it leaves no -wal or -shm behind.
+	s.immutable = s.readOnly && cleanlyClosed(abs)
+	if s.opened, err = os.Stat(abs); err != nil {
+		return fmt.Errorf("inspect database file: %w", err)
+	}
+	return nil
 }
 
 func (s *Store) openPools() error {
@@ -76,23 +101,62 @@ func (s *Store) openPools() error {
 	if s.memory {
 		// One connection: every pooled connection would otherwise see its
 		// own empty in-memory database.
-		s.write, err = openPool(s.path, "immediate", s.sync, false, 1)
+		s.write, err = openPool(s.path, "immediate", s.sync, readWrite, 1)
 		s.read = s.write
 		return err
 	}
-	if s.write, err = openPool(s.path, "immediate", s.sync, s.readOnly, 1); err != nil {
+	mode := readWrite
+	switch {
+	case s.immutable:
+		mode = immutableAccess
+	case s.readOnly:
+		mode = readOnlyAccess
+	}
+	if s.write, err = openPool(s.path, "immediate", s.sync, mode, 1); err != nil {
 		return err
 	}
-	s.read, err = openPool(s.path, "deferred", s.sync, s.readOnly, 4)
+	s.read, err = openPool(s.path, "deferred", s.sync, mode, 4)
 	return err
+}
+
+// openGuard returns the connection pool the preflight reads through. When
+// a -wal already lies beside a file opened for writing, it is a separate
+// read-only connection that stays open until the open procedure is over,
+// so that a refusal never checkpoints that log into the main file: a
+// read-only connection cannot checkpoint, and while it holds its lock no
+// other connection of this process is the last one to close. Without a
+// -wal there is nothing to checkpoint, and the write pool reads (it must:
+// a hot -journal left by a crash needs a writer to roll it back).
+func (s *Store) openGuard() (*guardPool, error) {
+	if s.memory || s.readOnly || !exists(s.path+"-wal") {
+		return &guardPool{db: s.write}, nil
+	}
+	db, err := openPool(s.path, "deferred", s.sync, readOnlyAccess, 1)
+	if err != nil {
+		return nil, err
+	}
+	return &guardPool{db: db, owned: true}, nil
+}
+
+// guardPool is the preflight's pool and whether Open must close it.
+type guardPool struct {
+	db    *sql.DB
+	owned bool
+}
+
+func (g *guardPool) close() {
+	if g.owned {
+		g.db.Close()
+		g.owned = false
+	}
 }
 
 // initialise runs the open procedure: preflight, migration transaction,
 // WAL mode and file modes.
-func (s *Store) initialise(ctx context.Context) error {
-	state, err := s.preflight(ctx)
+func (s *Store) initialise(ctx context.Context, guard *guardPool) error {
+	state, err := s.preflight(ctx, guard.db)
 	if err != nil {
-		return err
+		return corruptionOr(ctx, guard.db, err)
 	}
 	if s.readOnly {
 		return nil
@@ -105,16 +169,21 @@ func (s *Store) initialise(ctx context.Context) error {
 	}
 	if !state.hasTables || state.userVersion < SchemaVersion {
 		if err := s.migrate(ctx, roots); err != nil {
-			return err
+			return corruptionOr(ctx, guard.db, err)
 		}
 	}
-	if !s.memory {
-		if err := s.enableWAL(ctx); err != nil {
-			return err
-		}
-		return tightenModes(s.path)
+	if s.memory {
+		return nil
 	}
-	return nil
+	// Switching a new file to WAL needs every other connection gone.
+	guard.close()
+	if err := s.enableWAL(ctx); err != nil {
+		return err
+	}
+	if err := tightenModes(s.path); err != nil {
+		return err
+	}
+	return s.checkSameFile()
 }
 
 // dbState is what preflight learned about the file.
@@ -125,14 +194,20 @@ type dbState struct {
 }
 
 // preflight reads the file's identity before anything is written and
-// refuses foreign, newer or damaged databases.
-func (s *Store) preflight(ctx context.Context) (dbState, error) {
+// refuses foreign, newer or damaged databases. Every read happens in one
+// snapshot, so a concurrent first start that creates the schema is seen
+// either not at all or complete.
+func (s *Store) preflight(ctx context.Context, pool *sql.DB) (dbState, error) {
 	var st dbState
-	conn, err := s.write.Conn(ctx)
+	conn, err := pool.Conn(ctx)
 	if err != nil {
 		return st, fmt.Errorf("open database connection: %w", err)
 	}
 	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
+		return st, fmt.Errorf("begin preflight read: %w", err)
+	}
+	defer conn.ExecContext(context.Background(), "ROLLBACK") //nolint:errcheck // read-only snapshot
 	if st.applicationID, err = pragmaInt(ctx, conn, "application_id"); err != nil {
 		return st, err
 	}

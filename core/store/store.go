@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	"fmt"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -60,6 +61,12 @@ type Store struct {
 	writeStmts, readStmts *stmtCache
 	// readOnly stores refuse every mutation.
 	readOnly bool
+	// immutable read-only stores read a cleanly closed file without
+	// locking it or creating a -wal or -shm beside it.
+	immutable bool
+	// opened is the file this store opened; a write is refused once the
+	// path names another file (or none).
+	opened os.FileInfo
 }
 
 // Path returns the absolute database path, or MemoryPath.
@@ -104,15 +111,29 @@ func addSeconds(iso string, seconds int64) string {
 	return FormatTime(t.Add(time.Duration(seconds) * time.Second))
 }
 
+// access is how a pool opens the file.
+type access int
+
+const (
+	readWrite access = iota
+	readOnlyAccess
+	// immutableAccess reads the file as if on read-only media: no locks
+	// and no -wal or -shm. Only for cleanly closed files (no -wal).
+	immutableAccess
+)
+
 // dsn builds the driver URI for path with per-connection pragmas.
-func dsn(path, txlock, synchronous string, readOnly bool) string {
+func dsn(path, txlock, synchronous string, mode access) string {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous("+synchronous+")")
 	q.Set("_txlock", txlock)
-	if readOnly {
+	if mode != readWrite {
 		q.Set("mode", "ro")
+	}
+	if mode == immutableAccess {
+		q.Set("immutable", "1")
 	}
 
 	if path == MemoryPath {
@@ -122,8 +143,8 @@ func dsn(path, txlock, synchronous string, readOnly bool) string {
 	return "file:" + escaped + "?" + q.Encode()
 }
 
-func openPool(path, txlock, synchronous string, readOnly bool, maxConns int) (*sql.DB, error) {
-	db, err := sql.Open("sqlite", dsn(path, txlock, synchronous, readOnly))
+func openPool(path, txlock, synchronous string, mode access, maxConns int) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", dsn(path, txlock, synchronous, mode))
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite: %w", err)
 	}

@@ -67,6 +67,9 @@ func (s *Store) writeTx(ctx context.Context, fn func(tx *Tx) error) error {
 	if s.readOnly {
 		return errReadOnly
 	}
+	if err := s.checkSameFile(); err != nil {
+		return err
+	}
 	tx, err := beginImmediate(ctx, s.write, writeRetryWindow)
 	if err != nil {
 		return err
@@ -82,6 +85,11 @@ func (s *Store) writeTx(ctx context.Context, fn func(tx *Tx) error) error {
 	}
 	if s.memory {
 		return nil
+	}
+	if err := s.checkSameFile(); err != nil {
+		// Committed into a file that is gone from its path: not durable
+		// where anyone will look, so not acknowledged either.
+		return err
 	}
 	return tightenModes(s.path)
 }

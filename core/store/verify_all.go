@@ -13,6 +13,10 @@ type WorkspaceVerification struct {
 	HeadHash     string `json:"head_hash"`
 	EventCount   int64  `json:"event_count"`
 	ChainValid   bool   `json:"chain_valid"`
+	// FirstBadSequence and Problem say, for an invalid chain, the first
+	// sequence at which it fails and what is wrong there.
+	FirstBadSequence int64  `json:"first_bad_sequence,omitempty"`
+	Problem          string `json:"problem,omitempty"`
 }
 
 // VerifyAll recomputes every workspace journal from genesis, in workspace
@@ -58,6 +62,13 @@ func (s *Store) VerifyAll(ctx context.Context) ([]WorkspaceVerification, error) 
 		}
 		if err != nil {
 			return nil, err
+		}
+		if !out[i].ChainValid {
+			fault, err := diagnoseJournal(ctx, conn, h, hasSession)
+			if err != nil {
+				return nil, err
+			}
+			out[i].FirstBadSequence, out[i].Problem = fault.sequence, fault.problem
 		}
 	}
 	return out, nil

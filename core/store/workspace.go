@@ -118,9 +118,20 @@ func workspaceForKey(ctx context.Context, q querier, key string) (string, error)
 	return id, err
 }
 
+// rootLabel is a workspace's default name: the last element of its root.
+// The filesystem root has none (filepath.Base would say "/"), so a
+// workspace there needs an explicit name, as in the reference.
+func rootLabel(root string) string {
+	label := filepath.Base(root)
+	if label == string(filepath.Separator) || label == "." {
+		return ""
+	}
+	return label
+}
+
 func (s *Store) createWorkspace(ctx context.Context, tx *Tx, wsID, actor string, name *string,
 	id gitstate.Identity, cp gitstate.Checkpoint, now string) error {
-	label := filepath.Base(id.RootPath)
+	label := rootLabel(id.RootPath)
 	if name != nil {
 		label = *name
 	}

@@ -1,0 +1,101 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/agenttool/collab/core/collaberr"
+)
+
+// maxIntegrityProblems bounds how many of SQLite's integrity findings a
+// report carries.
+const maxIntegrityProblems = 10
+
+// QuickCheck runs SQLite's page-level consistency check (PRAGMA
+// quick_check) over the whole file and returns what it found wrong; an
+// empty result means the pages are sound. It never writes.
+func (s *Store) QuickCheck(ctx context.Context) ([]string, error) {
+	return quickCheck(ctx, s.read)
+}
+
+func quickCheck(ctx context.Context, q querier) ([]string, error) {
+	rows, err := q.QueryContext(ctx, fmt.Sprintf("PRAGMA quick_check(%d)", maxIntegrityProblems))
+	if err != nil {
+		if isCorrupt(err) {
+			return []string{err.Error()}, nil
+		}
+		return nil, fmt.Errorf("quick_check: %w", err)
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return nil, err
+		}
+		for _, part := range strings.Split(line, "\n") {
+			if part = strings.TrimSpace(part); part != "ok" && part != "" {
+				problems = append(problems, part)
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		if isCorrupt(err) {
+			return append(problems, err.Error()), nil
+		}
+		return nil, fmt.Errorf("quick_check: %w", err)
+	}
+	return problems, nil
+}
+
+// isCorrupt reports whether err is SQLite saying the file is malformed or
+// not a database at all.
+func isCorrupt(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		code := se.Code() & 0xff
+		return code == sqlite3.SQLITE_CORRUPT || code == sqlite3.SQLITE_NOTADB
+	}
+	return false
+}
+
+// damageSymptoms are refusals that a damaged page produces as readily as
+// a foreign edit does: rows that seem to point nowhere, a chain that does
+// not recompute, tables that seem to be missing.
+var damageSymptoms = map[string]bool{
+	"database_foreign_key_failure":  true,
+	"database_journal_invalid":      true,
+	"database_schema_mismatch":      true,
+	"database_partial_migration":    true,
+	"migration_foreign_key_failure": true,
+	"migration_integrity_failure":   true,
+}
+
+// corruptionOr returns database_corrupt when err could be a symptom of
+// page damage and SQLite's own check confirms damage; otherwise err. The
+// check runs only on this failure path, so a sound file opens at no cost.
+func corruptionOr(ctx context.Context, q querier, err error) error {
+	ce, refused := collaberr.As(err)
+	if !isCorrupt(err) && !(refused && damageSymptoms[ce.Code]) {
+		return err
+	}
+	problems, checkErr := quickCheck(ctx, q)
+	if checkErr != nil || len(problems) == 0 {
+		if isCorrupt(err) {
+			return errCorrupt([]string{err.Error()})
+		}
+		return err
+	}
+	return errCorrupt(problems)
+}
+
+func errCorrupt(problems []string) *collaberr.Error {
+	return collaberr.New("database_corrupt",
+		"SQLite reports the database file damaged (its pages fail PRAGMA quick_check); restore it from a backup "+
+			"or copy, and keep the damaged file for inspection").With("problems", problems)
+}
