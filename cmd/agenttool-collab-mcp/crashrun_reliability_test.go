@@ -92,16 +92,25 @@ func (cr *crashRun) round(n int) {
 }
 
 // startRefused handles a server that refused to start. The only expected
-// refusal is a leftover credential file of a session whose end committed
-// just before a kill: its token is revoked, so the run starts afresh.
+// refusals come from a kill just after a session's end committed: the
+// credential file is still there with its token revoked
+// (session_auth_failed), or it was already removed
+// (session_file_read_failed). Either way the run starts a new session.
 func (cr *crashRun) startRefused(err error) {
-	if !strings.Contains(err.Error(), "(session_auth_failed)") {
+	switch msg := err.Error(); {
+	case strings.Contains(msg, "(session_auth_failed)"):
+		if err := os.Remove(cr.credPath); err != nil {
+			cr.t.Fatal(err)
+		}
+		cr.phases["resume of an ended session refused"]++
+	case strings.Contains(msg, "(session_file_read_failed)"):
+		if _, statErr := os.Stat(cr.credPath); !os.IsNotExist(statErr) {
+			cr.t.Fatalf("the server could not read a credential file that exists: %v", err)
+		}
+		cr.phases["resume from a removed credential file refused"]++
+	default:
 		cr.t.Fatalf("the server refused to start: %v", err)
 	}
-	if err := os.Remove(cr.credPath); err != nil {
-		cr.t.Fatal(err)
-	}
-	cr.phases["resume of an ended session refused"]++
 	cr.credPath = ""
 }
 
@@ -206,6 +215,14 @@ func (cr *crashRun) endSession() {
 	}
 	cr.credPath = ""
 	cr.startSession()
+}
+
+// recount moves the kill of this round to a more precise phase.
+func (cr *crashRun) recount(phase string) {
+	if cr.phases[cr.phase]--; cr.phases[cr.phase] == 0 {
+		delete(cr.phases, cr.phase)
+	}
+	cr.phases[phase]++
 }
 
 // landings renders where the kills landed, most frequent first.

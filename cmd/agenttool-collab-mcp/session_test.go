@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/agenttool/collab/hosts/mcp/mcptest"
 )
@@ -72,8 +73,8 @@ func TestResumingFromTheCredentialFileFencesEarlierProcesses(t *testing.T) {
 	if cred := readCredential(t, file); cred["generation"] != 2.0 {
 		t.Fatalf("resume did not move to generation 2: %v", cred)
 	}
-	if !strings.Contains(b.Stderr(), "session resumed") {
-		t.Fatalf("resume not announced: %q", b.Stderr())
+	if text, announced := b.WaitStderr("session resumed", time.Minute); !announced {
+		t.Fatalf("resume not announced: %q", text)
 	}
 	create := func(c *mcptest.Client, key string) mcptest.Result {
 		return call(t, c, "collab_task_create", map[string]any{"workspace_id": ws, "idempotency_key": key, "title": "t", "work_mode": "coordination"})

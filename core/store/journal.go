@@ -147,6 +147,9 @@ func verifyAllJournals(ctx context.Context, q querier) error {
 		heads = append(heads, h)
 	}
 	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read workspaces: %w", err)
+	}
 	for _, h := range heads {
 		ok, err := verifyWorkspace(ctx, q, h)
 		if err != nil {

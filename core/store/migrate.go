@@ -242,6 +242,9 @@ func backfillWorktrees(ctx context.Context, q querier, roots []legacyRoot, now s
 		ids = append(ids, id)
 	}
 	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read workspaces: %w", err)
+	}
 	for _, wsID := range ids {
 		id, ok := byID[wsID]
 		if !ok {

@@ -341,6 +341,8 @@ func (s *Store) enableWAL(ctx context.Context) error {
 		if !isBusy(err) || time.Now().After(deadline) {
 			return fmt.Errorf("enable WAL: %w", err)
 		}
-		time.Sleep(backoff(attempt))
+		if err := pause(ctx, backoff(attempt)); err != nil {
+			return fmt.Errorf("enable WAL: %w", err)
+		}
 	}
 }

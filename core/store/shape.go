@@ -191,6 +191,9 @@ func validateReceiptsAndGuard(ctx context.Context, q querier, versions []int64) 
 		protocolsOK = protocolsOK && p == migrationProtocol
 	}
 	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read schema_migrations: %w", err)
+	}
 	if !slices.Equal(got, versions) || !protocolsOK {
 		return collaberr.New("database_migration_receipt_invalid",
 			"The schema_migrations ledger does not match the schema version; the file was altered outside collab")

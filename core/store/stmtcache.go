@@ -11,26 +11,35 @@ import (
 const maxCachedStatements = 512
 
 // stmtCache prepares each distinct query once per pool. database/sql then
-// keeps one driver statement per connection and reuses it inside every
-// transaction, so SQLite parses each query once per connection instead of
-// on every execution.
+// keeps one driver statement per connection (keyed by the driver
+// connection inside *sql.Stmt) and reuses it inside every transaction, so
+// SQLite parses each query once per connection instead of on every
+// execution.
 //
 // A statement is prepared on the pool only between transactions (flush):
 // preparing inside one would wait for a pooled connection that the
 // transaction itself may be holding.
+//
+// mu guards the maps only and is never held while waiting for anything
+// else: flush prepares with mu released. Holding it across PrepareContext
+// deadlocked the store, because the prepare waits for a pooled connection
+// while the transaction holding that connection waits for mu in get.
 type stmtCache struct {
-	pool   *sql.DB
-	mu     sync.Mutex
-	stmts  map[string]*sql.Stmt
-	wanted map[string]bool
+	pool *sql.DB
+	mu   sync.Mutex
+	// stmts holds the prepared statements; pending the queries a
+	// transaction asked for, true once a flush has taken one to prepare.
+	stmts   map[string]*sql.Stmt
+	pending map[string]bool
+	closed  bool
 }
 
 func newStmtCache(pool *sql.DB) *stmtCache {
-	return &stmtCache{pool: pool, stmts: map[string]*sql.Stmt{}, wanted: map[string]bool{}}
+	return &stmtCache{pool: pool, stmts: map[string]*sql.Stmt{}, pending: map[string]bool{}}
 }
 
 // get returns the pool-level prepared statement for query, or nil when it
-// is not prepared yet (it is then prepared at the next flush).
+// is not prepared yet (it is then prepared at a later flush).
 func (c *stmtCache) get(query string) *sql.Stmt {
 	if c == nil {
 		return nil
@@ -40,34 +49,67 @@ func (c *stmtCache) get(query string) *sql.Stmt {
 	if st, ok := c.stmts[query]; ok {
 		return st
 	}
-	if len(c.stmts)+len(c.wanted) < maxCachedStatements {
-		c.wanted[query] = true
+	if _, ok := c.pending[query]; !ok && len(c.stmts)+len(c.pending) < maxCachedStatements {
+		c.pending[query] = false
 	}
 	return nil
 }
 
-// flush prepares the statements transactions asked for. It runs while no
-// transaction of the caller is open.
+// flush prepares the statements transactions asked for and no other flush
+// has taken. The caller must hold no connection of the pool (it runs
+// after the caller's transaction ended); the cache lock is not held while
+// a statement is prepared, so waiting for a connection here never blocks
+// a transaction that holds one.
 func (c *stmtCache) flush(ctx context.Context) {
-	if c == nil {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for query := range c.wanted {
-		delete(c.wanted, query)
-		if st, err := c.pool.PrepareContext(ctx, query); err == nil {
-			c.stmts[query] = st
-		}
+	for _, query := range c.take() {
+		st, err := c.pool.PrepareContext(ctx, query)
+		c.put(query, st, err)
 	}
 }
 
+// take claims the queries waiting to be prepared.
+func (c *stmtCache) take() []string {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var queries []string
+	for query, taken := range c.pending {
+		if !taken {
+			c.pending[query] = true
+			queries = append(queries, query)
+		}
+	}
+	return queries
+}
+
+// put records the outcome of preparing query. A failed prepare (a
+// cancelled context, a busy pool) is forgotten, so a later transaction
+// asks for the query again.
+func (c *stmtCache) put(query string, st *sql.Stmt, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.pending, query)
+	if err != nil {
+		return
+	}
+	if c.closed {
+		st.Close()
+		return
+	}
+	c.stmts[query] = st
+}
+
+// close closes every prepared statement; statements prepared by a flush
+// still running are closed as they arrive.
 func (c *stmtCache) close() {
 	if c == nil {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.closed = true
 	for _, st := range c.stmts {
 		st.Close()
 	}

@@ -52,11 +52,22 @@ func beginImmediate(ctx context.Context, pool *sql.DB, window time.Duration) (*s
 		if !isBusy(err) || time.Now().After(deadline) {
 			return nil, fmt.Errorf("begin write transaction: %w", err)
 		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(backoff(attempt)):
+		if err := pause(ctx, backoff(attempt)); err != nil {
+			return nil, err
 		}
+	}
+}
+
+// pause waits d, or returns ctx's error as soon as ctx ends: no retry
+// loop outlives the call it serves.
+func pause(ctx context.Context, d time.Duration) error {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
 	}
 }
 

@@ -21,7 +21,9 @@ type WorkspaceVerification struct {
 
 // VerifyAll recomputes every workspace journal from genesis, in workspace
 // id order. It works on any recognised layout, including unmigrated v0.1
-// files opened read-only, and never writes.
+// files opened read-only, and never writes. A file without any table (a
+// first server killed before its first migration committed leaves one)
+// holds no journal: the result is empty, not an error.
 func (s *Store) VerifyAll(ctx context.Context) ([]WorkspaceVerification, error) {
 	conn, err := s.read.Conn(ctx)
 	if err != nil {
@@ -32,6 +34,9 @@ func (s *Store) VerifyAll(ctx context.Context) ([]WorkspaceVerification, error) 
 		return nil, fmt.Errorf("begin read: %w", err)
 	}
 	defer conn.ExecContext(context.Background(), "ROLLBACK") //nolint:errcheck // read-only snapshot
+	if tables, err := hasUserTables(ctx, conn); err != nil || !tables {
+		return nil, err
+	}
 	hasSession, err := columnExists(ctx, conn, "events", "session_id")
 	if err != nil {
 		return nil, err
@@ -54,6 +59,9 @@ func (s *Store) VerifyAll(ctx context.Context) ([]WorkspaceVerification, error) 
 		out, heads = append(out, v), append(heads, h)
 	}
 	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read workspaces: %w", err)
+	}
 	for i, h := range heads {
 		if hasSession {
 			out[i].ChainValid, err = verifyOnConn(ctx, conn, h)

@@ -3,7 +3,6 @@ package mcp
 import (
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/agenttool/collab/core/store"
@@ -11,15 +10,17 @@ import (
 
 // Process is the state one MCP server process keeps between calls: the
 // open store, the environment it reads, and at most one credential-bound
-// session. Calls are serialised, so handlers see a consistent binding.
+// session. Calls are serialised, so handlers see a consistent binding; a
+// call whose context ends while it waits for its turn is not run.
 type Process struct {
 	// inflight counts tool calls being handled, so that shutdown can let
 	// them finish.
 	inflight atomic.Int64
-	mu       sync.Mutex
-	store    *store.Store
-	getenv   func(string) string
-	binding  *binding
+	// turn holds one token while a call (or the resume) uses the binding.
+	turn    chan struct{}
+	store   *store.Store
+	getenv  func(string) string
+	binding *binding
 }
 
 // ProcessConfig configures NewProcess.
@@ -34,7 +35,7 @@ func NewProcess(cfg ProcessConfig) *Process {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	return &Process{store: cfg.Store, getenv: getenv}
+	return &Process{store: cfg.Store, getenv: getenv, turn: make(chan struct{}, 1)}
 }
 
 // InFlight reports how many tool calls are being handled right now.

@@ -16,6 +16,10 @@ func (p *Process) ResumeFromEnv(ctx context.Context) (bool, error) {
 	if path == "" {
 		return false, nil
 	}
+	if err := p.takeTurn(ctx); err != nil {
+		return false, err
+	}
+	defer p.endTurn()
 	cred, err := credfile.Read(path)
 	if err != nil {
 		return false, err

@@ -65,8 +65,10 @@ func (p *Process) call(ctx context.Context, t Tool, raw []byte) (*sdk.CallToolRe
 	if len(vs) > 0 {
 		return rejection(describeViolations(t.Name, vs)), nil
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	if err := p.takeTurn(ctx); err != nil {
+		return failure(err, keepText), nil
+	}
+	defer p.endTurn()
 	payload, err := t.Handle(ctx, p, Args(args))
 	if err != nil {
 		return failure(err, p.scrub), nil

@@ -6,12 +6,10 @@ package mcptest
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os/exec"
-	"sync"
 	"time"
 )
 
@@ -192,21 +190,4 @@ func (c *Client) Close() int {
 func (c *Client) Kill() {
 	c.cmd.Process.Kill()
 	c.cmd.Wait()
-}
-
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
