@@ -79,9 +79,16 @@ media_type, label, attached_by, attached_at, attached_by_session_id) VALUES (?, 
 				return nil, err
 			}
 			task, err := loadTask(ctx, tx, t.WorkspaceID, t.ID, now)
-			return map[string]any{"task": task, "artifact": art}, err
+			return attachAnswer{Task: task, Artifact: art}, err
 		},
 	})
+}
+
+// attachAnswer is an attach's answer and receipt: the task first, then the
+// artifact, the order the reference writes them in.
+type attachAnswer struct {
+	Task     Task     `json:"task"`
+	Artifact Artifact `json:"artifact"`
 }
 
 func artifactMap(a Artifact) map[string]any {

@@ -63,10 +63,18 @@ func (s *Store) OfferHandoff(ctx context.Context, cred *Credential, in OfferInpu
 			return nil, err
 		}
 	}
-	return s.mutateLease(ctx, lc, leaseChange{operation: "handoff.offer", extra: extra,
+	change := leaseChange{operation: "handoff.offer", extra: extra,
 		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
 			return s.insertOffer(ctx, tx, t, h, target, summary, ttl, now)
-		}})
+		}}
+	if cred != nil {
+		// The reference judges the target session before the task, its
+		// version and the lease: self, unknown, then ended or elsewhere.
+		change.precheck = func(ctx context.Context, tx *Tx, wsID string, h holder) error {
+			return checkOfferTarget(ctx, tx, wsID, *h.sessionID, target, &Handoff{})
+		}
+	}
+	return s.mutateLease(ctx, lc, change)
 }
 
 // reapTaskOffers expires elapsed offers of one task in a transaction of

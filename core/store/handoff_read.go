@@ -26,6 +26,13 @@ func queryHandoffs(ctx context.Context, q querier, where string, args ...any) ([
 	return out, rows.Err()
 }
 
+// sweepOrder is the order in which the reference's sweeps visit pending
+// offers. Its queries carry no ORDER BY; SQLite walks handoffs_target_idx
+// (workspace_id, to_actor, status, expires_at), ties by rowid, for both
+// the workspace-wide and the one-task sweep. Stating that order keeps the
+// journal the same whichever implementation swept.
+const sweepOrder = " ORDER BY to_actor, status, expires_at, rowid"
+
 // expireHandoff marks one pending offer expired and journals why.
 func (s *Store) expireHandoff(ctx context.Context, q querier, h Handoff, reason, actor string, sessionID *string, now string) error {
 	if _, err := q.ExecContext(ctx, "UPDATE handoffs SET status = 'expired', resolved_at = ? WHERE id = ?", now, h.ID); err != nil {
@@ -41,7 +48,7 @@ func (s *Store) expireHandoff(ctx context.Context, q querier, h Handoff, reason,
 // expireTaskHandoffs expires every pending offer of a task (on release,
 // block, completion or lease expiry).
 func (s *Store) expireTaskHandoffs(ctx context.Context, q querier, workspaceID, taskID, reason, actor string, sessionID *string, now string) error {
-	offers, err := queryHandoffs(ctx, q, "workspace_id = ? AND task_id = ? AND status = 'pending'", workspaceID, taskID)
+	offers, err := queryHandoffs(ctx, q, "workspace_id = ? AND task_id = ? AND status = 'pending'"+sweepOrder, workspaceID, taskID)
 	if err != nil {
 		return err
 	}
@@ -62,7 +69,7 @@ func (s *Store) reapElapsedHandoffs(ctx context.Context, q querier, workspaceID,
 		where += " AND task_id = ?"
 		args = append(args, taskID)
 	}
-	offers, err := queryHandoffs(ctx, q, where+" ORDER BY offered_at, id", args...)
+	offers, err := queryHandoffs(ctx, q, where+sweepOrder, args...)
 	if err != nil {
 		return err
 	}

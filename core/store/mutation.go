@@ -52,11 +52,17 @@ func (r receipt) replayOrConflict(operation, hash string) ([]byte, error) {
 		return nil, collaberr.New("idempotency_conflict",
 			"This idempotency key was already used for a different change; choose a new key").With("operation", r.operation)
 	}
-	return r.response, nil
+	return answerBytes(operation, r.response), nil
 }
 
-func insertReceipt(ctx context.Context, q querier, workspaceID, actor, key, operation, hash string, response []byte, now string) error {
-	_, err := q.ExecContext(ctx, `INSERT INTO mutations (workspace_id, actor, idempotency_key, operation, request_hash,
+// insertReceipt records a mutation's receipt; answer is what the caller
+// was told, stored in the reference's form (see receiptMember).
+func insertReceipt(ctx context.Context, q querier, workspaceID, actor, key, operation, hash string, answer []byte, now string) error {
+	response, err := receiptBytes(operation, answer)
+	if err != nil {
+		return err
+	}
+	_, err = q.ExecContext(ctx, `INSERT INTO mutations (workspace_id, actor, idempotency_key, operation, request_hash,
 response_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`, workspaceID, actor, key, operation, hash, string(response), now)
 	if err != nil {
 		return fmt.Errorf("record receipt: %w", err)

@@ -100,10 +100,13 @@ func normalizeJoin(in JoinInput) (joinFields, error) {
 	if f.runtime, err = normalize.RuntimeKind(in.RuntimeKind); err != nil {
 		return f, err
 	}
-	if f.provider, err = requiredIfGiven(in.ProviderLabel, "provider_label", 100); err != nil {
+	// Blank labels ("   ", U+3000, U+FEFF) count as absent, as the
+	// reference treats them; a rejoin then compares null with the stored
+	// label like any other value.
+	if f.provider, err = normalize.OptionalText(in.ProviderLabel, "provider_label", 100); err != nil {
 		return f, err
 	}
-	if f.model, err = requiredIfGiven(in.ModelLabel, "model_label", 200); err != nil {
+	if f.model, err = normalize.OptionalText(in.ModelLabel, "model_label", 200); err != nil {
 		return f, err
 	}
 	caps := in.Capabilities
@@ -115,15 +118,6 @@ func normalizeJoin(in JoinInput) (joinFields, error) {
 	}
 	f.ttl, err = normalize.PresenceTTL(in.TTLSeconds)
 	return f, err
-}
-
-// requiredIfGiven cleans an optional label that must not be blank when given.
-func requiredIfGiven(v *string, field string, max int) (*string, error) {
-	if v == nil {
-		return nil, nil
-	}
-	s, err := normalize.CleanText(*v, field, max)
-	return &s, err
 }
 
 // JoinPresence records a presence hint, or replays the one this client

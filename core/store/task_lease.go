@@ -124,7 +124,10 @@ func requireLease(ctx context.Context, q querier, wsID string, f leaseFields, h 
 type leaseChange struct {
 	operation string
 	extra     map[string]any
-	apply     func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error)
+	// precheck, when set, runs inside the transaction before the task,
+	// version and lease are checked, for refusals the reference gives first.
+	precheck func(ctx context.Context, tx *Tx, wsID string, h holder) error
+	apply    func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error)
 }
 
 // leaseCall is a validated lease-holder request: the session credential
@@ -175,6 +178,11 @@ func (s *Store) mutateLease(ctx context.Context, lc leaseCall, c leaseChange) (j
 }
 
 func (s *Store) applyLease(ctx context.Context, tx *Tx, wsID string, f leaseFields, h holder, c leaseChange) (any, error) {
+	if c.precheck != nil {
+		if err := c.precheck(ctx, tx, wsID, h); err != nil {
+			return nil, err
+		}
+	}
 	now := s.nowISO()
 	t, err := requireLease(ctx, tx, wsID, f, h, now)
 	if err != nil {

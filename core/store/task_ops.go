@@ -78,7 +78,7 @@ func (s *Store) ReleaseLease(ctx context.Context, cred *Credential, in LeaseInpu
 	return s.mutateLease(ctx, lc, leaseChange{
 		operation: "task.release", extra: map[string]any{"summary": nullable(text)},
 		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
-			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_released", h.actor, h.sessionID, now); err != nil {
+			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_released", h.actor, nil, now); err != nil {
 				return nil, err
 			}
 			if err := exec(ctx, tx, "release lease", `UPDATE tasks SET status = 'open', assignee = NULL, lease_id = NULL,
@@ -113,7 +113,7 @@ func (s *Store) BlockTask(ctx context.Context, cred *Credential, in LeaseInput, 
 	return s.mutateLease(ctx, lc, leaseChange{
 		operation: "task.block", extra: map[string]any{"blocker": text},
 		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
-			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_blocked", h.actor, h.sessionID, now); err != nil {
+			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_blocked", h.actor, nil, now); err != nil {
 				return nil, err
 			}
 			if err := exec(ctx, tx, "block task", `UPDATE tasks SET status = 'blocked', blocker = ?, assignee = NULL, lease_id = NULL,

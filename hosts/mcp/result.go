@@ -8,6 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agenttool/collab/core/canon"
 	"github.com/agenttool/collab/core/collaberr"
 )
 
@@ -27,8 +28,10 @@ func encode(v any) ([]byte, error) {
 }
 
 // toolResult builds a result whose structuredContent is payload and whose
-// text content mirrors it as indented JSON.
+// text content mirrors it as indented JSON, in the same key order, with
+// U+2028/U+2029 raw as JSON.stringify writes them.
 func toolResult(payload []byte, isError bool) *sdk.CallToolResult {
+	payload = canon.RawLineSeparators(payload)
 	var pretty bytes.Buffer
 	if err := json.Indent(&pretty, payload, "", "  "); err != nil {
 		pretty.Reset()

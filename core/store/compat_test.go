@@ -1,0 +1,137 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// claimed creates a coordination task for ss, claims it, and returns the
+// claim's lease id (the task is then at version 2).
+func (f *reportFixture) claimed(ss StartedSession, id string) string {
+	f.t.Helper()
+	f.task(ss, id)
+	out, err := f.s.ClaimTaskForSession(f.ctx, cred(ss), ClaimInput{WorkspaceID: ss.Workspace.ID, TaskID: id,
+		IdempotencyKey: f.nextKey(), ExpectedVersion: 1})
+	if err != nil {
+		f.t.Fatalf("claim %s: %v", id, err)
+	}
+	var r struct {
+		Task Task `json:"task"`
+	}
+	if err := json.Unmarshal(out, &r); err != nil || r.Task.LeaseID == nil {
+		f.t.Fatalf("claim answer %s: %v", out, err)
+	}
+	return *r.Task.LeaseID
+}
+
+func (f *reportFixture) storedReceipt(key string) string {
+	f.t.Helper()
+	var s string
+	if err := f.s.read.QueryRowContext(f.ctx, "SELECT response_json FROM mutations WHERE idempotency_key = ?", key).Scan(&s); err != nil {
+		f.t.Fatalf("receipt %s: %v", key, err)
+	}
+	return s
+}
+
+// TestReceiptsHoldTheBareObjectAndReplaysWrapIt: the reference stores the
+// bare task of a single-member answer and wraps it on replay; a receipt
+// holds the whole answer when it has several members. Old wrapped
+// receipts of this implementation still replay unchanged.
+func TestReceiptsHoldTheBareObjectAndReplaysWrapIt(t *testing.T) {
+	f := newReportFixture(t)
+	ws := f.a.Workspace.ID
+	id := "bare"
+	in := CreateTaskInput{WorkspaceID: ws, Actor: "carol", IdempotencyKey: "legacy-create", TaskID: &id, Title: "T \u2028 line"}
+	answer, err := f.s.CreateTask(f.ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := f.storedReceipt("legacy-create")
+	if want := `{"task":` + stored + `}`; string(answer) != want {
+		t.Fatalf("answer %s is not the stored receipt %s wrapped as {task}", answer, stored)
+	}
+	if !bytes.Contains(answer, []byte("\u2028")) {
+		t.Errorf("U+2028 is not written raw: %s", answer)
+	}
+	replay, err := f.s.CreateTask(f.ctx, in)
+	if err != nil || !bytes.Equal(replay, answer) {
+		t.Fatalf("replay %s (%v), want %s", replay, err, answer)
+	}
+	if _, err := f.s.write.ExecContext(f.ctx, `UPDATE mutations SET response_json = '{"task":' || response_json || '}'
+WHERE idempotency_key = 'legacy-create'`); err != nil {
+		t.Fatal(err)
+	}
+	if replay, err := f.s.CreateTask(f.ctx, in); err != nil || !bytes.Equal(replay, answer) {
+		t.Fatalf("replay of an old wrapped receipt %s (%v), want %s", replay, err, answer)
+	}
+
+	lease := f.claimed(f.a, "attach")
+	att, err := f.s.AttachArtifact(f.ctx, ptrCred(cred(f.a)), LeaseInput{WorkspaceID: ws, TaskID: "attach",
+		LeaseID: lease, IdempotencyKey: "attach-key", ExpectedVersion: 2}, ArtifactInput{Kind: "file", URI: "file:///x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(att, []byte(`{"task":{`)) || string(att) != f.storedReceipt("attach-key") {
+		t.Fatalf("attach answer %s must be {task, artifact} and stored whole, stored %s", att, f.storedReceipt("attach-key"))
+	}
+}
+
+func ptrCred(c Credential) *Credential { return &c }
+
+// TestSessionOfferJudgesTheTargetBeforeTheTask: a stale version or an
+// unknown task does not hide a bad target.
+func TestSessionOfferJudgesTheTargetBeforeTheTask(t *testing.T) {
+	f := newReportFixture(t)
+	ws := f.a.Workspace.ID
+	lease := f.claimed(f.a, "offered")
+	offer := func(task string, version int64, to string) error {
+		_, err := f.s.OfferHandoff(f.ctx, ptrCred(cred(f.a)), OfferInput{Lease: LeaseInput{WorkspaceID: ws, TaskID: task,
+			LeaseID: lease, IdempotencyKey: f.nextKey(), ExpectedVersion: version}, ToSessionID: &to, Summary: "s"})
+		return err
+	}
+	wantCode(t, offer("offered", 99, f.a.Session.ID), "invalid_handoff")
+	wantCode(t, offer("offered", 99, "session_ghost"), "session_not_found")
+	wantCode(t, offer("missing", 2, "session_ghost"), "session_not_found")
+	wantCode(t, offer("offered", 99, f.other.Session.ID), "handoff_target_unavailable")
+	wantCode(t, offer("offered", 99, f.b.Session.ID), "version_conflict")
+}
+
+// TestSessionReleaseJournalsOfferExpiryWithoutASession: contract §14
+// writes session_id null on the handoff.expired a release causes.
+func TestSessionReleaseJournalsOfferExpiryWithoutASession(t *testing.T) {
+	f := newReportFixture(t)
+	ws := f.a.Workspace.ID
+	lease := f.claimed(f.a, "released")
+	to := f.b.Session.ID
+	if _, err := f.s.OfferHandoff(f.ctx, ptrCred(cred(f.a)), OfferInput{Lease: LeaseInput{WorkspaceID: ws, TaskID: "released",
+		LeaseID: lease, IdempotencyKey: f.nextKey(), ExpectedVersion: 2}, ToSessionID: &to, Summary: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.s.ReleaseLease(f.ctx, ptrCred(cred(f.a)), LeaseInput{WorkspaceID: ws, TaskID: "released", LeaseID: lease,
+		IdempotencyKey: f.nextKey(), ExpectedVersion: 3}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var seq int64
+	if err := f.s.read.QueryRowContext(f.ctx, "SELECT sequence FROM events WHERE type = 'handoff.expired'").Scan(&seq); err != nil {
+		t.Fatal(err)
+	}
+	if _, session, _ := f.eventAt(ws, seq); session.Valid {
+		t.Fatalf("handoff.expired carries session_id %q, want null", session.String)
+	}
+}
+
+// TestBlankPresenceLabelsAreAbsent: whitespace-only labels become null.
+func TestBlankPresenceLabelsAreAbsent(t *testing.T) {
+	f := newReportFixture(t)
+	for i, blank := range []string{"   ", "\u3000", "\ufeff"} {
+		p, err := f.s.JoinPresence(f.ctx, JoinInput{WorkspaceID: f.a.Workspace.ID, ClientInstanceID: "client-" + string(rune('a'+i)),
+			ActorLabel: "al", RuntimeKind: "codex", ProviderLabel: ptr(blank), ModelLabel: ptr(blank)})
+		if err != nil {
+			t.Fatalf("%q: %v", blank, err)
+		}
+		if p.ProviderLabel != nil || p.ModelLabel != nil {
+			t.Fatalf("%q: labels %v %v, want null", blank, p.ProviderLabel, p.ModelLabel)
+		}
+	}
+}
