@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/agenttool/collab/core/store"
 )
@@ -13,13 +12,10 @@ import (
 // open store, the environment it reads, and at most one credential-bound
 // session. Calls are serialised, so handlers see a consistent binding.
 type Process struct {
-	// inflight counts tool calls being handled, so that shutdown can let
-	// them finish.
-	inflight atomic.Int64
-	mu       sync.Mutex
-	store    *store.Store
-	getenv   func(string) string
-	binding  *binding
+	mu      sync.Mutex
+	store   *store.Store
+	getenv  func(string) string
+	binding *binding
 }
 
 // ProcessConfig configures NewProcess.
@@ -36,9 +32,6 @@ func NewProcess(cfg ProcessConfig) *Process {
 	}
 	return &Process{store: cfg.Store, getenv: getenv}
 }
-
-// InFlight reports how many tool calls are being handled right now.
-func (p *Process) InFlight() int64 { return p.inflight.Load() }
 
 // credentialDir is the directory holding session credential files for
 // this database; it must never appear in any output.
