@@ -133,6 +133,13 @@ func (s *Store) preflight(ctx context.Context) (dbState, error) {
 		return st, fmt.Errorf("open database connection: %w", err)
 	}
 	defer conn.Close()
+	// One read snapshot for every check: another process may append
+	// events meanwhile, and heads read before its commit must be checked
+	// against the events of the same moment.
+	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
+		return st, fmt.Errorf("begin preflight read: %w", err)
+	}
+	defer conn.ExecContext(context.Background(), "ROLLBACK") //nolint:errcheck // read-only snapshot
 	if st.applicationID, err = pragmaInt(ctx, conn, "application_id"); err != nil {
 		return st, err
 	}
