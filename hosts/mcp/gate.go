@@ -27,10 +27,30 @@ func StdioTransport(in io.Reader, out io.Writer) sdk.Transport {
 	return &gateTransport{inner: &stdio.Transport{In: in, Out: out}, order: toolOrder()}
 }
 
+// listOrder is the order in which the reference lists its tools; a host
+// may show them in list order. Tools of this server's own (not in the
+// list) follow in Tools() order.
+var listOrder = []string{
+	"collab_session_join", "collab_session_list", "collab_session_heartbeat", "collab_session_leave",
+	"collab_session_start", "collab_session_end", "collab_workspace_open", "collab_workspace_status",
+	"collab_next", "collab_cursor_ack", "collab_cursor_reset", "collab_task_create", "collab_task_list",
+	"collab_task_get", "collab_task_claim", "collab_task_recover", "collab_task_renew", "collab_task_progress",
+	"collab_task_release", "collab_task_block", "collab_task_unblock", "collab_artifact_attach",
+	"collab_task_complete", "collab_task_review", "collab_report_append", "collab_report_list",
+	"collab_decision_record", "collab_handoff_offer", "collab_handoff_respond", "collab_events_since",
+	"collab_journal_verify", "collab_anchor_status",
+}
+
+// toolOrder ranks every served tool for tools/list.
 func toolOrder() map[string]int {
 	order := map[string]int{}
-	for i, t := range Tools() {
-		order[t.Name] = i
+	for i, name := range listOrder {
+		order[name] = i
+	}
+	for _, t := range Tools() {
+		if _, ok := order[t.Name]; !ok {
+			order[t.Name] = len(order)
+		}
 	}
 	return order
 }
@@ -65,7 +85,8 @@ func (t *gateTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 //     ignored and ping with params null or [] is answered); tools/call
 //     needs an object with a string name and, if present, object
 //     arguments, else -32602.
-//   - tools/list results carry only "tools", in the order of Tools().
+//   - tools/list results carry only "tools" (no ttlMs or cacheScope), in
+//     the reference's order (listOrder).
 type gate struct {
 	inner sdk.Connection
 	order map[string]int
