@@ -7,8 +7,6 @@ import (
 	"io"
 	"os"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/dbpath"
 	"github.com/agenttool/collab/core/store"
@@ -20,8 +18,10 @@ func osEnv() dbpath.Env {
 	return dbpath.Env{LookupEnv: os.LookupEnv, Home: os.UserHomeDir, Cwd: os.Getwd}
 }
 
-// serve runs the MCP stdio server until stdin closes or ctx is cancelled.
-// stdout carries JSON-RPC only; every diagnostic goes to stderr.
+// serve runs the MCP stdio server until stdin closes (every request read
+// by then is answered first) or ctx is cancelled. stdout carries JSON-RPC
+// only; every diagnostic goes to stderr. It exits non-zero when stdin or
+// stdout breaks, never because of what a line holds.
 func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 	choice, err := dbpath.Resolve(osEnv())
 	if err != nil {
@@ -38,8 +38,7 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	server := mcp.NewServer(version, proc)
-	transport := &sdk.IOTransport{Reader: io.NopCloser(drainingReader{r: stdin, inFlight: proc.InFlight}), Writer: nopCloser{stdout}}
-	session, err := server.Connect(ctx, transport, nil)
+	session, err := server.Connect(ctx, mcp.StdioTransport(stdin, stdout), nil)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -52,8 +51,11 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else {
 		fmt.Fprintln(stderr, "· agenttool-collab MCP ready (local SQLite journal)")
 	}
+	// A malformed line never gets here (the transport answers it and reads
+	// on); an error here means stdin or stdout itself broke.
 	if err := session.Wait(); err != nil && !errors.Is(err, io.EOF) && ctx.Err() == nil {
-		fmt.Fprintf(stderr, "agenttool-collab-mcp: %v\n", err)
+		fmt.Fprintf(stderr, "✖ MCP transport failed: %v\n", err)
+		return 1
 	}
 	return 0
 }
@@ -67,7 +69,3 @@ func fail(stderr io.Writer, err error) int {
 	}
 	return 1
 }
-
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }

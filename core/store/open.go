@@ -204,6 +204,9 @@ func (s *Store) preflight(ctx context.Context, pool *sql.DB) (dbState, error) {
 		return st, fmt.Errorf("open database connection: %w", err)
 	}
 	defer conn.Close()
+	// One read snapshot for every check: another process may append
+	// events meanwhile, and heads read before its commit must be checked
+	// against the events of the same moment.
 	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
 		return st, fmt.Errorf("begin preflight read: %w", err)
 	}

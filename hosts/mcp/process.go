@@ -3,7 +3,6 @@ package mcp
 import (
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 
 	"github.com/agenttool/collab/core/store"
 )
@@ -13,9 +12,6 @@ import (
 // session. Calls are serialised, so handlers see a consistent binding; a
 // call whose context ends while it waits for its turn is not run.
 type Process struct {
-	// inflight counts tool calls being handled, so that shutdown can let
-	// them finish.
-	inflight atomic.Int64
 	// turn holds one token while a call (or the resume) uses the binding.
 	turn    chan struct{}
 	store   *store.Store
@@ -37,9 +33,6 @@ func NewProcess(cfg ProcessConfig) *Process {
 	}
 	return &Process{store: cfg.Store, getenv: getenv, turn: make(chan struct{}, 1)}
 }
-
-// InFlight reports how many tool calls are being handled right now.
-func (p *Process) InFlight() int64 { return p.inflight.Load() }
 
 // credentialDir is the directory holding session credential files for
 // this database; it must never appear in any output.

@@ -56,8 +56,6 @@ func unknownToolMiddleware(known map[string]bool) sdk.Middleware {
 
 // call validates raw arguments against the tool's schema and runs it.
 func (p *Process) call(ctx context.Context, t Tool, raw []byte) (*sdk.CallToolResult, error) {
-	p.inflight.Add(1)
-	defer p.inflight.Add(-1)
 	args, vs := decodeArgs(raw)
 	if len(vs) == 0 {
 		vs = t.Input.validate(args)

@@ -1,0 +1,106 @@
+package stdio
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// badLines are the malformed lines every layer must answer and survive;
+// the process-level test in cmd/agenttool-collab-mcp reuses the same kinds.
+var badLines = []struct {
+	name string
+	line string
+	code int64
+	id   string
+}{
+	{"not JSON", "not json", jsonrpc.CodeParseError, "null"},
+	{"JSON scalar", "42", jsonrpc.CodeInvalidRequest, "null"},
+	{"JSON string", `"ping"`, jsonrpc.CodeInvalidRequest, "null"},
+	{"JSON null", "null", jsonrpc.CodeInvalidRequest, "null"},
+	{"empty array", "[]", jsonrpc.CodeInvalidRequest, "null"},
+	{"batch", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, jsonrpc.CodeInvalidRequest, "null"},
+	{"UTF-8 BOM", "\ufeff" + `{"jsonrpc":"2.0","id":1,"method":"ping"}`, jsonrpc.CodeParseError, "null"},
+	{"raw control character in a string", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"pi\x01ng\"}", jsonrpc.CodeParseError, "null"},
+	{"trailing garbage", `{"jsonrpc":"2.0","id":1,"method":"ping"} xx`, jsonrpc.CodeParseError, "null"},
+	{"two objects on one line", `{"jsonrpc":"2.0","id":1,"method":"ping"}{"jsonrpc":"2.0","id":2,"method":"ping"}`, jsonrpc.CodeParseError, "null"},
+	{"truncated", `{"jsonrpc":"2.0","id":1,"meth`, jsonrpc.CodeParseError, "null"},
+	{"1,000 nested arrays", strings.Repeat("[", 1000) + strings.Repeat("]", 1000), jsonrpc.CodeInvalidRequest, "null"},
+	{"1,000 levels inside params", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","arguments":{"a":` +
+		strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}}}`, jsonrpc.CodeInvalidParams, "7"},
+	{"20,000 nested arrays", strings.Repeat("[", 20000) + strings.Repeat("]", 20000), jsonrpc.CodeParseError, "null"},
+	{"no jsonrpc member", `{"id":3,"method":"ping"}`, jsonrpc.CodeInvalidRequest, "3"},
+	{"wrong jsonrpc version", `{"jsonrpc":"1.0","id":"a","method":"ping"}`, jsonrpc.CodeInvalidRequest, `"a"`},
+	{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, jsonrpc.CodeInvalidRequest, "null"},
+	{"fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, jsonrpc.CodeInvalidRequest, "null"},
+	{"object id", `{"jsonrpc":"2.0","id":{},"method":"ping"}`, jsonrpc.CodeInvalidRequest, "null"},
+	{"id beyond 2^53", `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, jsonrpc.CodeInvalidRequest, "null"},
+	{"method not a string", `{"jsonrpc":"2.0","id":4,"method":5}`, jsonrpc.CodeInvalidRequest, "4"},
+	{"neither request nor response", `{"jsonrpc":"2.0","id":5}`, jsonrpc.CodeInvalidRequest, "5"},
+}
+
+func TestDecodeAnswersEveryBadLine(t *testing.T) {
+	for _, tc := range badLines {
+		t.Run(tc.name, func(t *testing.T) {
+			msg, rej := Decode(Frame{Line: []byte(tc.line)}, DefaultMaxLineBytes)
+			if rej == nil {
+				t.Fatalf("accepted as %#v", msg)
+			}
+			if rej.Code != tc.code || string(rej.ID) != tc.id {
+				t.Fatalf("code %d id %s (%s), want code %d id %s", rej.Code, rej.ID, rej.Message, tc.code, tc.id)
+			}
+			var wire map[string]any
+			data, err := json.Marshal(rej)
+			if err != nil || json.Unmarshal(data, &wire) != nil {
+				t.Fatalf("rejection does not encode: %s %v", data, err)
+			}
+			if _, ok := wire["id"]; !ok || wire["jsonrpc"] != "2.0" {
+				t.Fatalf("rejection lacks jsonrpc or id: %s", data)
+			}
+		})
+	}
+}
+
+func TestDecodeRejectsAnOverLongLineWithItsSize(t *testing.T) {
+	_, rej := Decode(Frame{TooLong: 9 << 20}, DefaultMaxLineBytes)
+	if rej == nil || rej.Code != jsonrpc.CodeInvalidRequest || string(rej.ID) != "null" || !strings.Contains(rej.Message, "9437184 bytes") {
+		t.Fatalf("rejection = %+v", rej)
+	}
+}
+
+func TestDecodePassesWellFormedMessages(t *testing.T) {
+	cases := []struct {
+		name, line string
+		isCall     bool
+	}{
+		{"call with integer id", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, true},
+		{"call with string id", `{"jsonrpc":"2.0","id":"x","method":"ping","params":{}}`, true},
+		{"notification", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, false},
+		{"ping with null params", `{"jsonrpc":"2.0","id":2,"method":"ping","params":null}`, true},
+		{"surrounding spaces", `  {"jsonrpc":"2.0","id":3,"method":"ping"}  `, true},
+		{"nesting at the limit", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"x","arguments":{"a":` +
+			strings.Repeat("[", MaxDepth-3) + strings.Repeat("]", MaxDepth-3) + `}}}`, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			msg, rej := Decode(Frame{Line: []byte(tc.line)}, DefaultMaxLineBytes)
+			if rej != nil {
+				t.Fatalf("rejected: %+v", rej)
+			}
+			req, ok := msg.(*jsonrpc.Request)
+			if !ok || req.IsCall() != tc.isCall {
+				t.Fatalf("decoded %#v", msg)
+			}
+		})
+	}
+	if msg, rej := Decode(Frame{Line: []byte(`{"jsonrpc":"2.0","id":9,"result":{}}`)}, 10); rej != nil {
+		t.Fatalf("a client's response was rejected: %+v", rej)
+	} else if _, ok := msg.(*jsonrpc.Response); !ok {
+		t.Fatalf("a client's response decoded as %#v", msg)
+	}
+	if msg, rej := Decode(Frame{Line: []byte("   ")}, 10); msg != nil || rej != nil {
+		t.Fatalf("a blank line yielded %#v %+v", msg, rej)
+	}
+}
