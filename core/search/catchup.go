@@ -130,8 +130,8 @@ func readIndexed(ctx context.Context, q queryer) (map[string]indexed, error) {
 
 // writer adds documents inside one sidecar transaction.
 type writer struct {
-	tx             *sql.Tx
-	doc, text      *sql.Stmt
+	tx              *sql.Tx
+	doc, text       *sql.Stmt
 	events, rebuilt int
 }
 
