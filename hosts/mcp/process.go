@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/agenttool/collab/core/search"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -20,6 +21,8 @@ type Process struct {
 	store    *store.Store
 	getenv   func(string) string
 	binding  *binding
+	// index is the search sidecar, opened by the first collab_search.
+	index *search.Index
 }
 
 // ProcessConfig configures NewProcess.
