@@ -181,7 +181,7 @@ func consistentCopy(t *testing.T, path string) []byte {
 	return copyOf(t, dst)
 }
 
-func copyOf(t *testing.T, path string) []byte {
+func copyOf(t testing.TB, path string) []byte {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -196,7 +196,7 @@ func copyOf(t *testing.T, path string) []byte {
 }
 
 // restore replaces path (and any WAL beside it) with b.
-func restore(t *testing.T, b []byte, path string) {
+func restore(t testing.TB, b []byte, path string) {
 	t.Helper()
 	os.Remove(path + "-wal")
 	os.Remove(path + "-shm")
