@@ -258,7 +258,7 @@ func BenchmarkQuery(b *testing.B) {
 	}
 	sets := map[string][]string{
 		"typical": cooccurring(b, ix, ws, 300, 2000, 4),
-		"common": {vocabulary[40] + " " + vocabulary[90], vocabulary[25] + " " + vocabulary[300]},
+		"common":  {vocabulary[40] + " " + vocabulary[90], vocabulary[25] + " " + vocabulary[300]},
 	}
 	for _, name := range []string{"typical", "common"} {
 		queries := sets[name]
