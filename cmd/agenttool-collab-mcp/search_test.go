@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -168,4 +170,63 @@ func TestReferenceOpensASearchedDatabase(t *testing.T) {
 	if got, _ := res["hits"].([]any); len(got) != 1 {
 		t.Errorf("the running server did not catch up with the reference: %v", res)
 	}
+}
+
+// TestConcurrentServersShareTheSidecar runs three servers that each write
+// and search at the same time. Every search finds at least the searcher's
+// own committed writes, writes never fail, and at the end every server
+// finds all of them and the sidecar passes SQLite's integrity check.
+func TestConcurrentServersShareTheSidecar(t *testing.T) {
+	s := newSandbox(t)
+	repo := s.repo("main", map[string]string{"a.txt": "a\n"})
+	first := s.start()
+	ws := str(ok(t, first, "collab_workspace_open", map[string]any{"root_path": repo, "actor": "p0"}), "workspace.id")
+	servers := []*mcptest.Client{first, s.start(), s.start()}
+	const rounds = 8
+	errs := make(chan error, len(servers))
+	for p, c := range servers {
+		go func(p int, c *mcptest.Client) {
+			errs <- writeAndSearch(c, ws, p, rounds)
+		}(p, c)
+	}
+	for range servers {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	for p, c := range servers {
+		res := ok(t, c, "collab_search", map[string]any{"workspace_id": ws, "query": "ostrich", "limit": 50})
+		if hits, _ := res["hits"].([]any); len(hits) != len(servers)*rounds {
+			t.Errorf("server %d finds %d of %d writes", p, len(hits), len(servers)*rounds)
+		}
+	}
+	db, err := sql.Open("sqlite", "file:"+s.db+".search?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var check string
+	if err := db.QueryRow("PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
+		t.Errorf("sidecar integrity: %q %v", check, err)
+	}
+}
+
+// writeAndSearch creates rounds tasks as process p, searching after each
+// write; every search must find all of p's own writes so far.
+func writeAndSearch(c *mcptest.Client, ws string, p, rounds int) error {
+	for i := 1; i <= rounds; i++ {
+		r, err := c.Call("collab_task_create", map[string]any{"workspace_id": ws, "actor": fmt.Sprintf("p%d", p),
+			"idempotency_key": fmt.Sprintf("p%d-%d", p, i), "title": fmt.Sprintf("ostrich sighting %d by p%d", i, p)})
+		if err != nil || r.IsError {
+			return fmt.Errorf("p%d write %d: %v %s", p, i, err, r.Raw)
+		}
+		r, err = c.Call("collab_search", map[string]any{"workspace_id": ws, "query": "ostrich", "actor": fmt.Sprintf("p%d", p), "limit": 50})
+		if err != nil || r.IsError {
+			return fmt.Errorf("p%d search %d: %v %s", p, i, err, r.Raw)
+		}
+		if hits, _ := r.Structured["hits"].([]any); len(hits) != i {
+			return fmt.Errorf("p%d after %d writes finds %d of its own", p, i, len(hits))
+		}
+	}
+	return nil
 }
