@@ -50,6 +50,7 @@ var subcommands = map[string]func(ctx context.Context, args []string, stdout, st
 	"doctor": runDoctor,
 	"host":   runHost,
 	"guard":  runGuard,
+	"search": searchCommand,
 }
 
 func printUsage(w io.Writer) {
@@ -64,6 +65,8 @@ Usage:
   agenttool-collab-mcp doctor [--json] [--plugin-root DIR]
                                     show which database each host would open and whether
                                     they agree; exit 1 when something needs doing
+  agenttool-collab-mcp search QUERY... [--db FILE] [--json] [--rebuild] [filters]
+                                    full-text search of everything in the journal
   agenttool-collab-mcp host install|uninstall hermes [--profile P] [--hermes-home DIR] [--dry-run]
                                     add or remove the Hermes server entry and skill
   agenttool-collab-mcp host install|uninstall claude|codex

@@ -239,6 +239,11 @@ func (w *secretWorld) driveJournal() {
 	p.expect(w.alice, "collab_journal_verify", map[string]any{"workspace_id": "ws_missing"}, "workspace_not_found")
 	p.ok(w.alice, "collab_anchor_status", w.args())
 	p.expect(w.alice, "collab_anchor_status", map[string]any{"workspace_id": "ws_missing"}, "workspace_not_found")
+	p.ok(w.alice, "collab_search", w.args("query", "collab-sessions credential token session_file", "limit", 50))
+	p.ok(w.legacy, "collab_search", w.args("query", `"session`, "kinds", []any{"session", "workspace"}, "limit", 50))
+	p.ok(w.bob, "collab_search", w.args("query", "tmp OR sqlite OR collab", "order", "recent", "limit", 50))
+	p.expect(w.legacy, "collab_search", map[string]any{"workspace_id": "ws_missing", "query": "x"}, "workspace_not_found")
+	p.expect(w.alice, "collab_search", w.args("query", "x", "cursor", "bogus"), "invalid_cursor")
 }
 
 // driveCredentialFailures makes the credential directory non-private

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agenttool/collab/core/search"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -17,6 +18,8 @@ type Process struct {
 	store   *store.Store
 	getenv  func(string) string
 	binding *binding
+	// index is the search sidecar, opened by the first collab_search.
+	index *search.Index
 }
 
 // ProcessConfig configures NewProcess.

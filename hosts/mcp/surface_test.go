@@ -58,6 +58,11 @@ func decode(t *testing.T, b []byte) any {
 	return v
 }
 
+// extensionTools are the tools this server adds to the reference's 32.
+// Conformance compares only the reference's tools; each extension must be
+// listed here so that an accidental extra tool still fails.
+var extensionTools = []string{"collab_search"}
+
 func TestEveryToolMatchesTheReferenceSurface(t *testing.T) {
 	b, err := os.ReadFile("testdata/reference-surface.json")
 	if err != nil {
@@ -71,8 +76,13 @@ func TestEveryToolMatchesTheReferenceSurface(t *testing.T) {
 	for _, d := range Definitions() {
 		defs[d.Name] = d
 	}
-	if len(defs) != 32 || len(ref.Tools) != 32 {
-		t.Fatalf("%d definitions, %d reference tools; want 32 of each", len(defs), len(ref.Tools))
+	if len(ref.Tools) != 32 || len(defs) != 32+len(extensionTools) {
+		t.Fatalf("%d definitions, %d reference tools; want the reference's 32 plus %d extensions", len(defs), len(ref.Tools), len(extensionTools))
+	}
+	for _, name := range extensionTools {
+		if _, ok := defs[name]; !ok {
+			t.Errorf("extension %s is not defined", name)
+		}
 	}
 	for _, rt := range ref.Tools {
 		d, ok := defs[rt.Name]

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/agenttool/collab/core/dbpath"
+	"github.com/agenttool/collab/core/search"
+	"github.com/agenttool/collab/core/store"
+)
+
+const searchUsage = `usage: agenttool-collab-mcp search QUERY... [flags]
+
+Search every report, decision, task, progress note, review, handoff,
+artifact and event payload in the journal, best match first. Plain words
+just work; FTS5 syntax ("phrases", prefix*, AND, OR, NOT) is honoured.
+The index lives beside the database in <database>.search; the database
+itself is only read.
+
+Flags:
+`
+
+// searchCommand runs a full-text search for a person. It exits 0 when the
+// search ran (with or without hits), 1 when it failed, 2 on bad usage.
+func searchCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("search", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	db := fs.String("db", "", "database file (default: the one the server would open)")
+	asJSON := fs.Bool("json", false, "print one JSON object for scripts")
+	rebuild := fs.Bool("rebuild", false, "rebuild the index from the whole journal first")
+	workspace := fs.String("workspace", "", "only this workspace id")
+	var kinds listFlag
+	fs.Var(&kinds, "kind", "only hits of this kind (repeat or comma-separate): "+strings.Join(search.Kinds, ", "))
+	actor := fs.String("actor", "", "only events written under this actor label")
+	session := fs.String("session", "", "only events written by this session id")
+	task := fs.String("task", "", "only events about this task id")
+	since := fs.String("since", "", "earliest hit: a journal sequence, RFC 3339 time or YYYY-MM-DD")
+	until := fs.String("until", "", "latest hit: a journal sequence, RFC 3339 time or YYYY-MM-DD")
+	order := fs.String("order", search.ByRelevance, "relevance or recent")
+	limit := fs.Int("limit", search.DefaultLimit, fmt.Sprintf("hits per page, 1 to %d", search.MaxLimit))
+	cursor := fs.String("cursor", "", "continue from the cursor a previous page printed")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, searchUsage)
+		fs.PrintDefaults()
+	}
+	words, err := parseInterleaved(fs, args)
+	if err == flag.ErrHelp {
+		return 0
+	}
+	if err != nil {
+		return 2
+	}
+	text := strings.Join(words, " ")
+	if text == "" && !*rebuild {
+		fmt.Fprintln(stderr, "agenttool-collab-mcp search: give words to search for")
+		fs.Usage()
+		return 2
+	}
+	q := search.Query{WorkspaceID: *workspace, Text: text, Kinds: kinds, Actor: *actor, SessionID: *session, TaskID: *task,
+		Order: *order, Limit: *limit, Cursor: *cursor}
+	if q.Since, err = search.ParseBound(*since, false); err != nil {
+		return fail(stderr, err) + 1
+	}
+	if q.Until, err = search.ParseBound(*until, true); err != nil {
+		return fail(stderr, err) + 1
+	}
+	if !*asJSON && isTerminal(stdout) && os.Getenv("NO_COLOR") == "" {
+		q.MarkOpen, q.MarkClose = "\x1b[1m", "\x1b[0m"
+	}
+	return runSearch(ctx, *db, *rebuild, q, *asJSON, stdout, stderr)
+}
+
+func runSearch(ctx context.Context, db string, rebuild bool, q search.Query, asJSON bool, stdout, stderr io.Writer) int {
+	path := db
+	if path == "" {
+		choice, err := dbpath.Resolve(osEnv())
+		if err != nil {
+			return fail(stderr, err)
+		}
+		path = choice.Path
+	}
+	st, err := store.Open(ctx, store.Options{Path: path, ReadOnly: true})
+	if err != nil {
+		return fail(stderr, err)
+	}
+	defer st.Close()
+	ix, err := search.Open(ctx, st)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	defer ix.Close()
+	if rebuild {
+		if err := ix.Rebuild(ctx); err != nil {
+			return fail(stderr, err)
+		}
+		if q.Text == "" {
+			fmt.Fprintf(stdout, "rebuilt %s\n", ix.Path())
+			return 0
+		}
+	}
+	res, err := ix.Search(ctx, q)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		hits := res.Hits
+		if hits == nil {
+			hits = []search.Hit{}
+		}
+		var next *string
+		if res.NextCursor != "" {
+			next = &res.NextCursor
+		}
+		enc.Encode(map[string]any{"query": q.Text, "interpreted_as": res.Interpreted, "hits": hits, "next_cursor": next})
+		return 0
+	}
+	printHits(stdout, q, res)
+	return 0
+}
+
+func printHits(w io.Writer, q search.Query, res search.Result) {
+	switch len(res.Hits) {
+	case 0:
+		fmt.Fprintf(w, "no hits for %q\n", q.Text)
+	case 1:
+		fmt.Fprintf(w, "1 hit for %q\n", q.Text)
+	default:
+		fmt.Fprintf(w, "%d hits for %q\n", len(res.Hits), q.Text)
+	}
+	if res.Interpreted != q.Text {
+		fmt.Fprintf(w, "(searched as %s)\n", res.Interpreted)
+	}
+	for _, h := range res.Hits {
+		fmt.Fprintf(w, "\n#%d %s %s  %s", h.Sequence, h.Kind, h.ID, h.OccurredAt)
+		if h.TaskID != nil && *h.TaskID != h.ID {
+			fmt.Fprintf(w, "  task %s", *h.TaskID)
+		}
+		fmt.Fprintf(w, "  by %s", h.Actor)
+		if q.WorkspaceID == "" {
+			fmt.Fprintf(w, "  in %s", h.WorkspaceID)
+		}
+		fmt.Fprintln(w)
+		if h.Title != "" {
+			fmt.Fprintf(w, "  %s\n", oneLine(h.Title))
+		}
+		fmt.Fprintf(w, "  %s\n", oneLine(h.Snippet))
+	}
+	if res.NextCursor != "" {
+		fmt.Fprintf(w, "\nmore: add --cursor %s\n", res.NextCursor)
+	}
+}
+
+// oneLine folds line breaks so each hit prints as a short block.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// parseInterleaved parses flags that may come before, between or after
+// the query words, and returns the words in order.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var words []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return words, nil
+		}
+		words, args = append(words, rest[0]), rest[1:]
+	}
+}
+
+// listFlag is a flag that may repeat and takes comma-separated values.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(v string) error {
+	for _, part := range strings.Split(v, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			*l = append(*l, part)
+		}
+	}
+	return nil
+}
+
+// isTerminal reports whether w is a character device such as a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,209 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/agenttool/collab/core/collaberr"
+)
+
+// DefaultLimit and MaxLimit bound a page of hits.
+const (
+	DefaultLimit = 10
+	MaxLimit     = 50
+)
+
+// Orders a search can return hits in.
+const (
+	// ByRelevance puts the best bm25 match first. Pages are exact while the
+	// index does not change between them; new events change every score.
+	ByRelevance = "relevance"
+	// ByRecency puts the latest indexed event first. Pages are exact even
+	// while the journal grows.
+	ByRecency = "recent"
+)
+
+// Query is one search request.
+type Query struct {
+	// WorkspaceID limits the search to one workspace; empty searches all.
+	WorkspaceID string
+	// Text is FTS5 query syntax or plain words; see Interpret.
+	Text string
+	// Kinds keeps only hits of these kinds (any, when empty).
+	Kinds []string
+	// Actor, SessionID and TaskID keep only hits with exactly this value.
+	Actor, SessionID, TaskID string
+	// Since and Until bound the hits, inclusive, by journal sequence or
+	// time; see ParseBound.
+	Since, Until Bound
+	// Order is ByRelevance (the default) or ByRecency.
+	Order string
+	// Limit is the page size: DefaultLimit when 0, at most MaxLimit.
+	Limit int
+	// Cursor continues a previous search with the same query and filters.
+	Cursor string
+	// Mark surrounds each matched term in snippets ("**" when empty).
+	MarkOpen, MarkClose string
+}
+
+// Hit is one matching event: what it is, where to fetch it, and why it
+// matched.
+type Hit struct {
+	Kind        string  `json:"kind"`
+	EventType   string  `json:"event_type"`
+	WorkspaceID string  `json:"workspace_id"`
+	Sequence    int64   `json:"sequence"`
+	ID          string  `json:"id"`
+	TaskID      *string `json:"task_id"`
+	Actor       string  `json:"actor"`
+	SessionID   *string `json:"session_id"`
+	OccurredAt  string  `json:"occurred_at"`
+	Title       string  `json:"title,omitempty"`
+	Snippet     string  `json:"snippet"`
+	Rank        float64 `json:"rank"`
+}
+
+// Result is one page of hits.
+type Result struct {
+	Hits []Hit `json:"hits"`
+	// Interpreted is the FTS5 expression that ran: the query itself, or
+	// its words quoted one by one when the query was not valid FTS5.
+	Interpreted string `json:"interpreted_as"`
+	// NextCursor continues the search; empty on the last page.
+	NextCursor string `json:"next_cursor,omitempty"`
+}
+
+// Search catches the index up with the journal and returns one page of
+// hits. It only reads the main database.
+func (ix *Index) Search(ctx context.Context, q Query) (Result, error) {
+	if err := normalise(&q); err != nil {
+		return Result{}, err
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	var res Result
+	err := ix.withRepair(ctx, func() error {
+		if _, err := ix.catchUp(ctx, q.WorkspaceID); err != nil {
+			return err
+		}
+		var err error
+		res, err = ix.page(ctx, q)
+		return err
+	})
+	return res, err
+}
+
+func normalise(q *Query) error {
+	if q.Limit == 0 {
+		q.Limit = DefaultLimit
+	}
+	if q.Limit < 1 || q.Limit > MaxLimit {
+		return collaberr.New("invalid_limit", fmt.Sprintf("limit must be 1 to %d", MaxLimit)).With("limit", q.Limit)
+	}
+	if q.Order == "" {
+		q.Order = ByRelevance
+	}
+	if q.Order != ByRelevance && q.Order != ByRecency {
+		return collaberr.New("invalid_order", "order must be relevance or recent").With("order", q.Order)
+	}
+	for _, k := range q.Kinds {
+		if !knownKind(k) {
+			return collaberr.New("invalid_kind", "Unknown hit kind; use one of "+strings.Join(Kinds, ", ")).With("kind", k)
+		}
+	}
+	if q.MarkOpen == "" && q.MarkClose == "" {
+		q.MarkOpen, q.MarkClose = "**", "**"
+	}
+	if words(q.Text, " ") == "" {
+		return collaberr.New("invalid_query", "The query has no word to search for")
+	}
+	return nil
+}
+
+func knownKind(k string) bool {
+	for _, known := range Kinds {
+		if k == known {
+			return true
+		}
+	}
+	return false
+}
+
+// page runs the query against the index as it is now.
+func (ix *Index) page(ctx context.Context, q Query) (Result, error) {
+	var generation string
+	if err := ix.db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'generation'").Scan(&generation); err != nil {
+		return Result{}, fmt.Errorf("read search index: %w", err)
+	}
+	pos, err := decodeCursor(q, generation)
+	if err != nil {
+		return Result{}, err
+	}
+	if pos.Ceiling == 0 {
+		if err := ix.db.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) FROM docs").Scan(&pos.Ceiling); err != nil {
+			return Result{}, fmt.Errorf("read search index: %w", err)
+		}
+	}
+	expr, hits, err := ix.interpretAndRun(ctx, q, &pos)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Hits: make([]Hit, 0, len(hits)), Interpreted: expr}
+	if len(hits) > q.Limit {
+		hits = hits[:q.Limit]
+		next := pos
+		next.Offset += q.Limit
+		next.After = hits[len(hits)-1].docID
+		res.NextCursor = encodeCursor(q, generation, next)
+	}
+	if err := ix.snippets(ctx, q, expr, hits); err != nil {
+		return Result{}, err
+	}
+	for _, h := range hits {
+		res.Hits = append(res.Hits, h.Hit)
+	}
+	return res, nil
+}
+
+// Interpretations of a query, tried in order on the first page and fixed
+// by the cursor for the pages after it.
+const (
+	asWritten = iota // FTS5 syntax, as the caller wrote it
+	allWords         // not valid FTS5: every word, quoted, must match
+	anyWord          // no hit needing every word: any word may match
+)
+
+// interpretAndRun runs the query as written; if SQLite refuses its syntax,
+// as quoted words that must all match; and if that finds nothing, as
+// quoted words any of which may match. A person's raw text therefore never
+// fails on syntax. pos.Mode records the choice for later pages.
+func (ix *Index) interpretAndRun(ctx context.Context, q Query, pos *position) (string, []scored, error) {
+	if q.Cursor != "" {
+		expr := interpretation(q.Text, pos.Mode)
+		hits, err := ix.run(ctx, q, expr, *pos)
+		return expr, hits, err
+	}
+	hits, err := ix.run(ctx, q, q.Text, *pos)
+	if err == nil || !isQuerySyntax(err) {
+		return q.Text, hits, err
+	}
+	for _, mode := range []int{allWords, anyWord} {
+		pos.Mode = mode
+		expr := interpretation(q.Text, mode)
+		if hits, err = ix.run(ctx, q, expr, *pos); err != nil || len(hits) > 0 {
+			return expr, hits, err
+		}
+	}
+	return interpretation(q.Text, anyWord), nil, nil
+}
+
+func interpretation(text string, mode int) string {
+	switch mode {
+	case allWords:
+		return words(text, " ")
+	case anyWord:
+		return words(text, " OR ")
+	}
+	return text
+}
