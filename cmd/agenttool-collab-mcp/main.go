@@ -49,6 +49,7 @@ var subcommands = map[string]func(ctx context.Context, args []string, stdout, st
 	"verify": verifyCommand,
 	"doctor": runDoctor,
 	"host":   runHost,
+	"demo":   demoCommand,
 }
 
 func printUsage(w io.Writer) {
@@ -56,6 +57,8 @@ func printUsage(w io.Writer) {
 
 Usage:
   agenttool-collab-mcp              serve MCP over stdio (how hosts launch it)
+  agenttool-collab-mcp demo [--json] [--keep DIR]
+                                    watch three agents coordinate (start here)
   agenttool-collab-mcp --version    print the version
   agenttool-collab-mcp --help       print this help
   agenttool-collab-mcp verify [--db FILE] [--json]

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDemoRunsTheWholeScript runs `demo --json --keep DIR` as a real
+// process whose agents are real server processes of the same binary, and
+// checks that every scripted step behaved, that the conflicting claim was
+// refused with the overlap, and that the kept database is where it says.
+func TestDemoRunsTheWholeScript(t *testing.T) {
+	keep := filepath.Join(t.TempDir(), "kept")
+	cmd := exec.Command(os.Args[0], "demo", "--json", "--keep", keep)
+	cmd.Env = append(os.Environ(), serveEnv+"=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("demo failed: %v\n%s", err, out)
+	}
+	var tr struct {
+		OK       bool   `json:"ok"`
+		Database string `json:"database"`
+		Steps    []struct {
+			Agent, Tool, Outcome string
+			OK                   bool
+		} `json:"steps"`
+	}
+	if err := json.Unmarshal(out, &tr); err != nil {
+		t.Fatalf("--json output is not one JSON object: %v\n%s", err, out)
+	}
+	if !tr.OK {
+		t.Fatalf("transcript not ok: %s", out)
+	}
+	seen := map[string]bool{}
+	for _, s := range tr.Steps {
+		if !s.OK {
+			t.Errorf("step %s %s not ok: %s", s.Agent, s.Tool, s.Outcome)
+		}
+		seen[s.Tool+":"+s.Outcome] = true
+	}
+	for _, want := range []string{
+		"collab_task_claim:path_scope_conflict", "collab_handoff_respond:ok", "collab_task_review:ok",
+		"collab_next:ok", "collab_journal_verify:ok", "collab_decision_record:ok", "collab_report_append:ok",
+	} {
+		if !seen[want] {
+			t.Errorf("transcript lacks %s", want)
+		}
+	}
+	if _, err := os.Stat(tr.Database); err != nil || !strings.HasPrefix(tr.Database, keep) {
+		t.Errorf("kept database %q: %v", tr.Database, err)
+	}
+}
+
+// TestDemoNarrates checks the plain-text narrative a person sees: the
+// refusal and its reason, and where to look afterwards; no colour off a TTY.
+func TestDemoNarrates(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "demo")
+	cmd.Env = append(os.Environ(), serveEnv+"=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("demo failed: %v\n%s", err, out)
+	}
+	text := string(out)
+	for _, want := range []string{"refused: ada holds rate-limiter", `["src/api/handlers.go","src/api"]`, "collab tail --db", "collab status --db", "Done in"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("narrative lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "\x1b[") {
+		t.Errorf("narrative carries ANSI colour though stdout is not a terminal")
+	}
+}
+
+// TestDemoUsage: --help exits 0, an unknown flag exits 2, and a non-empty
+// --keep directory is refused before anything runs.
+func TestDemoUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{{[]string{"demo", "--help"}, 0}, {[]string{"demo", "--bogus"}, 2}} {
+		var out, errb strings.Builder
+		if got := run(t.Context(), tc.args, strings.NewReader(""), &out, &errb); got != tc.code {
+			t.Errorf("%v: exit %d, want %d (%s)", tc.args, got, tc.code, errb.String())
+		}
+	}
+}
