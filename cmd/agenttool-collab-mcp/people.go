@@ -12,4 +12,10 @@ func init() {
 	subcommands["reports"] = cli.Reports
 	subcommands["decisions"] = cli.Decisions
 	subcommands["sessions"] = cli.Sessions
+	subcommands["post"] = cli.Post
+	subcommands["decide"] = cli.Decide
+	subcommands["review"] = cli.Review
+	subcommands["handoff"] = cli.Handoff
+	subcommands["whoami"] = cli.Whoami
+	subcommands["logout"] = cli.Logout
 }
