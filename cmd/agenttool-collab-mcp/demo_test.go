@@ -88,3 +88,23 @@ func TestDemoUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestShortNameShowsPeopleHelp: started as "collab" without arguments the
+// binary prints the people's commands and exits 0 instead of serving.
+func TestShortNameShowsPeopleHelp(t *testing.T) {
+	for _, tc := range []struct {
+		argv0 string
+		want  bool
+	}{{"collab", true}, {"/usr/bin/collab", true}, {`C:\x\collab.exe`, true}, {"agenttool-collab-mcp", false}, {"collabx", false}} {
+		if got := invokedAsCollab(tc.argv0); got != tc.want {
+			t.Errorf("invokedAsCollab(%q) = %v", tc.argv0, got)
+		}
+	}
+	var b strings.Builder
+	printPeopleUsage(&b)
+	for _, cmd := range []string{"demo", "status", "tail", "tasks", "show", "reports", "decisions", "sessions", "post", "decide", "review", "handoff respond", "whoami", "logout"} {
+		if !strings.Contains(b.String(), "collab "+cmd) {
+			t.Errorf("people's help lacks %q", cmd)
+		}
+	}
+}

@@ -17,7 +17,12 @@ var version = "0.0.0-dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	var code int
+	if invokedAsCollab(os.Args[0]) && len(os.Args) == 1 {
+		printPeopleUsage(os.Stdout)
+	} else {
+		code = run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	}
 	stop()
 	os.Exit(code)
 }
@@ -70,6 +75,10 @@ Usage:
                                     add or remove the Hermes server entry and skill
   agenttool-collab-mcp host install|uninstall claude|codex
                                     print the Claude Code or Codex commands that do it
+  agenttool-collab-mcp status|tail|tasks|show|reports|decisions|sessions ...
+                                    read the journal (see: collab, or docs/cli.md)
+  agenttool-collab-mcp post|decide|review|handoff respond|whoami|logout ...
+                                    act as a person through a session of your own
 
 Environment:
   AGENTOOL_COLLAB_DB                    database file (default: $XDG_DATA_HOME/agenttool/collab.sqlite)
