@@ -19,6 +19,7 @@ func Tasks(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return err
 		}
+		sortByID(tasks)
 		p := newPrinter(stdout)
 		if c.json {
 			return p.json(map[string]any{"tasks": nonNil(tasks)})
@@ -57,8 +58,8 @@ func Show(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		p.line("%s  %s", p.paint("1", t.ID), t.Title)
 		p.line("  status     %s (stored %s), review %s, version %d", t.EffectiveStatus, t.Status, t.ReviewStatus, t.Version)
 		p.line("  mode       %s, completion %s", t.WorkMode, t.CompletionPolicy)
-		p.line("  paths      %s", strings.Join(t.PathScopes, ", "))
-		p.line("  depends on %s", strings.Join(t.Dependencies, ", "))
+		p.line("  paths      %s", orDash(strings.Join(t.PathScopes, ", ")))
+		p.line("  depends on %s", orDash(strings.Join(t.Dependencies, ", ")))
 		p.line("  assignee   %s  lease %s until %s", deref(t.Assignee), deref(t.LeaseID), deref(t.LeaseExpiresAt))
 		p.line("  progress   %s", deref(t.LatestProgress))
 		p.line("  reported   %s at %s; accepted %s at %s", deref(t.ReportedBy), deref(t.ReportedAt), deref(t.AcceptedBy), deref(t.AcceptedAt))
@@ -160,10 +161,16 @@ func Sessions(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return p.json(map[string]any{"bound_sessions": nonNil(sv.Sessions), "presence": nonNil(sv.Presence)})
 		}
 		p.heading("Bound sessions")
+		if len(sv.Sessions) == 0 {
+			p.line("  none")
+		}
 		for _, s := range sv.Sessions {
 			p.line("  %-12s %s  joined %s, last seen %s", s.Actor, s.ID, s.JoinedAt, s.LastSeenAt)
 		}
 		p.heading("Presence")
+		if len(sv.Presence) == 0 {
+			p.line("  none")
+		}
 		for _, s := range sv.Presence {
 			p.line("  %-12s %s  %s", s.ActorLabel, s.RuntimeKind, s.ID)
 		}
@@ -198,6 +205,13 @@ func reportLine(r store.Report) string {
 func nonNil[T any](s []T) []T {
 	if s == nil {
 		return []T{}
+	}
+	return s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
 	}
 	return s
 }

@@ -69,6 +69,7 @@ func loadStatus(ctx context.Context, v *view) (statusView, error) {
 	if err != nil {
 		return sv, err
 	}
+	sortByID(tasks)
 	for _, t := range tasks {
 		sv.Tasks[t.EffectiveStatus] = append(sv.Tasks[t.EffectiveStatus], t)
 	}
@@ -158,4 +159,10 @@ func statusOrder(tasks map[string][]store.Task) []string {
 	}
 	sort.Strings(rest)
 	return append(out, rest...)
+}
+
+// sortByID orders tasks by id, so that a listing does not depend on which
+// of two tasks created in the same millisecond the store returns first.
+func sortByID(tasks []store.Task) {
+	sort.SliceStable(tasks, func(i, j int) bool { return tasks[i].ID < tasks[j].ID })
 }
