@@ -28,6 +28,7 @@ var docSteps = []docStep{
 	{"Reports, optionally `--to SESSION` or `--kind K`:", []string{"reports"}},
 	{"Decisions:", []string{"decisions"}},
 	{"Bound sessions, and self-declared presence kept apart:", []string{"sessions"}},
+	{"Handoffs, replayed from the journal (open ones unless `--all`):", []string{"handoffs", "--all"}},
 	{"Acting as a person: the first action starts your own session:", []string{"post", "Please keep the limiter config in one file.", "--as", "pat", "--task", "rate-limiter"}},
 	{"Who you are in this workspace (the credential itself is never shown):", []string{"whoami"}},
 	{"A refusal names the problem and the fix (exit 1):", []string{"review", "rate-limiter", "--accept"}},

@@ -12,6 +12,7 @@ func init() {
 	subcommands["reports"] = cli.Reports
 	subcommands["decisions"] = cli.Decisions
 	subcommands["sessions"] = cli.Sessions
+	subcommands["handoffs"] = cli.Handoffs
 	subcommands["post"] = cli.Post
 	subcommands["decide"] = cli.Decide
 	subcommands["review"] = cli.Review

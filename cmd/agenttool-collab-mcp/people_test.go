@@ -62,6 +62,7 @@ func TestReadCommandsOverARealJournal(t *testing.T) {
 		{[]string{"reports", "--kind", "proposal"}, []string{"Handlers should read the limit from config"}, "reports"},
 		{[]string{"decisions"}, []string{"100 requests per minute"}, "decision_reports"},
 		{[]string{"sessions"}, []string{"ada", "ben", "cy"}, "bound_sessions"},
+		{[]string{"handoffs", "--all"}, []string{"accepted", "rate-limiter: ada → ben"}, "handoffs"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.args[0], func(t *testing.T) {
@@ -107,7 +108,7 @@ func TestReadCommandsOverARealJournal(t *testing.T) {
 func TestReadCommandsRefuseClearly(t *testing.T) {
 	state := t.TempDir()
 	missing := filepath.Join(t.TempDir(), "none.sqlite")
-	for _, name := range []string{"status", "tail", "tasks", "show", "reports", "decisions", "sessions", "post", "decide", "review", "handoff", "whoami", "logout"} {
+	for _, name := range []string{"status", "tail", "tasks", "show", "reports", "decisions", "sessions", "handoffs", "post", "decide", "review", "handoff", "whoami", "logout"} {
 		if _, errs, code := runCLI(t, state, name, "--bogus"); code != 2 || !strings.Contains(errs, "usage: collab "+name) {
 			t.Errorf("%s --bogus: exit %d, stderr %q", name, code, errs)
 		}

@@ -28,7 +28,7 @@ Read (read-only; never migrates; --json on every command; --db FILE, --root DIR,
   collab status                        journal head and verification, sessions vs presence, tasks, reviews
   collab tail [-f] [--since SEQ] [--kind K] [--actor A]
   collab tasks [--status S]            collab show TASK
-  collab reports [--to S] [--kind K]   collab decisions    collab sessions
+  collab reports [--to S] [--kind K]   collab decisions    collab sessions    collab handoffs [--all]
 
 Act as a person (a credential-bound session of your own, same rules as any agent):
   collab post MESSAGE [--to SESSION] [--task TASK]

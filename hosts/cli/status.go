@@ -5,7 +5,9 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
+	"github.com/agenttool/collab/core/scope"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -18,12 +20,22 @@ type statusView struct {
 	Presence   []store.Presence            `json:"presence"`
 	Tasks      map[string][]store.Task     `json:"tasks_by_effective_status"`
 	Pending    []store.Task                `json:"pending_reviews"`
+	Handoffs   []handoffView               `json:"open_handoffs"`
+	Conflicts  []conflictView              `json:"path_conflicts"`
+}
+
+// conflictView is an open task a claim would be refused for now, because
+// its paths overlap a held task or a completion awaiting review.
+type conflictView struct {
+	TaskID string      `json:"task_id"`
+	With   string      `json:"blocked_by"`
+	Pairs  [][2]string `json:"path_pairs"`
 }
 
 // Status shows one workspace: journal head and verification, bound
 // sessions and presence (kept apart: presence is self-declared and
 // authenticates nothing), tasks by effective status with their leases,
-// and pending reviews.
+// pending reviews, open handoffs and path conflicts.
 func Status(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs, c := newFlags("status", "status [--db FILE] [--root DIR | --workspace ID] [--json]", stderr)
 	if err := fs.Parse(args); err != nil {
@@ -34,7 +46,9 @@ func Status(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return report(stderr, err)
 	}
 	defer v.st.Close()
+	stop := progress(stderr, "verifying the journal")
 	sv, err := loadStatus(ctx, v)
+	stop()
 	if err != nil {
 		return report(stderr, err)
 	}
@@ -51,7 +65,8 @@ func Status(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func loadStatus(ctx context.Context, v *view) (statusView, error) {
-	sv := statusView{Database: v.path, Workspace: v.ws, Tasks: map[string][]store.Task{}}
+	sv := statusView{Database: v.path, Workspace: v.ws, Tasks: map[string][]store.Task{},
+		Handoffs: []handoffView{}, Conflicts: []conflictView{}}
 	ok, err := v.st.VerifyJournal(ctx, v.ws.ID)
 	if err != nil {
 		return sv, err
@@ -72,6 +87,16 @@ func loadStatus(ctx context.Context, v *view) (statusView, error) {
 	sortByID(tasks)
 	for _, t := range tasks {
 		sv.Tasks[t.EffectiveStatus] = append(sv.Tasks[t.EffectiveStatus], t)
+	}
+	sv.Conflicts = pathConflicts(tasks)
+	handoffs, err := journalHandoffs(ctx, v, store.FormatTime(time.Now()))
+	if err != nil {
+		return sv, err
+	}
+	for _, h := range handoffs {
+		if h.Status == "pending" || h.Status == "lapsed" {
+			sv.Handoffs = append(sv.Handoffs, h)
+		}
 	}
 	return sv, nil
 }
@@ -106,6 +131,20 @@ func renderStatus(p *printer, sv statusView) {
 		for _, t := range sv.Tasks[status] {
 			p.line("  %-18s %-20s %s%s", status, t.ID, t.Title, taskNote(t))
 		}
+	}
+	p.heading("Path conflicts (open tasks a claim would be refused for)")
+	if len(sv.Conflicts) == 0 {
+		p.line("  none")
+	}
+	for _, c := range sv.Conflicts {
+		p.line("  %-20s overlaps %s: %v", c.TaskID, c.With, c.Pairs)
+	}
+	p.heading("Open handoffs")
+	if len(sv.Handoffs) == 0 {
+		p.line("  none")
+	}
+	for _, h := range sv.Handoffs {
+		p.line("  %-9s %s  %s: %s → %s until %s", h.Status, h.ID, h.TaskID, h.FromActor, h.ToActor, h.ExpiresAt)
 	}
 	p.heading("Pending reviews")
 	if len(sv.Pending) == 0 {
@@ -165,4 +204,26 @@ func statusOrder(tasks map[string][]store.Task) []string {
 // of two tasks created in the same millisecond the store returns first.
 func sortByID(tasks []store.Task) {
 	sort.SliceStable(tasks, func(i, j int) bool { return tasks[i].ID < tasks[j].ID })
+}
+
+// pathConflicts finds open tasks whose scopes overlap a claimed task or a
+// completion awaiting review, as a claim would (read-only tasks never
+// conflict). It is a preview: the store decides at claim time.
+func pathConflicts(tasks []store.Task) []conflictView {
+	var out []conflictView
+	for _, t := range tasks {
+		if t.Status != "open" || t.WorkMode == "read_only" || len(t.PathScopes) == 0 {
+			continue
+		}
+		for _, o := range tasks {
+			reserved := o.Status == "claimed" || (o.Status == "completed" && o.CompletionPolicy == "accepted" && o.ReviewStatus == "pending")
+			if o.ID == t.ID || !reserved || o.WorkMode == "read_only" {
+				continue
+			}
+			if pairs := scope.Conflicts(t.PathScopes, o.PathScopes); len(pairs) > 0 {
+				out = append(out, conflictView{TaskID: t.ID, With: o.ID, Pairs: pairs})
+			}
+		}
+	}
+	return out
 }
