@@ -123,6 +123,19 @@ func TestReadCommandsRefuseClearly(t *testing.T) {
 	if _, err := os.Stat(missing); err == nil {
 		t.Errorf("a read command created the database")
 	}
+	old, err := os.ReadFile(filepath.Join("..", "..", "core", "store", "testdata", "fixtures", "versions", "v0.1.0", "collab.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	legacy := filepath.Join(t.TempDir(), "old.sqlite")
+	os.WriteFile(legacy, old, 0o600)
+	_, errs, code = runCLI(t, state, "tasks", "--db", legacy)
+	if code != 2 || !strings.Contains(errs, "older schema") || !strings.Contains(errs, "to migrate it") {
+		t.Errorf("database needing migration: exit %d, %q", code, errs)
+	}
+	if after, _ := os.ReadFile(legacy); string(after) != string(old) {
+		t.Errorf("a read command changed a database that needs migration")
+	}
 }
 
 // TestTailFollowSeesAnotherProcessWithinASecond starts `tail -f` and has

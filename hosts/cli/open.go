@@ -94,6 +94,11 @@ func (c *common) open(ctx context.Context) (*view, error) {
 			fix: "if it needs migration, start the server once (agenttool-collab-mcp) to migrate it; check with `agenttool-collab-mcp doctor`", code: ExitUsage}
 	}
 	v := &view{st: st, path: path}
+	if old, err := st.NeedsMigration(ctx); err != nil || old {
+		st.Close()
+		return nil, &problem{what: path + " uses an older schema that these read-only commands do not migrate",
+			fix: "start the server on it once (AGENTOOL_COLLAB_DB=" + path + " agenttool-collab-mcp </dev/null) to migrate it, after a backup if you like", code: ExitUsage}
+	}
 	if err := c.pick(ctx, v); err != nil {
 		st.Close()
 		return nil, err
