@@ -2,11 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agenttool/collab/hosts/demo"
 )
 
 // TestDemoRunsTheWholeScript runs `demo --json --keep DIR` as a real
@@ -106,5 +109,20 @@ func TestShortNameShowsPeopleHelp(t *testing.T) {
 		if !strings.Contains(b.String(), "collab "+cmd) {
 			t.Errorf("people's help lacks %q", cmd)
 		}
+	}
+}
+
+// TestDemoFailsWhenAStepMisbehaves points the demo's agents at an
+// in-memory database, where collab_session_start cannot write a
+// credential: the first step is refused, the run reports ErrScript and
+// the transcript records the failed step.
+func TestDemoFailsWhenAStepMisbehaves(t *testing.T) {
+	tr, err := demo.Run(t.Context(), demo.Options{Server: []string{os.Args[0]},
+		Env: []string{serveEnv + "=1", "AGENTOOL_COLLAB_DB=:memory:"}})
+	if !errors.Is(err, demo.ErrScript) {
+		t.Fatalf("err = %v, want ErrScript", err)
+	}
+	if tr.OK || len(tr.Steps) == 0 || tr.Steps[len(tr.Steps)-1].OK || !strings.Contains(tr.Steps[len(tr.Steps)-1].Outcome, "session_file_path_required") {
+		t.Fatalf("transcript does not record the refused step: %+v", tr)
 	}
 }
