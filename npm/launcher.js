@@ -6,7 +6,10 @@
 //
 // It runs the binary built for this platform from bin/<platform>-<arch>/ with
 // the same arguments and standard streams, forwards termination signals to it,
-// and exits the way the binary exited.
+// and exits the way the binary exited. The same file is also staged as
+// bin/collab.js, the short name for people: the child's argv[0] is the name
+// this file was installed under, which the binary reads to choose between
+// serving MCP and printing the people's help when run without arguments.
 'use strict';
 
 const { spawn } = require('node:child_process');
@@ -28,7 +31,8 @@ if (!fs.existsSync(exe)) {
   process.exit(1);
 }
 
-const child = spawn(exe, process.argv.slice(2), { stdio: 'inherit', windowsHide: true });
+const argv0 = path.basename(__filename, '.js');
+const child = spawn(exe, process.argv.slice(2), { stdio: 'inherit', windowsHide: true, argv0 });
 
 const forwarded = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 for (const signal of forwarded) {

@@ -17,7 +17,12 @@ var version = "0.0.0-dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	var code int
+	if invokedAsCollab(os.Args[0]) && len(os.Args) == 1 {
+		printPeopleUsage(os.Stdout)
+	} else {
+		code = run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	}
 	stop()
 	os.Exit(code)
 }
@@ -51,6 +56,7 @@ var subcommands = map[string]func(ctx context.Context, args []string, stdout, st
 	"host":   runHost,
 	"guard":  runGuard,
 	"search": searchCommand,
+	"demo":   demoCommand,
 }
 
 func printUsage(w io.Writer) {
@@ -58,6 +64,8 @@ func printUsage(w io.Writer) {
 
 Usage:
   agenttool-collab-mcp              serve MCP over stdio (how hosts launch it)
+  agenttool-collab-mcp demo [--json] [--keep DIR]
+                                    watch three agents coordinate (start here)
   agenttool-collab-mcp --version    print the version
   agenttool-collab-mcp --help       print this help
   agenttool-collab-mcp verify [--db FILE] [--json]
@@ -73,6 +81,10 @@ Usage:
                                     print the Claude Code or Codex commands that do it
   agenttool-collab-mcp guard install|uninstall|status [--mode warn|block] [--pre-push]
                                     warn about (or block) commits over paths another session claims
+  agenttool-collab-mcp status|tail|tasks|show|reports|decisions|sessions|handoffs ...
+                                    read the journal (see: collab, or docs/cli.md)
+  agenttool-collab-mcp post|decide|review|handoff respond|whoami|logout ...
+                                    act as a person through a session of your own
 
 Environment:
   AGENTOOL_COLLAB_DB                    database file (default: $XDG_DATA_HOME/agenttool/collab.sqlite)

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/agenttool/collab/hosts/cli"
+	"github.com/agenttool/collab/hosts/demo"
+)
+
+// demoCommand runs the scripted three-agent demo against real server
+// processes of this binary. Exit 0 when every step behaved as scripted,
+// 1 when one did not, 2 on bad usage or when it could not start.
+func demoCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the transcript as one JSON object instead of the narrative")
+	keep := fs.String("keep", "", "keep the repository and database in `DIR` (new or empty)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: agenttool-collab-mcp demo [--json] [--keep DIR]\n\nRuns three agents, each a real server process of this binary, through a scripted coordination.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return cli.UsageExit(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "✖ cannot find this program's own path to start the agents: %v\n", err)
+		return 2
+	}
+	opts := demo.Options{Server: []string{exe}, Keep: *keep}
+	if !*asJSON {
+		opts.Out = stdout
+		opts.Color = cli.ColorFor(stdout)
+	}
+	tr, err := demo.Run(ctx, opts)
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(tr)
+	}
+	if err != nil {
+		if !*asJSON {
+			fmt.Fprintf(stderr, "✖ %v\n", err)
+		}
+		return 1
+	}
+	return 0
+}

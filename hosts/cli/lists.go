@@ -1,0 +1,217 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agenttool/collab/core/store"
+)
+
+// Tasks lists the workspace's tasks, optionally those of one stored status.
+func Tasks(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs, c := newFlags("tasks", "tasks [--status open|claimed|blocked|completed] [--db FILE] [--root DIR | --workspace ID] [--json]", stderr)
+	status := fs.String("status", "", "only tasks whose stored status is `S`")
+	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
+		tasks, err := v.st.ListTasks(ctx, v.ws.ID, *status)
+		if err != nil {
+			return err
+		}
+		sortByID(tasks)
+		p := newPrinter(stdout)
+		if c.json {
+			return p.json(map[string]any{"tasks": nonNil(tasks)})
+		}
+		for _, t := range tasks {
+			p.line("%-20s %-18s %s%s", t.ID, t.EffectiveStatus, t.Title, taskNote(t))
+		}
+		if len(tasks) == 0 {
+			p.line("no tasks")
+		}
+		return nil
+	})
+}
+
+// Show prints one task: state, lease, scopes, checkpoints, reviews and the
+// reports about it.
+func Show(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs, c := newFlags("show", "show TASK [--db FILE] [--root DIR | --workspace ID] [--json]", stderr)
+	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
+		if len(c.args) != 1 {
+			return &problem{what: "show needs exactly one task id", fix: "list them with `collab tasks`", code: ExitUsage}
+		}
+		id := c.args[0]
+		t, err := v.st.GetTask(ctx, v.ws.ID, id)
+		if err != nil {
+			return &problem{what: "no task " + id + " in workspace " + v.ws.ID, fix: "list them with `collab tasks`", code: ExitUsage}
+		}
+		reports, err := v.st.ListReports(ctx, store.ListReportsInput{WorkspaceID: v.ws.ID, TaskID: &id})
+		if err != nil {
+			return err
+		}
+		p := newPrinter(stdout)
+		if c.json {
+			return p.json(map[string]any{"task": t, "reports": nonNil(reports)})
+		}
+		p.line("%s  %s", p.paint("1", t.ID), t.Title)
+		p.line("  status     %s (stored %s), review %s, version %d", t.EffectiveStatus, t.Status, t.ReviewStatus, t.Version)
+		p.line("  mode       %s, completion %s", t.WorkMode, t.CompletionPolicy)
+		p.line("  paths      %s", orDash(strings.Join(t.PathScopes, ", ")))
+		p.line("  depends on %s", orDash(strings.Join(t.Dependencies, ", ")))
+		p.line("  assignee   %s  lease %s until %s", deref(t.Assignee), deref(t.LeaseID), deref(t.LeaseExpiresAt))
+		p.line("  progress   %s", deref(t.LatestProgress))
+		p.line("  reported   %s at %s; accepted %s at %s", deref(t.ReportedBy), deref(t.ReportedAt), deref(t.AcceptedBy), deref(t.AcceptedAt))
+		if len(t.ResultCheckpoint) > 0 && string(t.ResultCheckpoint) != "null" {
+			p.line("  result     %s", t.ResultCheckpoint)
+		}
+		p.heading("Reports")
+		for _, r := range reports {
+			p.line("  %s", reportLine(r))
+		}
+		return nil
+	})
+}
+
+// Reports lists reports, optionally those addressed to one session or of
+// one kind.
+func Reports(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs, c := newFlags("reports", "reports [--to SESSION] [--kind K] [--db FILE] [--root DIR | --workspace ID] [--json]", stderr)
+	to := fs.String("to", "", "only reports addressed to session `S`")
+	kind := fs.String("kind", "", "only reports of kind `K` (observation, inference, proposal, decision)")
+	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
+		in := store.ListReportsInput{WorkspaceID: v.ws.ID}
+		if *to != "" {
+			in.ToSessionID = to
+		}
+		limit := int64(500)
+		in.Limit = &limit
+		all, err := v.st.ListReports(ctx, in)
+		if err != nil {
+			return err
+		}
+		var reports []store.Report
+		for _, r := range all {
+			if *kind == "" || r.Kind == *kind {
+				reports = append(reports, r)
+			}
+		}
+		p := newPrinter(stdout)
+		if c.json {
+			return p.json(map[string]any{"reports": nonNil(reports)})
+		}
+		for _, r := range reports {
+			p.line("%s", reportLine(r))
+		}
+		if len(reports) == 0 {
+			p.line("no reports")
+		}
+		return nil
+	})
+}
+
+// Decisions lists decisions: decision reports of sessions and, for older
+// journals, the ten most recent legacy decision rows.
+func Decisions(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs, c := newFlags("decisions", "decisions [--db FILE] [--root DIR | --workspace ID] [--json]", stderr)
+	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
+		st, err := v.st.Status(ctx, v.ws.ID)
+		if err != nil {
+			return err
+		}
+		limit := int64(500)
+		all, err := v.st.ListReports(ctx, store.ListReportsInput{WorkspaceID: v.ws.ID, Limit: &limit})
+		if err != nil {
+			return err
+		}
+		var reports []store.Report
+		for _, r := range all {
+			if r.Kind == "decision" {
+				reports = append(reports, r)
+			}
+		}
+		p := newPrinter(stdout)
+		if c.json {
+			return p.json(map[string]any{"decision_reports": nonNil(reports), "legacy_decisions": nonNil(st.RecentDecisions)})
+		}
+		for _, r := range reports {
+			p.line("%s", reportLine(r))
+		}
+		for _, d := range st.RecentDecisions {
+			p.line("%s  %-10s %s: %s", d.RecordedAt, d.RecordedBy, p.paint("1", d.Topic), d.Decision)
+		}
+		if len(st.RecentDecisions)+len(reports) == 0 {
+			p.line("no decisions")
+		}
+		return nil
+	})
+}
+
+// Sessions lists bound sessions and, separately, self-declared presence.
+func Sessions(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs, c := newFlags("sessions", "sessions [--db FILE] [--root DIR | --workspace ID] [--json]", stderr)
+	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
+		sv, err := loadStatus(ctx, v)
+		if err != nil {
+			return err
+		}
+		p := newPrinter(stdout)
+		if c.json {
+			return p.json(map[string]any{"bound_sessions": nonNil(sv.Sessions), "presence": nonNil(sv.Presence)})
+		}
+		p.heading("Bound sessions")
+		if len(sv.Sessions) == 0 {
+			p.line("  none")
+		}
+		for _, s := range sv.Sessions {
+			p.line("  %-12s %s  joined %s, last seen %s", s.Actor, s.ID, s.JoinedAt, s.LastSeenAt)
+		}
+		p.heading("Presence")
+		if len(sv.Presence) == 0 {
+			p.line("  none")
+		}
+		for _, s := range sv.Presence {
+			p.line("  %-12s %s  %s", s.ActorLabel, s.RuntimeKind, s.ID)
+		}
+		return nil
+	})
+}
+
+// readCommand parses flags, opens the workspace read-only and runs body.
+func readCommand(ctx context.Context, fs *flag.FlagSet, c *common, args []string, stderr io.Writer, body func(*view) error) int {
+	if err := parse(fs, c, args); err != nil {
+		return UsageExit(err)
+	}
+	v, err := c.open(ctx)
+	if err != nil {
+		return report(stderr, err)
+	}
+	defer v.st.Close()
+	if err := body(v); err != nil {
+		return report(stderr, err)
+	}
+	return ExitOK
+}
+
+func reportLine(r store.Report) string {
+	to := ""
+	if r.ToSessionID != nil {
+		to = " → " + *r.ToSessionID
+	}
+	return fmt.Sprintf("#%d %s %s %s/%s%s: %s", r.EventSequence, r.CreatedAt, r.FromActor, r.Kind, r.Relation, to, r.Body)
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agenttool/collab/core/dbpath"
+	"github.com/agenttool/collab/core/store"
+)
+
+// common holds the flags every command shares.
+type common struct {
+	db        string
+	workspace string
+	root      string
+	json      bool
+	// args are the positional arguments, in order.
+	args []string
+}
+
+// newFlags returns a flag set for command name with the shared flags.
+func newFlags(name, usage string, stderr io.Writer) (*flag.FlagSet, *common) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	c := &common{}
+	fs.StringVar(&c.db, "db", "", "database `FILE` (default: the one the server would open)")
+	fs.StringVar(&c.workspace, "workspace", "", "workspace `ID` (default: the one whose root holds --root)")
+	fs.StringVar(&c.root, "root", "", "repository `DIR` whose workspace to show (default: the current directory)")
+	fs.BoolVar(&c.json, "json", false, "print JSON for scripts")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: collab %s\n", usage)
+		fs.PrintDefaults()
+	}
+	return fs, c
+}
+
+// problem is an error a person can act on: what went wrong and the fix.
+type problem struct {
+	what, fix string
+	code      int
+}
+
+func (p *problem) Error() string { return p.what + "; " + p.fix }
+
+// report prints err on stderr and returns the exit status it calls for.
+func report(stderr io.Writer, err error) int {
+	var p *problem
+	if errors.As(err, &p) {
+		fmt.Fprintf(stderr, "✖ %s\n  fix: %s\n", p.what, p.fix)
+		return p.code
+	}
+	fmt.Fprintf(stderr, "✖ %v\n", err)
+	return ExitRefused
+}
+
+// view is one opened database and the workspace a command looks at.
+type view struct {
+	st   *store.Store
+	path string
+	ws   store.Workspace
+}
+
+// databasePath resolves --db or the server's default.
+func (c *common) databasePath() (string, error) {
+	if c.db != "" {
+		return c.db, nil
+	}
+	choice, err := dbpath.Resolve(dbpath.Env{LookupEnv: os.LookupEnv, Home: os.UserHomeDir, Cwd: os.Getwd})
+	if err != nil {
+		return "", &problem{what: "cannot tell which database to open: " + err.Error(), fix: "pass --db FILE or set AGENTOOL_COLLAB_DB", code: ExitUsage}
+	}
+	return choice.Path, nil
+}
+
+// open opens the database read-only (never creating or migrating it) and
+// selects the workspace.
+func (c *common) open(ctx context.Context) (*view, error) {
+	path, err := c.databasePath()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, &problem{what: "no database at " + path, fix: "pass --db FILE, or run the demo (collab demo --keep DIR) to make one", code: ExitUsage}
+	}
+	st, err := store.Open(ctx, store.Options{Path: path, ReadOnly: true})
+	if err != nil {
+		return nil, &problem{what: "cannot read " + path + ": " + err.Error(),
+			fix: "if it needs migration, start the server once (agenttool-collab-mcp) to migrate it; check with `agenttool-collab-mcp doctor`", code: ExitUsage}
+	}
+	v := &view{st: st, path: path}
+	if old, err := st.NeedsMigration(ctx); err != nil || old {
+		st.Close()
+		return nil, &problem{what: path + " uses an older schema that these read-only commands do not migrate",
+			fix: "start the server on it once (AGENTOOL_COLLAB_DB=" + path + " agenttool-collab-mcp </dev/null) to migrate it, after a backup if you like", code: ExitUsage}
+	}
+	if err := c.pick(ctx, v); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return v, nil
+}
+
+// pick selects --workspace, else the workspace whose root holds --root
+// (or the current directory), else the only workspace there is.
+func (c *common) pick(ctx context.Context, v *view) error {
+	if c.workspace != "" {
+		ws, err := v.st.Workspace(ctx, c.workspace)
+		if err != nil {
+			return &problem{what: "no workspace " + c.workspace + " in " + v.path, fix: "list them with `collab status --db FILE`", code: ExitUsage}
+		}
+		v.ws = ws
+		return nil
+	}
+	all, err := v.st.VerifyAll(ctx)
+	if err != nil {
+		return err
+	}
+	root := c.root
+	if root == "" {
+		root, _ = os.Getwd()
+	}
+	root, _ = filepath.Abs(root)
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	var list []store.Workspace
+	for _, w := range all {
+		ws, err := v.st.Workspace(ctx, w.WorkspaceID)
+		if err != nil {
+			return err
+		}
+		list = append(list, ws)
+		if ws.RootPath == root || strings.HasPrefix(root, ws.RootPath+string(filepath.Separator)) {
+			v.ws = ws
+			return nil
+		}
+	}
+	switch {
+	case len(list) == 1 && c.root == "":
+		v.ws = list[0]
+		return nil
+	case len(list) == 0:
+		return &problem{what: v.path + " holds no workspace yet", fix: "start an agent session in a repository first", code: ExitUsage}
+	}
+	var names []string
+	for _, ws := range list {
+		names = append(names, ws.ID+" ("+ws.RootPath+")")
+	}
+	return &problem{what: "no workspace of " + v.path + " holds " + root,
+		fix: "pass --workspace ID or --root DIR; workspaces: " + strings.Join(names, ", "), code: ExitUsage}
+}
+
+// parse parses flags that may come before or after positional arguments
+// (`show TASK --json` as well as `show --json TASK`); the positional
+// arguments are kept in c.args.
+func parse(fs *flag.FlagSet, c *common, args []string) error {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	c.args = pos
+	return nil
+}

@@ -1,0 +1,52 @@
+// Package cli is a person's terminal as one more host of the collab core:
+// the read commands (status, tail, tasks, show, reports, decisions,
+// handoffs, sessions), the commands through which a person acts under the
+// same rules as any agent (post, decide, review, handoff respond, whoami,
+// logout), and the conventions they share: --json on every command, plain
+// text when stdout is not a terminal, colour only on a terminal and never
+// with NO_COLOR, usage errors exit 2.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"io"
+	"os"
+)
+
+// Exit codes shared by every command.
+const (
+	// ExitOK: the command did what was asked.
+	ExitOK = 0
+	// ExitRefused: the store refused the action, or a check found a problem
+	// (an invalid journal, a failed demo step).
+	ExitRefused = 1
+	// ExitUsage: bad flags or arguments, or nothing to work on (no database,
+	// a database needing migration, an unknown workspace).
+	ExitUsage = 2
+)
+
+// UsageExit maps a flag parsing error to the exit status: 0 for -h/--help
+// (the usage was printed), 2 otherwise.
+func UsageExit(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitOK
+	}
+	return ExitUsage
+}
+
+// IsTerminal reports whether w is a character device such as a terminal.
+func IsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// ColorFor reports whether output to w may carry ANSI colour: only on a
+// terminal, and never when NO_COLOR is set to anything non-empty.
+func ColorFor(w io.Writer) bool {
+	return os.Getenv("NO_COLOR") == "" && IsTerminal(w)
+}
