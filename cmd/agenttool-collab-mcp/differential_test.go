@@ -212,6 +212,7 @@ func TestDifferentialSameCallsSameOutcomes(t *testing.T) {
 		}
 		transcripts[i], stores[i] = d.lines, d.stored()
 	}
+	requireEveryToolSucceeded(t, transcripts[0])
 	calls, callDiffs := compareLines(t, "outcome", transcripts[0], transcripts[1])
 	rows, rowDiffs := compareLines(t, "stored", stores[0], stores[1])
 	t.Logf("compared %d call outcomes (%d differ) and %d stored receipts/events (%d differ)", calls, callDiffs, rows, rowDiffs)
@@ -379,6 +380,30 @@ func differentialScript(d *driver, repo string) {
 	d.call("A", "collab_session_end", map[string]any{"reason": "finished"})
 	d.call("B", "collab_session_end", map[string]any{})
 	d.call("B", "collab_journal_verify", map[string]any{"workspace_id": ws})
+}
+
+// requireEveryToolSucceeded keeps the comparison honest: each of the 32
+// tools must have succeeded at least once in the script (recovery only has
+// its refusal path here, as no lease can lapse in a short test).
+func requireEveryToolSucceeded(t *testing.T, lines []string) {
+	t.Helper()
+	succeeded := map[string]bool{}
+	called := map[string]bool{}
+	for _, l := range lines {
+		f := strings.Fields(l)
+		if len(f) >= 4 {
+			called[f[1]] = true
+			succeeded[f[1]] = succeeded[f[1]] || f[3] == "ok"
+		}
+	}
+	if len(called) != 32 {
+		t.Errorf("the script called %d distinct tools, want all 32", len(called))
+	}
+	for tool := range called {
+		if !succeeded[tool] && tool != "collab_task_recover" {
+			t.Errorf("%s never succeeded in the script", tool)
+		}
+	}
 }
 
 func merge(a, b map[string]any) map[string]any {
