@@ -192,3 +192,67 @@ func TestClaimsNeverTakeTheIndexLock(t *testing.T) {
 		t.Fatalf("%d of %d git add runs failed while checkpoints ran:\n%s", failures, adds, strings.Join(failed, "\n"))
 	}
 }
+
+// referenceEnv names the command that starts the reference server.
+const referenceEnv = "COLLAB_REFERENCE_CMD"
+
+// TestCheckpointsMatchTheReferenceOnAnOrdinaryRepository runs
+// session_start, task_create and task_claim on this server and on the
+// reference (each with its own database) against one repository with
+// committed, modified, stat-only-changed, staged, untracked and ignored
+// files, and requires the same repository key, worktree id and base
+// checkpoint (all but captured_at).
+func TestCheckpointsMatchTheReferenceOnAnOrdinaryRepository(t *testing.T) {
+	ref := os.Getenv(referenceEnv)
+	if ref == "" {
+		t.Skip(referenceEnv + " is not set (e.g. /work/ref/reference-mcp): no differential run")
+	}
+	s := newSandbox(t)
+	repo := s.repo("ordinary", map[string]string{"a.txt": "a\n", "b.bin": "\x00b\x00", "src/c.go": "package c\n",
+		".gitignore": "*.log\n"})
+	write := func(name, content string) {
+		if err := os.WriteFile(filepath.Join(repo, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.txt", "changed\n")
+	write("staged.txt", "staged\n")
+	s.git(repo, "add", "staged.txt")
+	write("new.txt", "untracked\n")
+	write("debug.log", "ignored\n")
+	old := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(filepath.Join(repo, "src/c.go"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	run := func(c *mcptest.Client) map[string]any {
+		r := ok(t, c, "collab_session_start", map[string]any{"root_path": repo, "actor": "alice"})
+		ws := str(r, "workspace.id")
+		ok(t, c, "collab_task_create", map[string]any{"workspace_id": ws, "idempotency_key": "t1", "task_id": "t1",
+			"title": "t", "work_mode": "coordination"})
+		claim := ok(t, c, "collab_task_claim", map[string]any{"workspace_id": ws, "task_id": "t1",
+			"idempotency_key": "c1", "expected_version": 1})
+		cp, _ := get(claim, "task.base_checkpoint").(map[string]any)
+		delete(cp, "captured_at")
+		cp["repository_key"] = get(r, "workspace.repository_key")
+		return cp
+	}
+	ours := run(s.start())
+	theirs := newSandbox(t)
+	c, err := mcptest.Start(strings.Fields(ref), theirs.env())
+	if err != nil {
+		t.Fatalf("start the reference: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	reference := run(c)
+	if ours["state_sha256"] == nil {
+		t.Fatalf("our checkpoint is incomplete: %v", ours)
+	}
+	for k, v := range reference {
+		if ours[k] != v {
+			t.Errorf("%s: ours %v, reference %v", k, ours[k], v)
+		}
+	}
+	if len(ours) != len(reference) {
+		t.Errorf("keys differ: ours %v, reference %v", ours, reference)
+	}
+}

@@ -3,13 +3,16 @@
 // what local Git state that worktree is in right now (Capture, contract §8,
 // checkpoint algorithm "git-state/v1").
 //
-// Every identifier and digest it produces is byte-for-byte the one the
-// reference implementation derives from the same directory, because both
-// are compared. The package observes Git by running the git executable with
-// the process environment, empty stdin, discarded stderr, a time limit and an
-// output cap; it reads untracked files itself. It never writes to the
-// repository beyond what read-only git commands do on their own (for example
-// "git status" refreshing the index when it can).
+// For a repository that configures no program Git would run (filters,
+// textconv, see docs/compatibility.md) every identifier and digest it
+// produces is byte-for-byte the one the reference implementation derives
+// from the same directory, because both are compared. The package observes
+// Git by running the git executable with empty stdin, discarded stderr, a
+// time limit and an output cap; it reads untracked files itself. The
+// repository is treated as hostile (harden.go): no git call can run a
+// program that the repository's configuration, its attributes or an
+// inherited GIT_* variable names, and none takes index.lock or writes to the
+// repository.
 //
 // Text that the reference holds as JavaScript strings (paths, branch names,
 // untracked file names) is decoded here the way a JavaScript engine decodes
