@@ -124,3 +124,9 @@ func filterNames(out []byte) (names []string, ok bool) {
 	}
 	return names, true
 }
+
+// HardeningArgs returns the switches every git process of this package
+// gets (before the subcommand), for other read-only Git callers that must
+// not run a repository's programs either. Filters still need
+// filterOverrides when a call may read a worktree file's content.
+func HardeningArgs() []string { return hardeningArgs() }

@@ -8,21 +8,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/agenttool/collab/core/gitstate"
 )
 
 // safeConfig switches off every program a repository's configuration could
-// make these read-only Git calls run: the file system monitor, hooks,
-// external diff and text conversion drivers, pagers and credential helpers.
-// Filters do not run for the name-only diffs the guard asks for.
-var safeConfig = []string{
-	"-c", "core.fsmonitor=false",
-	"-c", "core.hooksPath=" + os.DevNull,
-	"-c", "diff.external=",
-	"-c", "core.pager=cat",
-	"-c", "credential.helper=",
-	"--no-pager",
-	"--no-optional-locks",
-}
+// make these read-only Git calls run, as checkpoints do (gitstate's
+// hardening: fsmonitor, hooks, external diff, pagers, transports), plus
+// credential helpers. Filters do not run for the name-only diffs of
+// committed blobs the guard asks for (--cached, or between commits).
+var safeConfig = append(gitstate.HardeningArgs(), "-c", "credential.helper=", "--no-optional-locks")
 
 // scrubbedEnv is the environment for Git: the caller's, without variables
 // that name programs for Git to run. GIT_DIR, GIT_INDEX_FILE and
