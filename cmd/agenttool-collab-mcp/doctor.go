@@ -48,7 +48,7 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
 // doctorInputs reads what the checks need from the real process.
 func doctorInputs(root string) doctor.Inputs {
-	in := doctor.Inputs{Env: environ(), Version: version, PluginRoot: root, OS: runtime.GOOS, Arch: runtime.GOARCH}
+	in := doctor.Inputs{Env: environ(), Version: appVersion(), PluginRoot: root, OS: runtime.GOOS, Arch: runtime.GOARCH}
 	in.Cwd, _ = os.Getwd()
 	if exe, err := os.Executable(); err == nil {
 		if real, err := filepath.EvalSymlinks(exe); err == nil {

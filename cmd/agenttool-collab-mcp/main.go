@@ -11,10 +11,6 @@ import (
 	"syscall"
 )
 
-// version is the release version, set at build time with
-// -ldflags "-X main.version=<semver>".
-var version = "0.0.0-dev"
-
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
@@ -29,7 +25,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	switch args[0] {
 	case "--version", "-version", "version":
-		fmt.Fprintf(stdout, "agenttool-collab-mcp %s\n", version)
+		fmt.Fprintf(stdout, "agenttool-collab-mcp %s\n", appVersion())
 		return 0
 	case "--help", "-help", "-h", "help":
 		printUsage(stdout)

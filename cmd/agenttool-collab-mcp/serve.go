@@ -37,7 +37,7 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	server := mcp.NewServer(version, proc)
+	server := mcp.NewServer(appVersion(), proc)
 	transport := &sdk.IOTransport{Reader: io.NopCloser(drainingReader{r: stdin, inFlight: proc.InFlight}), Writer: nopCloser{stdout}}
 	session, err := server.Connect(ctx, transport, nil)
 	if err != nil {
