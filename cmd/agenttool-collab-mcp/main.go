@@ -63,6 +63,9 @@ Usage:
                                     add or remove the Hermes server entry and skill
   agenttool-collab-mcp host install|uninstall claude|codex
                                     print the Claude Code or Codex commands that do it
+  agenttool-collab-mcp host stage DIR
+                                    from a checkout: lay out a local plugin root for this
+                                    machine that Claude Code and Codex install offline
 
 Environment:
   AGENTOOL_COLLAB_DB                    database file (default: $XDG_DATA_HOME/agenttool/collab.sqlite)
