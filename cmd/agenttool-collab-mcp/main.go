@@ -27,9 +27,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "--version", "-version", "version":
 		fmt.Fprintf(stdout, "agenttool-collab-mcp %s\n", appVersion())
 		return 0
-	case "--help", "-help", "-h", "help":
+	case "--help", "-help", "-h":
 		printUsage(stdout)
 		return 0
+	case "help":
+		return helpCommand(ctx, args[1:], stdout, stderr)
 	}
 	if cmd, ok := subcommands[args[0]]; ok {
 		return cmd(ctx, args[1:], stdout, stderr)
@@ -54,6 +56,7 @@ Usage:
   agenttool-collab-mcp              serve MCP over stdio (how hosts launch it)
   agenttool-collab-mcp --version    print the version
   agenttool-collab-mcp --help       print this help
+  agenttool-collab-mcp help COMMAND print a command's usage (also: COMMAND --help)
   agenttool-collab-mcp verify [--db FILE] [--json]
                                     check every journal of a database without changing it
   agenttool-collab-mcp doctor [--json] [--plugin-root DIR]
@@ -74,4 +77,20 @@ Environment:
   AGENTOOL_COLLAB_ANCHOR_LEDGER         anchor sidecar ledger read by collab_anchor_status
   AGENTOOL_COLLAB_SYNCHRONOUS           normal (default) or full: fsync every commit as well
 `)
+}
+
+// helpCommand implements `help [COMMAND [SUBCOMMAND]]`: the general usage,
+// or the command's own, exactly as COMMAND --help prints it.
+func helpCommand(ctx context.Context, topic []string, stdout, stderr io.Writer) int {
+	if len(topic) == 0 {
+		printUsage(stdout)
+		return 0
+	}
+	cmd, ok := subcommands[topic[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "help: no command %q\n\n", topic[0])
+		printUsage(stderr)
+		return 2
+	}
+	return cmd(ctx, append(append([]string{}, topic[1:]...), "--help"), stdout, stderr)
 }

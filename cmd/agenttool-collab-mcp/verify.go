@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 
@@ -15,36 +14,31 @@ import (
 // changing it: the file is opened read-only and never migrated. It exits 0
 // when every chain is valid, 1 when one is not, 2 when it cannot check.
 func verifyCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	db := fs.String("db", "", "database file (default: the one the server would open)")
-	asJSON := fs.Bool("json", false, "print one JSON object for scripts")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: agenttool-collab-mcp verify [--db FILE] [--json]")
-		fs.PrintDefaults()
+	c := newCommand("verify", "verify [--db FILE] [--json]")
+	db := c.flags.String("db", "", "database file (default: the one the server would open)")
+	asJSON := c.flags.Bool("json", false, "print one JSON object for scripts")
+	if _, code, done := c.parse(args, 0, 0, stdout, stderr); done {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	path := *db
+	path, source := *db, "--db"
 	if path == "" {
 		choice, err := dbpath.Resolve(osEnv())
 		if err != nil {
-			fail(stderr, err)
-			return 2
+			return c.fail(*asJSON, stdout, stderr, 2, err)
 		}
-		path = choice.Path
+		path, source = choice.Path, dbSource(choice.Source)
+	}
+	if err := checkDatabaseFile(path, source); err != nil {
+		return c.fail(*asJSON, stdout, stderr, 2, err)
 	}
 	st, err := store.Open(ctx, store.Options{Path: path, ReadOnly: true})
 	if err != nil {
-		fail(stderr, err)
-		return 2
+		return c.fail(*asJSON, stdout, stderr, 2, collabError(err))
 	}
 	defer st.Close()
 	results, err := st.VerifyAll(ctx)
 	if err != nil {
-		fail(stderr, err)
-		return 2
+		return c.fail(*asJSON, stdout, stderr, 2, collabError(err))
 	}
 	valid := true
 	for _, r := range results {
