@@ -39,6 +39,9 @@ func stageCommand(env setup.Env, args []string, stdout, stderr io.Writer) int {
 			return c.fail(*asJSON, stdout, stderr, 1, err)
 		}
 	}
+	if o.Version == "0.0.0-dev" {
+		fmt.Fprintln(stderr, "host stage: this binary records no version (go run, -buildvcs=false or a git worktree), so hosts will take a rebuild for the same version; build with go build or go install from a clone to stage a versioned copy")
+	}
 	res, err := stage.Stage(o)
 	if err != nil {
 		return c.fail(*asJSON, stdout, stderr, 1, err)
