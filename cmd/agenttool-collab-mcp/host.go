@@ -114,6 +114,11 @@ func hermesCommand(env setup.Env, install bool, args []string, stdout, stderr io
 	if err := plan.Apply(); err != nil {
 		return c.fail(false, stdout, stderr, 1, err)
 	}
+	for _, ch := range plan.Changes {
+		if ch.Backup != "" && !ch.Noop() {
+			fmt.Fprintf(stdout, "The previous %s is kept as %s\n", ch.Path, ch.Backup)
+		}
+	}
 	if install {
 		fmt.Fprintf(stdout, "Restart Hermes, then check the server with: hermes mcp test %s\n", plugin.Server)
 	}

@@ -7,6 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/agenttool/collab/core/collaberr"
 )
 
 // Change is one file an install or uninstall writes or removes.
@@ -14,7 +18,12 @@ type Change struct {
 	Path   string
 	Before []byte // nil when the file does not exist
 	After  []byte // nil removes the file
+	Backup string // when set, Apply first copies Before there
 }
+
+// BackupSuffix names the copy of config.yaml an install or uninstall keeps
+// of the file as it was before its last edit.
+const BackupSuffix = ".agenttool-backup"
 
 // Noop reports a change that leaves the file as it is.
 func (c Change) Noop() bool {
@@ -47,6 +56,9 @@ func PlanInstall(home, server string, e Entry, skillName string, skill []byte) (
 	if err != nil {
 		return Plan{}, err
 	}
+	if err := refuseInvalidYAML(cfgPath, before); err != nil {
+		return Plan{}, err
+	}
 	cfg := ParseConfig(before)
 	if _, err := cfg.SetServer(server, e); err != nil {
 		return Plan{}, err
@@ -57,7 +69,7 @@ func PlanInstall(home, server string, e Entry, skillName string, skill []byte) (
 		return Plan{}, err
 	}
 	return Plan{Home: home, Changes: []Change{
-		{Path: cfgPath, Before: before, After: orEmpty(cfg.Bytes())},
+		{Path: cfgPath, Before: before, After: orEmpty(cfg.Bytes()), Backup: backupOf(cfgPath, before)},
 		{Path: skillPath, Before: oldSkill, After: skill},
 	}}, nil
 }
@@ -68,6 +80,9 @@ func PlanUninstall(home, server, skillName string) (Plan, error) {
 	cfgPath := ConfigPath(home)
 	before, err := readOptional(cfgPath)
 	if err != nil {
+		return Plan{}, err
+	}
+	if err := refuseInvalidYAML(cfgPath, before); err != nil {
 		return Plan{}, err
 	}
 	after := before
@@ -83,7 +98,7 @@ func PlanUninstall(home, server, skillName string) (Plan, error) {
 		return Plan{}, err
 	}
 	return Plan{Home: home, Changes: []Change{
-		{Path: cfgPath, Before: before, After: after},
+		{Path: cfgPath, Before: before, After: after, Backup: backupOf(cfgPath, before)},
 		{Path: skillPath, Before: oldSkill, After: nil},
 	}}, nil
 }
@@ -95,6 +110,11 @@ func (p Plan) Apply() error {
 	for _, c := range p.Changes {
 		if c.Noop() {
 			continue
+		}
+		if c.Backup != "" {
+			if err := writeAtomic(c.Backup, c.Before); err != nil {
+				return fmt.Errorf("back up %s: %w", c.Path, err)
+			}
 		}
 		var err error
 		if c.After == nil {
@@ -166,6 +186,29 @@ func writeAtomic(path string, data []byte) error {
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("replace %s: %w", path, err)
+	}
+	return nil
+}
+
+// backupOf is where an existing config is copied before it is edited.
+func backupOf(path string, before []byte) string {
+	if before == nil {
+		return ""
+	}
+	return path + BackupSuffix
+}
+
+// refuseInvalidYAML refuses to edit a config.yaml that is not valid YAML: Hermes
+// cannot read it either, and an edit could only make it worse.
+func refuseInvalidYAML(path string, data []byte) error {
+	if data == nil {
+		return nil
+	}
+	var doc any
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return collaberr.New("hermes_config_invalid",
+			"config.yaml is not valid YAML, so it was left untouched; fix it (Hermes cannot read it either) and run again").
+			With("path", path).With("error", err.Error())
 	}
 	return nil
 }
