@@ -147,12 +147,17 @@ func readOptional(path string) ([]byte, error) {
 	return orEmpty(data), nil
 }
 
-// remove deletes path and then its folder if that is left empty.
+// remove deletes path, then its folder and that folder's parent (the
+// skill's folder and skills/) when they are left empty, so an uninstall
+// leaves no empty folders behind. A folder holding anything stays.
 func remove(path string) error {
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("remove %s: %w", path, err)
 	}
-	_ = os.Remove(filepath.Dir(path)) // fails harmlessly unless empty
+	dir := filepath.Dir(path)
+	if os.Remove(dir) == nil { // fails harmlessly unless empty
+		_ = os.Remove(filepath.Dir(dir))
+	}
 	return nil
 }
 

@@ -197,3 +197,29 @@ func TestApplyKeepsABackupOfTheConfigItEdits(t *testing.T) {
 		t.Errorf("backup mode: %v %v", fi, err)
 	}
 }
+
+func TestUninstallLeavesNoEmptyFoldersButKeepsOtherSkills(t *testing.T) {
+	for _, other := range []bool{false, true} {
+		home := t.TempDir()
+		install(t, home)
+		if other {
+			if err := os.MkdirAll(filepath.Join(home, "skills", "mine"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+		}
+		plan, err := PlanUninstall(home, "agenttool", "test-skill")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := plan.Apply(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Join(home, "skills", "test-skill")); err == nil {
+			t.Errorf("other=%v: the skill folder is left behind", other)
+		}
+		_, err = os.Stat(filepath.Join(home, "skills"))
+		if other != (err == nil) {
+			t.Errorf("other=%v: skills/ exists = %v", other, err == nil)
+		}
+	}
+}
