@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -60,6 +61,10 @@ func PlanInstall(home, server string, e Entry, skillName string, skill []byte) (
 		return Plan{}, err
 	}
 	cfg := ParseConfig(before)
+	saved, err := saveForeign(cfgPath, cfg, server)
+	if err != nil {
+		return Plan{}, err
+	}
 	if _, err := cfg.SetServer(server, e); err != nil {
 		return Plan{}, err
 	}
@@ -68,10 +73,14 @@ func PlanInstall(home, server string, e Entry, skillName string, skill []byte) (
 	if err != nil {
 		return Plan{}, err
 	}
-	return Plan{Home: home, Changes: []Change{
+	changes := []Change{
 		{Path: cfgPath, Before: before, After: orEmpty(cfg.Bytes()), Backup: backupOf(cfgPath, before)},
 		{Path: skillPath, Before: oldSkill, After: skill},
-	}}, nil
+	}
+	if saved != nil {
+		changes = append([]Change{*saved}, changes...)
+	}
+	return Plan{Home: home, Changes: changes}, nil
 }
 
 // PlanUninstall computes removing the server entry and the skill from the
@@ -86,9 +95,15 @@ func PlanUninstall(home, server, skillName string) (Plan, error) {
 		return Plan{}, err
 	}
 	after := before
+	savedPath := cfgPath + ForeignSuffix
+	saved, err := readOptional(savedPath)
+	if err != nil {
+		return Plan{}, err
+	}
 	if before != nil {
 		cfg := ParseConfig(before)
-		if cfg.RemoveServer(server) {
+		restored := saved != nil && cfg.RestoreServer(server, strings.Split(strings.TrimSuffix(string(saved), "\n"), "\n"))
+		if restored || cfg.RemoveServer(server) {
 			after = orEmpty(cfg.Bytes())
 		}
 	}
@@ -100,6 +115,7 @@ func PlanUninstall(home, server, skillName string) (Plan, error) {
 	return Plan{Home: home, Changes: []Change{
 		{Path: cfgPath, Before: before, After: after, Backup: backupOf(cfgPath, before)},
 		{Path: skillPath, Before: oldSkill, After: nil},
+		{Path: savedPath, Before: saved, After: nil},
 	}}, nil
 }
 
@@ -216,4 +232,24 @@ func refuseInvalidYAML(path string, data []byte) error {
 			With("path", path).With("error", err.Error())
 	}
 	return nil
+}
+
+// ForeignSuffix names the file that keeps a user's own entry of the
+// server's name, replaced by an install, until uninstall puts it back.
+const ForeignSuffix = ".agenttool-replaced-entry"
+
+// saveForeign plans keeping the user's own entry of the server's name,
+// which the install is about to replace. An entry saved by an earlier
+// install is kept as it is.
+func saveForeign(cfgPath string, cfg *Config, server string) (*Change, error) {
+	lines, ok := cfg.ForeignServer(server)
+	if !ok {
+		return nil, nil
+	}
+	path := cfgPath + ForeignSuffix
+	old, err := readOptional(path)
+	if err != nil || old != nil {
+		return nil, err
+	}
+	return &Change{Path: path, After: []byte(strings.Join(lines, "\n") + "\n")}, nil
 }

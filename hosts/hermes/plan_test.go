@@ -223,3 +223,36 @@ func TestUninstallLeavesNoEmptyFoldersButKeepsOtherSkills(t *testing.T) {
 		}
 	}
 }
+
+func TestUninstallRestoresTheUsersOwnEntryOfTheSameName(t *testing.T) {
+	home := t.TempDir()
+	mine := []byte("mcp_servers:\n  docs:\n    command: /bin/docs\n  agenttool:\n    command: /opt/my-own/agenttool  # mine\n    args: [\"--x\"]\n    timeout: 9\nmodel: y\n")
+	if err := os.WriteFile(ConfigPath(home), mine, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ { // a second install must not save our own entry over the user's
+		plan, err := PlanInstall(home, "agenttool", sampleEntry(), "test-skill", skillText)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := plan.Apply(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, _ := os.ReadFile(ConfigPath(home)); !bytes.Contains(got, []byte(Marker)) || bytes.Contains(got, []byte("/opt/my-own")) {
+		t.Fatalf("after install:\n%s", got)
+	}
+	plan, err := PlanUninstall(home, "agenttool", "test-skill")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := plan.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(ConfigPath(home)); !bytes.Equal(got, mine) {
+		t.Errorf("after uninstall:\n%s\nwant the user's file back:\n%s", got, mine)
+	}
+	if _, err := os.Stat(ConfigPath(home) + ForeignSuffix); err == nil {
+		t.Error("the saved entry is left behind after it was restored")
+	}
+}
