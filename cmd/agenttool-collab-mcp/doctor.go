@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,27 +16,24 @@ import (
 // It exits 0 when nothing needs doing, 1 when a check found a problem and
 // 2 on a usage error.
 func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print the report as JSON")
-	root := fs.String("plugin-root", "", "check this plugin root instead of the one the binary is in")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		if err == nil {
-			fmt.Fprintf(stderr, "doctor: unexpected argument %q\n", fs.Arg(0))
+	c := newCommand("doctor", "doctor [--json] [--plugin-root DIR]")
+	asJSON := c.flags.Bool("json", false, "print the report as JSON")
+	root := c.flags.String("plugin-root", "", "check this plugin root instead of the one the binary is in")
+	if _, code, done := c.parse(args, 0, 0, stdout, stderr); done {
+		return code
+	}
+	if *root != "" {
+		if err := checkPluginRoot(*root); err != nil {
+			return c.fail(*asJSON, stdout, stderr, 2, err)
 		}
-		return 2
 	}
 	report := doctor.Run(ctx, doctorInputs(*root))
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(report); err != nil {
-			fmt.Fprintf(stderr, "doctor: %v\n", err)
-			return 1
+		if err := writeJSON(stdout, report); err != nil {
+			return c.fail(false, stdout, stderr, 1, err)
 		}
 	} else if err := report.WriteText(stdout); err != nil {
-		fmt.Fprintf(stderr, "doctor: %v\n", err)
-		return 1
+		return c.fail(false, stdout, stderr, 1, err)
 	}
 	if report.ActionNeeded() {
 		return 1
@@ -48,7 +43,7 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
 // doctorInputs reads what the checks need from the real process.
 func doctorInputs(root string) doctor.Inputs {
-	in := doctor.Inputs{Env: environ(), Version: version, PluginRoot: root, OS: runtime.GOOS, Arch: runtime.GOARCH}
+	in := doctor.Inputs{Env: environ(), Version: appVersion(), PluginRoot: root, OS: runtime.GOOS, Arch: runtime.GOARCH}
 	in.Cwd, _ = os.Getwd()
 	if exe, err := os.Executable(); err == nil {
 		if real, err := filepath.EvalSymlinks(exe); err == nil {
@@ -68,4 +63,22 @@ func environ() map[string]string {
 		}
 	}
 	return env
+}
+
+// checkPluginRoot rejects a --plugin-root that is not a plugin root, rather
+// than quietly checking some other one.
+func checkPluginRoot(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("--plugin-root %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("--plugin-root %s is not a folder", dir)
+	}
+	for _, m := range []string{".claude-plugin/plugin.json", ".codex-plugin/plugin.json"} {
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(m))); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("--plugin-root %s holds neither .claude-plugin/plugin.json nor .codex-plugin/plugin.json", dir)
 }

@@ -193,8 +193,6 @@ func TestClaimsNeverTakeTheIndexLock(t *testing.T) {
 	}
 }
 
-// referenceEnv names the command that starts the reference server.
-const referenceEnv = "COLLAB_REFERENCE_CMD"
 
 // TestCheckpointsMatchTheReferenceOnAnOrdinaryRepository runs
 // session_start, task_create and task_claim on this server and on the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -73,7 +74,7 @@ func TestHostInstallClaudeAndCodexPrintTheirCommands(t *testing.T) {
 		want string
 	}{
 		{[]string{"install", "claude", "--source", "/pkg"}, "claude plugin marketplace add /pkg\nclaude plugin install collab@agenttool\n"},
-		{[]string{"install", "codex"}, "codex plugin marketplace add agenttool/collab\ncodex plugin add collab@agenttool\n"},
+		{[]string{"install", "codex"}, "codex plugin marketplace add agenttool/collab\ncodex plugin add collab@agenttool\n# this marketplace installs the published npm package; until a release exists, stage a local\n# plugin root from a checkout instead: agenttool-collab-mcp host stage DIR (see docs/install.md)\n"},
 		{[]string{"uninstall", "codex"}, "codex plugin remove collab@agenttool\ncodex plugin marketplace remove agenttool\n"},
 	}
 	for _, tt := range tests {
@@ -85,9 +86,50 @@ func TestHostInstallClaudeAndCodexPrintTheirCommands(t *testing.T) {
 }
 
 func TestHostRejectsMalformedCommands(t *testing.T) {
-	for _, args := range [][]string{{}, {"install"}, {"add", "hermes"}, {"install", "cursor"}, {"install", "hermes", "stray"}} {
+	for _, args := range [][]string{{}, {"install"}, {"add", "hermes"}, {"install", "cursor"}, {"install", "hermes", "stray"}, {"stage"}, {"stage", "a", "b"}, {"stage", "--bogus", "x"}} {
 		if code := hostCommand(testHostEnv(nil, t.TempDir()), args, &bytes.Buffer{}, &bytes.Buffer{}); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
 	}
+}
+
+func TestHostStageWritesAPluginRootAndPrintsBothHostsCommands(t *testing.T) {
+	env := testHostEnv(nil, t.TempDir())
+	exe := filepath.Join(t.TempDir(), "agenttool-collab-mcp")
+	if err := os.WriteFile(exe, []byte("binary"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env.Executable = func() (string, error) { return exe, nil }
+	env.Cwd = os.Getwd // inside the checkout
+	dir := filepath.Join(t.TempDir(), "plugin")
+	var out, errOut bytes.Buffer
+	if code := hostCommand(env, []string{"stage", dir}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	for _, want := range []string{"claude plugin marketplace add " + dir, "claude plugin install collab@agenttool", "codex plugin marketplace add " + dir, "codex plugin add collab@agenttool"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	bin := filepath.Join(dir, "bin", npmPlatform(), "agenttool-collab-mcp")
+	if data, err := os.ReadFile(bin); err != nil || string(data) != "binary" {
+		t.Errorf("the staged binary is not this one: %q %v", data, err)
+	}
+	env.Cwd = func() (string, error) { return t.TempDir(), nil }
+	out.Reset()
+	if code := hostCommand(env, []string{"stage", t.TempDir(), "--json"}, &out, &errOut); code != 1 || !strings.Contains(out.String(), `"error": "no checkout`) {
+		t.Errorf("outside a checkout with --json: exit %d, stdout %s", code, out.String())
+	}
+}
+
+// npmPlatform names this machine the way the package's bin/ folders do.
+func npmPlatform() string {
+	goos, arch := runtime.GOOS, runtime.GOARCH
+	if goos == "windows" {
+		goos = "win32"
+	}
+	if arch == "amd64" {
+		arch = "x64"
+	}
+	return goos + "-" + arch
 }

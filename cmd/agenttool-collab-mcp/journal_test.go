@@ -161,7 +161,7 @@ func TestCommandLineBasics(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--version"}, 0, "agenttool-collab-mcp " + version},
+		{[]string{"--version"}, 0, "agenttool-collab-mcp " + appVersion()},
 		{[]string{"--help"}, 0, "serve MCP over stdio"},
 		{[]string{"frobnicate"}, 2, "unknown command"},
 	} {

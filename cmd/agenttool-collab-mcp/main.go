@@ -11,10 +11,6 @@ import (
 	"syscall"
 )
 
-// version is the release version, set at build time with
-// -ldflags "-X main.version=<semver>".
-var version = "0.0.0-dev"
-
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	var code int
@@ -34,11 +30,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	switch args[0] {
 	case "--version", "-version", "version":
-		fmt.Fprintf(stdout, "agenttool-collab-mcp %s\n", version)
+		fmt.Fprintf(stdout, "agenttool-collab-mcp %s\n", appVersion())
 		return 0
-	case "--help", "-help", "-h", "help":
+	case "--help", "-help", "-h":
 		printUsage(stdout)
 		return 0
+	case "help":
+		return helpCommand(ctx, args[1:], stdout, stderr)
 	}
 	if cmd, ok := subcommands[args[0]]; ok {
 		return cmd(ctx, args[1:], stdout, stderr)
@@ -68,6 +66,7 @@ Usage:
                                     watch three agents coordinate (start here)
   agenttool-collab-mcp --version    print the version
   agenttool-collab-mcp --help       print this help
+  agenttool-collab-mcp help COMMAND print a command's usage (also: COMMAND --help)
   agenttool-collab-mcp verify [--db FILE] [--json]
                                     check every journal of a database without changing it
   agenttool-collab-mcp doctor [--json] [--plugin-root DIR]
@@ -79,6 +78,9 @@ Usage:
                                     add or remove the Hermes server entry and skill
   agenttool-collab-mcp host install|uninstall claude|codex
                                     print the Claude Code or Codex commands that do it
+  agenttool-collab-mcp host stage DIR
+                                    from a checkout: lay out a local plugin root for this
+                                    machine that Claude Code and Codex install offline
   agenttool-collab-mcp guard install|uninstall|status [--mode warn|block] [--pre-push]
                                     warn about (or block) commits over paths another session claims
   agenttool-collab-mcp status|tail|tasks|show|reports|decisions|sessions|handoffs ...
@@ -93,4 +95,20 @@ Environment:
   AGENTOOL_COLLAB_ANCHOR_LEDGER         anchor sidecar ledger read by collab_anchor_status
   AGENTOOL_COLLAB_SYNCHRONOUS           normal (default) or full: fsync every commit as well
 `)
+}
+
+// helpCommand implements `help [COMMAND [SUBCOMMAND]]`: the general usage,
+// or the command's own, exactly as COMMAND --help prints it.
+func helpCommand(ctx context.Context, topic []string, stdout, stderr io.Writer) int {
+	if len(topic) == 0 {
+		printUsage(stdout)
+		return 0
+	}
+	cmd, ok := subcommands[topic[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "help: no command %q\n\n", topic[0])
+		printUsage(stderr)
+		return 2
+	}
+	return cmd(ctx, append(append([]string{}, topic[1:]...), "--help"), stdout, stderr)
 }

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/agenttool/collab/hosts/cli"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/agenttool/collab/core/dbpath"
@@ -69,7 +69,7 @@ func searchCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if q.Until, err = search.ParseBound(*until, true); err != nil {
 		return fail(stderr, err) + 1
 	}
-	if !*asJSON && isTerminal(stdout) && os.Getenv("NO_COLOR") == "" {
+	if !*asJSON && cli.ColorFor(stdout) {
 		q.MarkOpen, q.MarkClose = "\x1b[1m", "\x1b[0m"
 	}
 	return runSearch(ctx, *db, *rebuild, q, *asJSON, stdout, stderr)
@@ -189,14 +189,4 @@ func (l *listFlag) Set(v string) error {
 		}
 	}
 	return nil
-}
-
-// isTerminal reports whether w is a character device such as a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }

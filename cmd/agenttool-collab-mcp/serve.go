@@ -27,6 +27,7 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
+	firstRunHint(stdin, stderr, choice.Path)
 	st, err := store.Open(ctx, store.Options{Path: choice.Path, Synchronous: os.Getenv("AGENTOOL_COLLAB_SYNCHRONOUS")})
 	if err != nil {
 		return fail(stderr, err)
@@ -37,7 +38,7 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	server := mcp.NewServer(version, proc)
+	server := mcp.NewServer(appVersion(), proc)
 	session, err := server.Connect(ctx, mcp.StdioTransport(stdin, stdout), nil)
 	if err != nil {
 		return fail(stderr, err)

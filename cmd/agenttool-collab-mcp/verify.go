@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 
@@ -19,41 +17,36 @@ import (
 // pages are sound and every chain is valid, 1 when not, 2 when it cannot
 // check.
 func verifyCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	db := fs.String("db", "", "database file (default: the one the server would open)")
-	asJSON := fs.Bool("json", false, "print one JSON object for scripts")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: agenttool-collab-mcp verify [--json] [FILE | --db FILE]")
-		fs.PrintDefaults()
+	c := newCommand("verify", "verify [--json] [FILE | --db FILE]")
+	db := c.flags.String("db", "", "database file (default: the one the server would open)")
+	asJSON := c.flags.Bool("json", false, "print one JSON object for scripts")
+	files, code, done := c.parse(args, 0, 1, stdout, stderr)
+	if done {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	path, source, err := verifyTarget(files, *db)
+	if err != nil {
+		return c.fail(*asJSON, stdout, stderr, 2, err)
 	}
-	path, ok := verifyTarget(fs, db, stderr)
-	if !ok {
-		return 2
+	if err := checkDatabaseFile(path, source); err != nil {
+		return c.fail(*asJSON, stdout, stderr, 2, err)
 	}
 	st, err := store.Open(ctx, store.Options{Path: path, ReadOnly: true})
 	if collaberr.HasCode(err, "database_corrupt") {
 		// Too damaged to read the schema: that is the verdict.
-		fail(stderr, err)
-		return 1
+		return c.fail(*asJSON, stdout, stderr, 1, collabError(err))
 	}
 	if err != nil {
-		fail(stderr, err)
-		return 2
+		return c.fail(*asJSON, stdout, stderr, 2, collabError(err))
 	}
 	defer st.Close()
 	damage, err := st.QuickCheck(ctx)
 	if err != nil {
-		fail(stderr, err)
-		return 2
+		return c.fail(*asJSON, stdout, stderr, 2, collabError(err))
 	}
 	results, err := st.VerifyAll(ctx)
 	if err != nil && len(damage) == 0 {
-		fail(stderr, err)
-		return 2
+		return c.fail(*asJSON, stdout, stderr, 2, collabError(err))
 	}
 	if err != nil {
 		// The journals cannot be read past the damage already reported.
@@ -64,9 +57,7 @@ func verifyCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		valid = valid && r.ChainValid
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(map[string]any{"database": path, "all_valid": valid, "pages_sound": len(damage) == 0,
+		writeJSON(stdout, map[string]any{"database": path, "all_valid": valid, "pages_sound": len(damage) == 0,
 			"page_problems": orNone(damage), "workspaces": orEmpty(results)})
 	} else {
 		printVerification(stdout, path, results, valid)
@@ -78,30 +69,23 @@ func verifyCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	return 0
 }
 
-// verifyTarget is the database to verify: a positional FILE (flags may
-// follow it), --db FILE, or the one the server would open.
-func verifyTarget(fs *flag.FlagSet, db *string, stderr io.Writer) (string, bool) {
-	if fs.NArg() > 0 {
-		file := fs.Arg(0)
-		if err := fs.Parse(fs.Args()[1:]); err != nil {
-			return "", false
-		}
-		if fs.NArg() > 0 || (*db != "" && *db != file) {
-			fmt.Fprintln(stderr, "verify takes one database file")
-			fs.Usage()
-			return "", false
-		}
-		return file, true
-	}
-	if *db != "" {
-		return *db, true
+// verifyTarget is the database to verify and the setting that named it: a
+// positional FILE, --db FILE (not both, unless they agree), or the one the
+// server would open.
+func verifyTarget(files []string, db string) (path, source string, err error) {
+	switch {
+	case len(files) == 1 && db != "" && db != files[0]:
+		return "", "", usageError{"verify takes one database file"}
+	case len(files) == 1:
+		return files[0], "the command line", nil
+	case db != "":
+		return db, "--db", nil
 	}
 	choice, err := dbpath.Resolve(osEnv())
 	if err != nil {
-		fail(stderr, err)
-		return "", false
+		return "", "", err
 	}
-	return choice.Path, true
+	return choice.Path, dbSource(choice.Source), nil
 }
 
 func orNone(s []string) []string {

@@ -72,7 +72,7 @@ func Run(ctx context.Context, in Inputs) Report {
 	r.Files = checkFiles(in, r.Database, r.PluginRoot)
 	for _, f := range r.Files {
 		if !f.OK {
-			r.problem("%s %s has mode %s, want %s", f.What, f.Path, f.Got, f.Want)
+			r.problem("%s", f.problem())
 		}
 	}
 	r.Journal = checkJournal(ctx, r.Database)

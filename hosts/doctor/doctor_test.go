@@ -280,3 +280,56 @@ func TestFileModesAndJournal(t *testing.T) {
 		t.Errorf("a damaged file must fail the journal check: %+v", r.Journal)
 	}
 }
+
+func TestASourceBuildAgainstAReleaseRootIsOneProblemWithItsFix(t *testing.T) {
+	m := newMachine(t)
+	root := pluginRoot(t, m, plugin.Version)
+	const build = "0.0.0-20261130000000-abcdefabcdef+dirty"
+	r := Run(context.Background(), Inputs{Env: m.env, Cwd: m.home, Version: build, PluginRoot: root, OS: runtime.GOOS, Arch: runtime.GOARCH})
+	var versions []string
+	for _, p := range r.Problems {
+		if strings.Contains(p, "do not match the binary") {
+			versions = append(versions, p)
+		}
+	}
+	if len(versions) != 1 || !strings.Contains(versions[0], "fix: from a checkout, stage this build with matching manifests: agenttool-collab-mcp host stage "+root) {
+		t.Errorf("want one version problem naming host stage, got %q", versions)
+	}
+}
+
+func TestNoHostInstalledIsSaid(t *testing.T) {
+	m := newMachine(t)
+	var out strings.Builder
+	if err := m.run().WriteText(&out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "no host installed") {
+		t.Errorf("doctor on a machine without hosts:\n%s", out.String())
+	}
+}
+
+func TestFileProblemsGiveTheCommandThatFixesThem(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("skipping: Windows has no such modes")
+	}
+	m := newMachine(t)
+	dir := filepath.Join(t.TempDir(), "data")
+	if err := os.MkdirAll(filepath.Join(dir, "collab.sqlite"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	m.env["AGENTOOL_COLLAB_DB"] = filepath.Join(dir, "collab.sqlite")
+	problems := strings.Join(m.run().Problems, "\n")
+	if !strings.Contains(problems, "is a directory, not a file; fix: point AGENTOOL_COLLAB_DB at a file") || strings.Contains(problems, "chmod 600") {
+		t.Errorf("a directory as the database:\n%s", problems)
+	}
+
+	db := filepath.Join(t.TempDir(), "collab.sqlite")
+	m.write(db, []byte{})
+	if err := os.Chmod(db, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m.env["AGENTOOL_COLLAB_DB"] = db
+	if problems := strings.Join(m.run().Problems, "\n"); !strings.Contains(problems, "fix: chmod 600 "+db) {
+		t.Errorf("a world-readable database:\n%s", problems)
+	}
+}

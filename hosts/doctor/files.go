@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/agenttool/collab/hosts/plugin"
 )
@@ -80,10 +81,45 @@ func (m modeRule) check() (FileCheck, bool) {
 	if err != nil {
 		return FileCheck{}, false
 	}
+	if st.IsDir() != m.dir {
+		kind := map[bool]string{true: "a directory", false: "a file"}
+		return FileCheck{What: m.what, Path: m.path, Want: kind[m.dir], Got: kind[st.IsDir()], OK: false}, true
+	}
 	perm := st.Mode().Perm()
 	ok := perm&m.mustBeClear == 0 && perm&m.mustBeSet == m.mustBeSet
 	if m.dir && st.Mode()&fs.ModeSticky != 0 && m.what == "database folder" {
 		ok = true // a shared sticky folder such as /tmp is the user's choice
 	}
 	return FileCheck{What: m.what, Path: m.path, Want: m.want, Got: fmt.Sprintf("%04o", perm), OK: ok}, true
+}
+
+// problem says what is wrong with a failed check and the command that
+// fixes it.
+func (f FileCheck) problem() string {
+	switch {
+	case f.Got == "a directory" || f.Got == "a file":
+		fix := "move it away or choose another path"
+		if f.What == "database" {
+			fix = "point AGENTOOL_COLLAB_DB at a file, e.g. " + filepath.Join(f.Path, "collab.sqlite")
+		}
+		return fmt.Sprintf("%s %s is %s, not %s; fix: %s", f.What, f.Path, f.Got, f.Want, fix)
+	case f.Want == "0600":
+		return fmt.Sprintf("%s %s has mode %s, want 0600; fix: chmod 600 %s", f.What, f.Path, f.Got, shellQuote(f.Path))
+	case f.Want == "0700":
+		return fmt.Sprintf("%s %s has mode %s, want 0700; fix: chmod 700 %s", f.What, f.Path, f.Got, shellQuote(f.Path))
+	case f.What == "database folder":
+		return fmt.Sprintf("%s %s has mode %s, want %s; fix: chmod go-w %s", f.What, f.Path, f.Got, f.Want, shellQuote(f.Path))
+	default:
+		return fmt.Sprintf("%s %s has mode %s, want %s; fix: chmod 755 %s", f.What, f.Path, f.Got, f.Want, shellQuote(f.Path))
+	}
+}
+
+// shellQuote quotes a path for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	for _, r := range s {
+		if !(r == '/' || r == '.' || r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
 }

@@ -2,9 +2,11 @@ package doctor
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/agenttool/collab/hosts/claude"
 	"github.com/agenttool/collab/hosts/codex"
@@ -95,10 +97,10 @@ func checkRoot(r root, version string) *RootReport {
 		for _, v := range versionFields(doc, "") {
 			mv := ManifestVersion{File: m, Field: v[0], Version: v[1], Matches: v[1] == version}
 			rep.Manifests = append(rep.Manifests, mv)
-			if !mv.Matches {
-				rep.Problems = append(rep.Problems, m+" "+v[0]+" is "+v[1]+" but the binary is "+version)
-			}
 		}
+	}
+	if p := versionProblem(rep.Manifests, r.Path, version); p != "" {
+		rep.Problems = append(rep.Problems, p)
 	}
 	for _, name := range []string{"plugin.json", "mcp.json"} {
 		if _, err := os.Stat(filepath.Join(r.Path, name)); err == nil {
@@ -127,4 +129,29 @@ func versionFields(doc any, path string) [][2]string {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
 	return out
+}
+
+// versionProblem is one problem for every manifest version that differs
+// from the binary's (not one per field), with the command that fixes it.
+func versionProblem(ms []ManifestVersion, rootPath, version string) string {
+	var bad []string
+	for _, m := range ms {
+		if !m.Matches {
+			bad = append(bad, m.File+" "+m.Field+" is "+m.Version)
+		}
+	}
+	if len(bad) == 0 {
+		return ""
+	}
+	fix := "install the plugin of the binary's version again"
+	if sourceBuild(version) {
+		fix = "from a checkout, stage this build with matching manifests: agenttool-collab-mcp host stage " + rootPath
+	}
+	return fmt.Sprintf("the plugin root's manifests do not match the binary %s (%s); fix: %s", version, strings.Join(bad, ", "), fix)
+}
+
+// sourceBuild reports a version that no release carries: a build from a
+// checkout (0.0.0-<time>-<revision>, 0.0.0-dev) or a local change (+dirty).
+func sourceBuild(version string) bool {
+	return strings.HasPrefix(version, "0.0.0-") || strings.Contains(version, "+")
 }

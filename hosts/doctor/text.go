@@ -17,8 +17,13 @@ func (r Report) WriteText(w io.Writer) error {
 	p.section("Database this process opens")
 	p.mark(r.Database.Error == "" && !r.Database.Relative, "%s  (chosen by %s)", orText(r.Database.Path, r.Database.Error), r.Database.Source)
 	p.section("Hosts")
+	installed := false
 	for _, h := range r.Hosts {
 		p.host(h)
+		installed = installed || h.Installed
+	}
+	if !installed {
+		p.info("no host installed (see docs/install.md; from a checkout: agenttool-collab-mcp host stage DIR)")
 	}
 	p.section("Plugin root")
 	if r.PluginRoot == nil {

@@ -162,3 +162,45 @@ func (c *Config) readVars(from, to int) []Var {
 	}
 	return vars
 }
+
+// serverBlock locates the entry name: its first line and the end of its
+// block.
+func (c *Config) serverBlock(name string) (at, end int, ok bool) {
+	line, sEnd, inline, found := c.servers()
+	if !found || inline != "" {
+		return 0, 0, false
+	}
+	col := c.doc.childColumn(line+1, sEnd, 0)
+	at, ok = c.doc.findKey(line+1, sEnd, col, name)
+	if !ok {
+		return 0, 0, false
+	}
+	return at, c.doc.blockEnd(at), true
+}
+
+// ForeignServer returns the lines of the entry name exactly as written
+// when the entry exists and this plugin did not write it (no Marker).
+func (c *Config) ForeignServer(name string) ([]string, bool) {
+	at, end, ok := c.serverBlock(name)
+	if !ok {
+		return nil, false
+	}
+	lines := append([]string{}, c.doc.lines[at:end]...)
+	for _, l := range lines {
+		if strings.TrimSpace(l) == Marker {
+			return nil, false
+		}
+	}
+	return lines, true
+}
+
+// RestoreServer puts back lines saved by ForeignServer in place of the
+// entry name; it reports whether the entry was there to replace.
+func (c *Config) RestoreServer(name string, lines []string) bool {
+	at, end, ok := c.serverBlock(name)
+	if !ok {
+		return false
+	}
+	c.doc.replace(at, end, lines)
+	return true
+}

@@ -7,6 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/agenttool/collab/core/collaberr"
 )
 
 // Change is one file an install or uninstall writes or removes.
@@ -14,7 +19,12 @@ type Change struct {
 	Path   string
 	Before []byte // nil when the file does not exist
 	After  []byte // nil removes the file
+	Backup string // when set, Apply first copies Before there
 }
+
+// BackupSuffix names the copy of config.yaml an install or uninstall keeps
+// of the file as it was before its last edit.
+const BackupSuffix = ".agenttool-backup"
 
 // Noop reports a change that leaves the file as it is.
 func (c Change) Noop() bool {
@@ -47,7 +57,14 @@ func PlanInstall(home, server string, e Entry, skillName string, skill []byte) (
 	if err != nil {
 		return Plan{}, err
 	}
+	if err := refuseInvalidYAML(cfgPath, before); err != nil {
+		return Plan{}, err
+	}
 	cfg := ParseConfig(before)
+	saved, err := saveForeign(cfgPath, cfg, server)
+	if err != nil {
+		return Plan{}, err
+	}
 	if _, err := cfg.SetServer(server, e); err != nil {
 		return Plan{}, err
 	}
@@ -56,10 +73,14 @@ func PlanInstall(home, server string, e Entry, skillName string, skill []byte) (
 	if err != nil {
 		return Plan{}, err
 	}
-	return Plan{Home: home, Changes: []Change{
-		{Path: cfgPath, Before: before, After: orEmpty(cfg.Bytes())},
+	changes := []Change{
+		{Path: cfgPath, Before: before, After: orEmpty(cfg.Bytes()), Backup: backupOf(cfgPath, before)},
 		{Path: skillPath, Before: oldSkill, After: skill},
-	}}, nil
+	}
+	if saved != nil {
+		changes = append([]Change{*saved}, changes...)
+	}
+	return Plan{Home: home, Changes: changes}, nil
 }
 
 // PlanUninstall computes removing the server entry and the skill from the
@@ -70,10 +91,19 @@ func PlanUninstall(home, server, skillName string) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
+	if err := refuseInvalidYAML(cfgPath, before); err != nil {
+		return Plan{}, err
+	}
 	after := before
+	savedPath := cfgPath + ForeignSuffix
+	saved, err := readOptional(savedPath)
+	if err != nil {
+		return Plan{}, err
+	}
 	if before != nil {
 		cfg := ParseConfig(before)
-		if cfg.RemoveServer(server) {
+		restored := saved != nil && cfg.RestoreServer(server, strings.Split(strings.TrimSuffix(string(saved), "\n"), "\n"))
+		if restored || cfg.RemoveServer(server) {
 			after = orEmpty(cfg.Bytes())
 		}
 	}
@@ -83,8 +113,9 @@ func PlanUninstall(home, server, skillName string) (Plan, error) {
 		return Plan{}, err
 	}
 	return Plan{Home: home, Changes: []Change{
-		{Path: cfgPath, Before: before, After: after},
+		{Path: cfgPath, Before: before, After: after, Backup: backupOf(cfgPath, before)},
 		{Path: skillPath, Before: oldSkill, After: nil},
+		{Path: savedPath, Before: saved, After: nil},
 	}}, nil
 }
 
@@ -95,6 +126,11 @@ func (p Plan) Apply() error {
 	for _, c := range p.Changes {
 		if c.Noop() {
 			continue
+		}
+		if c.Backup != "" {
+			if err := writeAtomic(c.Backup, c.Before); err != nil {
+				return fmt.Errorf("back up %s: %w", c.Path, err)
+			}
 		}
 		var err error
 		if c.After == nil {
@@ -127,12 +163,17 @@ func readOptional(path string) ([]byte, error) {
 	return orEmpty(data), nil
 }
 
-// remove deletes path and then its folder if that is left empty.
+// remove deletes path, then its folder and that folder's parent (the
+// skill's folder and skills/) when they are left empty, so an uninstall
+// leaves no empty folders behind. A folder holding anything stays.
 func remove(path string) error {
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("remove %s: %w", path, err)
 	}
-	_ = os.Remove(filepath.Dir(path)) // fails harmlessly unless empty
+	dir := filepath.Dir(path)
+	if os.Remove(dir) == nil { // fails harmlessly unless empty
+		_ = os.Remove(filepath.Dir(dir))
+	}
 	return nil
 }
 
@@ -168,4 +209,47 @@ func writeAtomic(path string, data []byte) error {
 		return fmt.Errorf("replace %s: %w", path, err)
 	}
 	return nil
+}
+
+// backupOf is where an existing config is copied before it is edited.
+func backupOf(path string, before []byte) string {
+	if before == nil {
+		return ""
+	}
+	return path + BackupSuffix
+}
+
+// refuseInvalidYAML refuses to edit a config.yaml that is not valid YAML: Hermes
+// cannot read it either, and an edit could only make it worse.
+func refuseInvalidYAML(path string, data []byte) error {
+	if data == nil {
+		return nil
+	}
+	var doc any
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return collaberr.New("hermes_config_invalid",
+			"config.yaml is not valid YAML, so it was left untouched; fix it (Hermes cannot read it either) and run again").
+			With("path", path).With("error", err.Error())
+	}
+	return nil
+}
+
+// ForeignSuffix names the file that keeps a user's own entry of the
+// server's name, replaced by an install, until uninstall puts it back.
+const ForeignSuffix = ".agenttool-replaced-entry"
+
+// saveForeign plans keeping the user's own entry of the server's name,
+// which the install is about to replace. An entry saved by an earlier
+// install is kept as it is.
+func saveForeign(cfgPath string, cfg *Config, server string) (*Change, error) {
+	lines, ok := cfg.ForeignServer(server)
+	if !ok {
+		return nil, nil
+	}
+	path := cfgPath + ForeignSuffix
+	old, err := readOptional(path)
+	if err != nil || old != nil {
+		return nil, err
+	}
+	return &Change{Path: path, After: []byte(strings.Join(lines, "\n") + "\n")}, nil
 }

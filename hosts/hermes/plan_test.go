@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -148,5 +149,110 @@ func checkYAML(t *testing.T, data []byte) {
 	}
 	if got := string(bytes.TrimSpace(out)); got != sampleEntry().Command {
 		t.Errorf("PyYAML reads command %q", got)
+	}
+}
+
+func TestInstallRefusesAConfigThatIsNotYAMLAndLeavesItAlone(t *testing.T) {
+	for _, uninstall := range []bool{false, true} {
+		home := t.TempDir()
+		bad := []byte("mcp_servers:\n  docs:\n    command: [unclosed\n\tenabled: true\n")
+		if err := os.WriteFile(ConfigPath(home), bad, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		if uninstall {
+			_, err = PlanUninstall(home, "agenttool", "skill")
+		} else {
+			_, err = PlanInstall(home, "agenttool", sampleEntry(), "skill", []byte("s"))
+		}
+		if err == nil || !strings.Contains(err.Error(), "not valid YAML") {
+			t.Errorf("uninstall=%v: err = %v, want a refusal naming invalid YAML", uninstall, err)
+		}
+		if got, _ := os.ReadFile(ConfigPath(home)); !bytes.Equal(got, bad) {
+			t.Errorf("uninstall=%v: the file was changed:\n%s", uninstall, got)
+		}
+		if _, err := os.Stat(ConfigPath(home) + BackupSuffix); err == nil {
+			t.Errorf("uninstall=%v: a backup was written for a refused edit", uninstall)
+		}
+	}
+}
+
+func TestApplyKeepsABackupOfTheConfigItEdits(t *testing.T) {
+	home := t.TempDir()
+	mine := []byte("# mine\nmodel: x\n")
+	if err := os.WriteFile(ConfigPath(home), mine, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := PlanInstall(home, "agenttool", sampleEntry(), "skill", []byte("s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := plan.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(ConfigPath(home) + BackupSuffix); err != nil || !bytes.Equal(got, mine) {
+		t.Errorf("backup = %q (%v), want the file as it was", got, err)
+	}
+	if fi, err := os.Stat(ConfigPath(home) + BackupSuffix); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("backup mode: %v %v", fi, err)
+	}
+}
+
+func TestUninstallLeavesNoEmptyFoldersButKeepsOtherSkills(t *testing.T) {
+	for _, other := range []bool{false, true} {
+		home := t.TempDir()
+		install(t, home)
+		if other {
+			if err := os.MkdirAll(filepath.Join(home, "skills", "mine"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+		}
+		plan, err := PlanUninstall(home, "agenttool", "test-skill")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := plan.Apply(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Join(home, "skills", "test-skill")); err == nil {
+			t.Errorf("other=%v: the skill folder is left behind", other)
+		}
+		_, err = os.Stat(filepath.Join(home, "skills"))
+		if other != (err == nil) {
+			t.Errorf("other=%v: skills/ exists = %v", other, err == nil)
+		}
+	}
+}
+
+func TestUninstallRestoresTheUsersOwnEntryOfTheSameName(t *testing.T) {
+	home := t.TempDir()
+	mine := []byte("mcp_servers:\n  docs:\n    command: /bin/docs\n  agenttool:\n    command: /opt/my-own/agenttool  # mine\n    args: [\"--x\"]\n    timeout: 9\nmodel: y\n")
+	if err := os.WriteFile(ConfigPath(home), mine, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ { // a second install must not save our own entry over the user's
+		plan, err := PlanInstall(home, "agenttool", sampleEntry(), "test-skill", skillText)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := plan.Apply(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, _ := os.ReadFile(ConfigPath(home)); !bytes.Contains(got, []byte(Marker)) || bytes.Contains(got, []byte("/opt/my-own")) {
+		t.Fatalf("after install:\n%s", got)
+	}
+	plan, err := PlanUninstall(home, "agenttool", "test-skill")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := plan.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(ConfigPath(home)); !bytes.Equal(got, mine) {
+		t.Errorf("after uninstall:\n%s\nwant the user's file back:\n%s", got, mine)
+	}
+	if _, err := os.Stat(ConfigPath(home) + ForeignSuffix); err == nil {
+		t.Error("the saved entry is left behind after it was restored")
 	}
 }

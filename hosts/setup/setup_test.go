@@ -160,3 +160,14 @@ func TestShellJoinQuotesWhatAShellWouldSplit(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+func TestHermesInstallRefusesATemporaryGoRunBuild(t *testing.T) {
+	goRun := filepath.Join(os.TempDir(), "go-build1234", "b001", "exe", "agenttool-collab-mcp")
+	env := fakeEnv(map[string]string{"AGENTOOL_COLLAB_DB": "/d/collab.sqlite"}, "/home/me", "/work", goRun)
+	if _, err := HermesEntry(env, "", ""); err == nil || !strings.Contains(err.Error(), "install the binary first") {
+		t.Errorf("HermesEntry with a go run binary: err = %v, want a refusal telling to install first", err)
+	}
+	if _, err := HermesEntry(env, "", "/home/me/go/bin/agenttool-collab-mcp"); err != nil {
+		t.Errorf("an installed --command is accepted: %v", err)
+	}
+}

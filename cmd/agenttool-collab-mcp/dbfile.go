@@ -1,0 +1,49 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/dbpath"
+	"github.com/agenttool/collab/core/store"
+)
+
+// dbSource names the setting that chose a database path, for messages.
+func dbSource(s dbpath.Source) string {
+	switch s {
+	case dbpath.FromEnv:
+		return "AGENTOOL_COLLAB_DB"
+	case dbpath.FromXDG:
+		return "XDG_DATA_HOME"
+	}
+	return "the default location"
+}
+
+// checkDatabaseFile explains, before a read-only command opens path, why
+// it cannot: naming the setting that chose it (source) and the real cause.
+func checkDatabaseFile(path, source string) error {
+	if path == store.MemoryPath {
+		return fmt.Errorf("%s names the in-memory database %s, which only a running server holds", source, path)
+	}
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("no database at %s (from %s); the server creates it on first use", path, source)
+	case err != nil:
+		return fmt.Errorf("database %s (from %s): %w", path, source, err)
+	case st.IsDir():
+		return fmt.Errorf("%s (from %s) is a directory, not a database file", path, source)
+	}
+	return nil
+}
+
+// collabError turns a structured collab error into "message (code)".
+func collabError(err error) error {
+	if ce, ok := collaberr.As(err); ok {
+		return fmt.Errorf("%s (%s)", ce.Message, ce.Code)
+	}
+	return err
+}
