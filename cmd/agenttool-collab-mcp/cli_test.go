@@ -14,6 +14,9 @@ var everyCommand = [][]string{
 	{"verify"}, {"doctor"}, {"host"}, {"host", "stage"},
 	{"host", "install", "hermes"}, {"host", "uninstall", "hermes"},
 	{"host", "install", "claude"}, {"host", "uninstall", "codex"},
+	{"demo"}, {"search"}, {"guard"}, {"guard", "install"}, {"guard", "uninstall"}, {"guard", "status"},
+	{"status"}, {"tail"}, {"tasks"}, {"show"}, {"reports"}, {"decisions"}, {"sessions"}, {"handoffs"},
+	{"post"}, {"decide"}, {"review"}, {"handoff", "respond"}, {"whoami"}, {"logout"},
 }
 
 func runArgs(args ...string) (code int, stdout, stderr string) {

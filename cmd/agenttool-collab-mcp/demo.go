@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,16 +15,11 @@ import (
 // processes of this binary. Exit 0 when every step behaved as scripted,
 // 1 when one did not, 2 on bad usage or when it could not start.
 func demoCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print the transcript as one JSON object instead of the narrative")
-	keep := fs.String("keep", "", "keep the repository and database in `DIR` (new or empty)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: agenttool-collab-mcp demo [--json] [--keep DIR]\n\nRuns three agents, each a real server process of this binary, through a scripted coordination.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return cli.UsageExit(err)
+	c := newCommand("demo", "demo [--json] [--keep DIR]\n\nRuns three agents, each a real server process of this binary, through a scripted coordination.")
+	asJSON := c.flags.Bool("json", false, "print the transcript as one JSON object instead of the narrative")
+	keep := c.flags.String("keep", "", "keep the repository and database in `DIR` (new or empty)")
+	if _, code, done := c.parse(args, 0, 0, stdout, stderr); done {
+		return code
 	}
 	exe, err := os.Executable()
 	if err != nil {

@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,10 +17,12 @@ import (
 )
 
 const guardUsage = `usage: agenttool-collab-mcp guard install [--pre-commit] [--pre-push] [--mode warn|block] [--db FILE] [--dir DIR] [--binary PATH]
-       agenttool-collab-mcp guard uninstall [--dir DIR]
+       agenttool-collab-mcp guard uninstall [--dir DIR] [--json]
        agenttool-collab-mcp guard status [--dir DIR] [--json]
 
-Warns about (or blocks) a commit or push that touches paths another collab
+` + guardAbout
+
+const guardAbout = `Warns about (or blocks) a commit or push that touches paths another collab
 session has claimed. Installs Git hooks into the repository (following
 core.hooksPath; linked worktrees share them) and keeps any hook already
 there working. Default: --pre-commit, --mode warn.
@@ -35,15 +35,12 @@ const defaultGuardBudget = 200 * time.Millisecond
 
 // runGuard dispatches `guard install|uninstall|status|check`.
 func runGuard(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		w := stdout
-		if len(args) == 0 {
-			w = stderr
-		}
-		fmt.Fprint(w, guardUsage)
-		if len(args) == 0 {
-			return 2
-		}
+	if len(args) == 0 {
+		fmt.Fprint(stderr, guardUsage)
+		return 2
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(stdout, guardUsage)
 		return 0
 	}
 	switch args[0] {
@@ -52,43 +49,27 @@ func runGuard(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	case "uninstall", "status":
 		return guardInspect(ctx, args[0], args[1:], stdout, stderr)
 	case "check":
-		return guardCheck(ctx, args[1:], os.Stdin, stderr)
+		return guardCheck(ctx, args[1:], os.Stdin, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "guard: unknown command %q\n\n%s", args[0], guardUsage)
 	return 2
 }
 
-func guardFlags(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("guard "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, guardUsage) }
-	return fs
-}
-
-// parseGuard parses args; it returns an exit code when the caller should stop.
-func parseGuard(fs *flag.FlagSet, args []string) (int, bool) {
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0, true
-		}
-		return 2, true
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(fs.Output(), "guard: unexpected argument %q\n", fs.Arg(0))
-		return 2, true
-	}
-	return 0, false
+// guardCommand is one guard subcommand with the binary's conventions.
+func guardCommand(verb, synopsis string) *command {
+	return newCommand("guard "+verb, "guard "+verb+" "+synopsis+"\n\n"+guardAbout)
 }
 
 func guardInstall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := guardFlags("install", stderr)
+	c := guardCommand("install", "[--pre-commit] [--pre-push] [--mode warn|block] [--db FILE] [--dir DIR] [--binary PATH]")
+	fs := c.flags
 	preCommit := fs.Bool("pre-commit", false, "check commits (the default when no hook is named)")
 	prePush := fs.Bool("pre-push", false, "check pushes")
 	mode := fs.String("mode", guard.ModeWarn, "warn or block")
 	db := fs.String("db", "", "database the hook reads (default: the one its environment names when it runs)")
 	dir := fs.String("dir", ".", "a folder of the repository")
 	binary := fs.String("binary", "", "the program the hook runs (default: this binary), e.g. a launcher on PATH")
-	if code, stop := parseGuard(fs, args); stop {
+	if _, code, done := c.parse(args, 0, 0, stdout, stderr); done {
 		return code
 	}
 	hooks := selectedHooks(*preCommit, *prePush)
@@ -154,10 +135,10 @@ func installedBinary(given string) (string, error) {
 }
 
 func guardInspect(ctx context.Context, verb string, args []string, stdout, stderr io.Writer) int {
-	fs := guardFlags(verb, stderr)
-	dir := fs.String("dir", ".", "a folder of the repository")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if code, stop := parseGuard(fs, args); stop {
+	c := guardCommand(verb, "[--dir DIR] [--json]")
+	dir := c.flags.String("dir", ".", "a folder of the repository")
+	asJSON := c.flags.Bool("json", false, "print JSON")
+	if _, code, done := c.parse(args, 0, 0, stdout, stderr); done {
 		return code
 	}
 	hooks := []string{guard.PreCommit, guard.PrePush}
@@ -169,12 +150,10 @@ func guardInspect(ctx context.Context, verb string, args []string, stdout, stder
 		states, err = guard.Status(ctx, *dir, hooks)
 	}
 	if err != nil {
-		return fail(stderr, err)
+		return c.fail(*asJSON, stdout, stderr, 1, err)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(states)
+		writeJSON(stdout, states)
 		return 0
 	}
 	for _, st := range states {
@@ -204,13 +183,17 @@ func describeHook(verb string, st guard.HookState) string {
 // guardCheck is what an installed hook runs. It fails open: whatever goes
 // wrong, one warning on stderr and exit 0. Only a conflict in block mode
 // exits 1.
-func guardCheck(ctx context.Context, args []string, stdin io.Reader, stderr io.Writer) int {
-	fs := guardFlags("check", stderr)
+func guardCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c := guardCommand("check", "--hook pre-commit|pre-push --mode warn|block [--db FILE] [-- REMOTE URL]  (run by the installed hook)")
+	fs := c.flags
 	hook := fs.String("hook", guard.PreCommit, "pre-commit or pre-push")
 	mode := fs.String("mode", guard.ModeWarn, "warn or block")
 	db := fs.String("db", "", "database file")
-	if err := fs.Parse(args); err != nil {
-		fmt.Fprintln(stderr, "collab guard: not checked: bad hook arguments (run 'guard install' again)")
+	rest, code, done := c.parse(args, 0, -1, stdout, stderr)
+	if done {
+		if code != 0 {
+			fmt.Fprintln(stderr, "collab guard: not checked: bad hook arguments (run 'guard install' again)")
+		}
 		return 0
 	}
 	if os.Getenv("AGENTOOL_COLLAB_GUARD") == "off" {
@@ -223,7 +206,9 @@ func guardCheck(ctx context.Context, args []string, stdin io.Reader, stderr io.W
 		in.Root, _ = filepath.EvalSymlinks(wd)
 	}
 	if *hook == guard.PrePush {
-		in.Remote = fs.Arg(0)
+		if len(rest) > 0 {
+			in.Remote = rest[0]
+		}
 		in.PushInput, _ = io.ReadAll(io.LimitReader(stdin, 1<<20))
 	}
 	v, err := runCheck(ctx, in)

@@ -109,7 +109,7 @@ func TestReadCommandsRefuseClearly(t *testing.T) {
 	state := t.TempDir()
 	missing := filepath.Join(t.TempDir(), "none.sqlite")
 	for _, name := range []string{"status", "tail", "tasks", "show", "reports", "decisions", "sessions", "handoffs", "post", "decide", "review", "handoff", "whoami", "logout"} {
-		if _, errs, code := runCLI(t, state, name, "--bogus"); code != 2 || !strings.Contains(errs, "usage: collab "+name) {
+		if _, errs, code := runCLI(t, state, name, "--bogus"); code != 2 || !strings.Contains(errs, "usage: agenttool-collab-mcp "+name) {
 			t.Errorf("%s --bogus: exit %d, stderr %q", name, code, errs)
 		}
 		if _, _, code := runCLI(t, state, name, "-h"); code != 0 {
@@ -267,4 +267,19 @@ func workspaceOf(t *testing.T, state, db string) string {
 		t.Fatal(err)
 	}
 	return st.Workspace.ID
+}
+
+// TestUsageNamesTheCommandAsTyped: run under its short name, a command's
+// usage says "collab", not the server's long name.
+func TestUsageNamesTheCommandAsTyped(t *testing.T) {
+	short := filepath.Join(t.TempDir(), "collab")
+	if err := os.Symlink(os.Args[0], short); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(short, "status", "--bogus")
+	cmd.Env = append(os.Environ(), serveEnv+"=1", "XDG_STATE_HOME="+t.TempDir())
+	out, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "usage: collab status") {
+		t.Fatalf("collab status --bogus should print collab's usage:\n%s", out)
+	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"github.com/agenttool/collab/hosts/cli"
 	"io"
@@ -14,22 +13,19 @@ import (
 	"github.com/agenttool/collab/core/store"
 )
 
-const searchUsage = `usage: agenttool-collab-mcp search QUERY... [flags]
+const searchUsage = `search QUERY... [flags]
 
 Search every report, decision, task, progress note, review, handoff,
 artifact and event payload in the journal, best match first. Plain words
 just work; FTS5 syntax ("phrases", prefix*, AND, OR, NOT) is honoured.
 The index lives beside the database in <database>.search; the database
-itself is only read.
-
-Flags:
-`
+itself is only read.`
 
 // searchCommand runs a full-text search for a person. It exits 0 when the
 // search ran (with or without hits), 1 when it failed, 2 on bad usage.
 func searchCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("search", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	c := newCommand("search", searchUsage)
+	fs := c.flags
 	db := fs.String("db", "", "database file (default: the one the server would open)")
 	asJSON := fs.Bool("json", false, "print one JSON object for scripts")
 	rebuild := fs.Bool("rebuild", false, "rebuild the index from the whole journal first")
@@ -44,25 +40,17 @@ func searchCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	order := fs.String("order", search.ByRelevance, "relevance or recent")
 	limit := fs.Int("limit", search.DefaultLimit, fmt.Sprintf("hits per page, 1 to %d", search.MaxLimit))
 	cursor := fs.String("cursor", "", "continue from the cursor a previous page printed")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, searchUsage)
-		fs.PrintDefaults()
-	}
-	words, err := parseInterleaved(fs, args)
-	if err == flag.ErrHelp {
-		return 0
-	}
-	if err != nil {
-		return 2
+	words, code, done := c.parse(args, 0, -1, stdout, stderr)
+	if done {
+		return code
 	}
 	text := strings.Join(words, " ")
 	if text == "" && !*rebuild {
-		fmt.Fprintln(stderr, "agenttool-collab-mcp search: give words to search for")
-		fs.Usage()
-		return 2
+		return c.usageFailure(stderr, "give words to search for")
 	}
 	q := search.Query{WorkspaceID: *workspace, Text: text, Kinds: kinds, Actor: *actor, SessionID: *session, TaskID: *task,
 		Order: *order, Limit: *limit, Cursor: *cursor}
+	var err error
 	if q.Since, err = search.ParseBound(*since, false); err != nil {
 		return fail(stderr, err) + 1
 	}
@@ -161,21 +149,6 @@ func printHits(w io.Writer, q search.Query, res search.Result) {
 // oneLine folds line breaks so each hit prints as a short block.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// parseInterleaved parses flags that may come before, between or after
-// the query words, and returns the words in order.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var words []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return words, nil
-		}
-		words, args = append(words, rest[0]), rest[1:]
-	}
-}
 
 // listFlag is a flag that may repeat and takes comma-separated values.
 type listFlag []string

@@ -3,7 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
+
+	"github.com/agenttool/collab/hosts/cli"
 )
 
 // invokedAsCollab reports whether the binary was started under its short
@@ -11,12 +12,7 @@ import (
 // argv[0]; a symlink or copy named collab does the same). Run that way
 // without arguments it prints the people's commands instead of serving MCP
 // and waiting silently on stdin; every subcommand works under both names.
-func invokedAsCollab(argv0 string) bool {
-	// Either separator: Windows passes backslashed paths.
-	base := argv0[strings.LastIndexAny(argv0, `/\`)+1:]
-	base = strings.TrimSuffix(strings.ToLower(base), ".exe")
-	return base == "collab"
-}
+func invokedAsCollab(argv0 string) bool { return cli.NameFor(argv0) == cli.ShortName }
 
 func printPeopleUsage(w io.Writer) {
 	fmt.Fprint(w, `collab: see and steer what coding agents coordinate in a collab journal

@@ -43,14 +43,14 @@ func key() string {
 }
 
 func usageProblem(what, usage string) error {
-	return &problem{what: what, fix: "usage: collab " + usage, code: ExitUsage}
+	return &problem{what: what, fix: "usage: " + ProgramName() + " " + usage, code: ExitUsage}
 }
 
 // Post appends a report in the person's session, optionally addressed to a
 // session and about a task.
 func Post(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	const usage = "post MESSAGE [--to SESSION] [--task TASK] [--kind observation|inference|proposal] [--json]"
-	fs, c := newFlags("post", usage, stderr)
+	fs, c := newFlags("post", usage, stdout, stderr)
 	to := fs.String("to", "", "address the report to session `S`")
 	task := fs.String("task", "", "the report is about task `T`")
 	kind := fs.String("kind", "observation", "report kind `K`")
@@ -76,7 +76,7 @@ func Post(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // Decide records a decision in the person's session.
 func Decide(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	const usage = "decide TOPIC DECISION [--rationale R] [--scope S] [--basis B] [--json]"
-	fs, c := newFlags("decide", usage, stderr)
+	fs, c := newFlags("decide", usage, stdout, stderr)
 	rationale := fs.String("rationale", "", "why")
 	scope := fs.String("scope", "this workspace", "what the decision governs")
 	basis := fs.String("basis", "decided by a person at the collab terminal", "on what authority")
@@ -101,7 +101,7 @@ func Decide(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // session; the store refuses a review of the session's own report.
 func Review(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	const usage = "review TASK --accept|--request-changes [--summary TEXT] [--json]"
-	fs, c := newFlags("review", usage, stderr)
+	fs, c := newFlags("review", usage, stdout, stderr)
 	accept := fs.Bool("accept", false, "accept the reported completion")
 	changes := fs.Bool("request-changes", false, "send the task back (it reopens)")
 	summary := fs.String("summary", "", "what you checked or what must change")
@@ -133,7 +133,7 @@ func Review(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // Handoff answers a handoff offered to the person's session.
 func Handoff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	const usage = "handoff respond HANDOFF --accept|--decline [--json]"
-	fs, c := newFlags("handoff", usage, stderr)
+	fs, c := newFlags("handoff", usage, stdout, stderr)
 	accept := fs.Bool("accept", false, "take the task over")
 	decline := fs.Bool("decline", false, "refuse the offer")
 	return actCommand(ctx, fs, c, args, stdout, stderr, func(s *seat) (any, string, error) {

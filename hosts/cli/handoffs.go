@@ -28,7 +28,7 @@ type handoffView struct {
 // one with --all. Reading the journal, not the handoff table, keeps it a
 // pure read that reaps nothing.
 func Handoffs(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs, c := newFlags("handoffs", "handoffs [--all] [--db FILE] [--root DIR | --workspace ID] [--json]", stderr)
+	fs, c := newFlags("handoffs", "handoffs [--all] [--db FILE] [--root DIR | --workspace ID] [--json]", stdout, stderr)
 	all := fs.Bool("all", false, "include answered and expired handoffs")
 	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
 		list, err := journalHandoffs(ctx, v, store.FormatTime(time.Now()))

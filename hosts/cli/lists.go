@@ -12,7 +12,7 @@ import (
 
 // Tasks lists the workspace's tasks, optionally those of one stored status.
 func Tasks(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs, c := newFlags("tasks", "tasks [--status open|claimed|blocked|completed] [--db FILE] [--root DIR | --workspace ID] [--json]", stderr)
+	fs, c := newFlags("tasks", "tasks [--status open|claimed|blocked|completed] [--db FILE] [--root DIR | --workspace ID] [--json]", stdout, stderr)
 	status := fs.String("status", "", "only tasks whose stored status is `S`")
 	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
 		tasks, err := v.st.ListTasks(ctx, v.ws.ID, *status)
@@ -37,7 +37,7 @@ func Tasks(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // Show prints one task: state, lease, scopes, checkpoints, reviews and the
 // reports about it.
 func Show(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs, c := newFlags("show", "show TASK [--db FILE] [--root DIR | --workspace ID] [--json]", stderr)
+	fs, c := newFlags("show", "show TASK [--db FILE] [--root DIR | --workspace ID] [--json]", stdout, stderr)
 	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
 		if len(c.args) != 1 {
 			return &problem{what: "show needs exactly one task id", fix: "list them with `collab tasks`", code: ExitUsage}
@@ -77,7 +77,7 @@ func Show(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // Reports lists reports, optionally those addressed to one session or of
 // one kind.
 func Reports(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs, c := newFlags("reports", "reports [--to SESSION] [--kind K] [--db FILE] [--root DIR | --workspace ID] [--json]", stderr)
+	fs, c := newFlags("reports", "reports [--to SESSION] [--kind K] [--db FILE] [--root DIR | --workspace ID] [--json]", stdout, stderr)
 	to := fs.String("to", "", "only reports addressed to session `S`")
 	kind := fs.String("kind", "", "only reports of kind `K` (observation, inference, proposal, decision)")
 	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
@@ -114,7 +114,7 @@ func Reports(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // Decisions lists decisions: decision reports of sessions and, for older
 // journals, the ten most recent legacy decision rows.
 func Decisions(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs, c := newFlags("decisions", "decisions [--db FILE] [--root DIR | --workspace ID] [--json]", stderr)
+	fs, c := newFlags("decisions", "decisions [--db FILE] [--root DIR | --workspace ID] [--json]", stdout, stderr)
 	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
 		st, err := v.st.Status(ctx, v.ws.ID)
 		if err != nil {
@@ -150,7 +150,7 @@ func Decisions(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
 // Sessions lists bound sessions and, separately, self-declared presence.
 func Sessions(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs, c := newFlags("sessions", "sessions [--db FILE] [--root DIR | --workspace ID] [--json]", stderr)
+	fs, c := newFlags("sessions", "sessions [--db FILE] [--root DIR | --workspace ID] [--json]", stdout, stderr)
 	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
 		sv, err := loadStatus(ctx, v)
 		if err != nil {

@@ -24,21 +24,63 @@ type common struct {
 	args []string
 }
 
-// newFlags returns a flag set for command name with the shared flags.
-func newFlags(name, usage string, stderr io.Writer) (*flag.FlagSet, *common) {
+// newFlags returns a flag set for command name with the shared flags. Its
+// usage goes to stdout when asked for (-h, --help) and to stderr after a
+// malformed command line, as every subcommand of the binary does.
+func newFlags(name, usage string, stdout, stderr io.Writer) (*flag.FlagSet, *common) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	complaint := &noticing{w: stderr}
+	fs.SetOutput(complaint)
 	c := &common{}
 	fs.StringVar(&c.db, "db", "", "database `FILE` (default: the one the server would open)")
 	fs.StringVar(&c.workspace, "workspace", "", "workspace `ID` (default: the one whose root holds --root)")
 	fs.StringVar(&c.root, "root", "", "repository `DIR` whose workspace to show (default: the current directory)")
 	fs.BoolVar(&c.json, "json", false, "print JSON for scripts")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: collab %s\n", usage)
+		out := stdout
+		if complaint.wrote {
+			out = stderr
+		}
+		fmt.Fprintf(out, "usage: %s %s\n", ProgramName(), usage)
+		fs.SetOutput(out)
 		fs.PrintDefaults()
+		fs.SetOutput(complaint)
 	}
 	return fs, c
 }
+
+// noticing forwards writes and remembers that there were any: the flag
+// package writes to its output only to complain.
+type noticing struct {
+	w     io.Writer
+	wrote bool
+}
+
+func (n *noticing) Write(p []byte) (int, error) {
+	n.wrote = true
+	return n.w.Write(p)
+}
+
+// The binary's two names: the short one for people and the server's.
+const (
+	ShortName  = "collab"
+	ServerName = "agenttool-collab-mcp"
+)
+
+// NameFor is the name a person typed, from argv[0]: ShortName when the
+// binary runs under it (a symlink, a copy, or the npm bin entry that
+// passes it on), else ServerName. Both path separators count, since
+// Windows passes backslashed paths.
+func NameFor(argv0 string) string {
+	base := argv0[strings.LastIndexAny(argv0, `/\`)+1:]
+	if strings.TrimSuffix(strings.ToLower(base), ".exe") == ShortName {
+		return ShortName
+	}
+	return ServerName
+}
+
+// ProgramName is NameFor this process's argv[0].
+func ProgramName() string { return NameFor(os.Args[0]) }
 
 // problem is an error a person can act on: what went wrong and the fix.
 type problem struct {

@@ -37,7 +37,7 @@ type conflictView struct {
 // authenticates nothing), tasks by effective status with their leases,
 // pending reviews, open handoffs and path conflicts.
 func Status(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs, c := newFlags("status", "status [--db FILE] [--root DIR | --workspace ID] [--json]", stderr)
+	fs, c := newFlags("status", "status [--db FILE] [--root DIR | --workspace ID] [--json]", stdout, stderr)
 	if err := fs.Parse(args); err != nil {
 		return UsageExit(err)
 	}

@@ -29,7 +29,7 @@ func (f tailFilter) match(e store.EventView) bool {
 // new ones as other processes append them. It only reads: no cursor is
 // read or advanced, so it never disturbs any session.
 func Tail(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs, c := newFlags("tail", "tail [-f] [--since SEQ] [--kind K] [--actor A] [--db FILE] [--root DIR | --workspace ID] [--json]", stderr)
+	fs, c := newFlags("tail", "tail [-f] [--since SEQ] [--kind K] [--actor A] [--db FILE] [--root DIR | --workspace ID] [--json]", stdout, stderr)
 	follow := fs.Bool("f", false, "keep printing events as they are appended (Ctrl-C stops)")
 	since := fs.Int64("since", 0, "print events after sequence `SEQ`")
 	var f tailFilter
