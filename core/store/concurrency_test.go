@@ -15,8 +15,10 @@ import (
 )
 
 // concurrencyDeadline bounds the whole shared-store run: a deadlock fails
-// the test with every goroutine's stack instead of stalling the suite.
-const concurrencyDeadline = 4 * time.Minute
+// the test with every goroutine's stack instead of stalling the suite. It
+// is generous because a loaded machine under -race is slow, and it is cut
+// short to end before the test binary's own timeout.
+const concurrencyDeadline = 8 * time.Minute
 
 // TestOneStoreServesManyGoroutinesAtOnce shares one Store between 16
 // writers, each running every kind of mutation (sessions, task create,
@@ -51,12 +53,16 @@ func TestOneStoreServesManyGoroutinesAtOnce(t *testing.T) {
 	wsID := seed.Workspace.ID
 
 	errs := make(chan error, writers+readers)
+	// Writers signal each finished step on ticks and each tick lets one
+	// reader read once, so reads interleave with writes throughout without
+	// starving the writers of CPU (readers never wait on SQLite's lock).
+	ticks := make(chan struct{}, readers)
 	var writing, reading sync.WaitGroup
 	for i := range writers {
 		writing.Add(1)
 		go func() {
 			defer writing.Done()
-			w := &storeWorker{ctx: ctx, s: s, root: root, wsID: wsID, id: i}
+			w := &storeWorker{ctx: ctx, s: s, root: root, wsID: wsID, id: i, ticks: ticks}
 			for r := range rounds {
 				if err := w.round(r); err != nil {
 					errs <- fmt.Errorf("writer %d round %d: %w", i, r, err)
@@ -74,7 +80,7 @@ func TestOneStoreServesManyGoroutinesAtOnce(t *testing.T) {
 				select {
 				case <-stop:
 					return
-				default:
+				case <-ticks:
 				}
 				if err := readOnce(ctx, s, wsID, seed.Session.ID, i+n); err != nil {
 					errs <- fmt.Errorf("reader %d: %w", i, err)
@@ -90,14 +96,18 @@ func TestOneStoreServesManyGoroutinesAtOnce(t *testing.T) {
 		reading.Wait()
 		close(done)
 	}()
+	deadline := concurrencyDeadline
+	if end, ok := t.Deadline(); ok {
+		deadline = min(deadline, time.Until(end)-30*time.Second)
+	}
 	select {
 	case <-done:
-	case <-time.After(concurrencyDeadline):
+	case <-time.After(deadline):
 		// The store is left open: closing it could block on the very
 		// lock that hangs.
 		var stacks strings.Builder
 		_ = pprof.Lookup("goroutine").WriteTo(&stacks, 2)
-		t.Fatalf("goroutines sharing one store did not finish within %v; stacks:\n%s", concurrencyDeadline, stacks.String())
+		t.Fatalf("goroutines sharing one store did not finish within %v; stacks:\n%s", deadline, stacks.String())
 	}
 	defer s.Close()
 	close(errs)
@@ -166,9 +176,16 @@ type storeWorker struct {
 	s          *Store
 	root, wsID string
 	id, keys   int
+	ticks      chan<- struct{}
 }
 
+// key returns a fresh idempotency key; every mutation takes one, so it
+// also signals a reader that a step was taken.
 func (w *storeWorker) key() string {
+	select {
+	case w.ticks <- struct{}{}:
+	default:
+	}
 	w.keys++
 	return fmt.Sprintf("w%d-k%d", w.id, w.keys)
 }
