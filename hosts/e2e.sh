@@ -11,4 +11,4 @@
 # message when the CLIs cannot be installed. Extra arguments go to `go test`.
 set -eu
 cd "$(dirname "$0")/.."
-COLLAB_HOSTS_E2E=1 exec go test ./hosts/e2e -count=1 -v -timeout 20m "$@"
+COLLAB_HOSTS_E2E=1 exec go test ./hosts/e2e -count=1 -v -timeout 40m "$@"

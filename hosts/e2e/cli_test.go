@@ -40,7 +40,8 @@ func run(ctx context.Context, t *testing.T, c cmdSpec) string {
 // tryRun runs a command and returns its stdout, stderr and error.
 func tryRun(ctx context.Context, c cmdSpec) (string, string, error) {
 	if c.timeout == 0 {
-		c.timeout = 5 * time.Minute
+		// Generous: a cold "go build" on a loaded 2-core machine takes minutes.
+		c.timeout = 15 * time.Minute
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
