@@ -31,7 +31,7 @@ func verifyCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := checkDatabaseFile(path, source); err != nil {
 		return c.fail(*asJSON, stdout, stderr, 2, err)
 	}
-	st, err := store.Open(ctx, store.Options{Path: path, ReadOnly: true})
+	st, err := store.Open(ctx, store.Options{Path: path, Inspect: true})
 	if collaberr.HasCode(err, "database_corrupt") {
 		// Too damaged to read the schema: that is the verdict.
 		return c.fail(*asJSON, stdout, stderr, 1, collabError(err))

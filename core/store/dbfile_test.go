@@ -258,3 +258,43 @@ func BenchmarkCheckSameFile(b *testing.B) {
 		}
 	}
 }
+
+// TestAReadOnlyStoreSeesLaterWrites: a reader that follows the journal
+// (tail -f, the web view, watch) opens read-only and must see what a
+// server commits afterwards, even when the file was cleanly closed when it
+// opened; only an Inspect store reads the file as it was.
+func TestAReadOnlyStoreSeesLaterWrites(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "collab.sqlite")
+	w, err := Open(ctx, Options{Path: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	ro, err := Open(ctx, Options{Path: db, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	count := func() int {
+		var n int
+		if err := ro.read.QueryRowContext(ctx, "SELECT count(*) FROM workspaces").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if count() != 0 {
+		t.Fatal("a new file should hold no workspace")
+	}
+	w, err = Open(ctx, Options{Path: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.OpenWorkspace(ctx, OpenWorkspaceInput{RootPath: t.TempDir(), Actor: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	if count() != 1 {
+		t.Fatal("the read-only store did not see a workspace written after it opened")
+	}
+}

@@ -21,7 +21,8 @@ const migrationRetryWindow = 15 * time.Second
 // validates its shape and journals, and migrates older layouts to schema
 // v3 in one transaction. A file it cannot accept is left unchanged.
 func Open(ctx context.Context, opts Options) (*Store, error) {
-	s := &Store{now: opts.Now, observe: opts.Observe, capture: opts.Capture, readOnly: opts.ReadOnly}
+	s := &Store{now: opts.Now, observe: opts.Observe, capture: opts.Capture, readOnly: opts.ReadOnly || opts.Inspect,
+		inspect: opts.Inspect}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -87,9 +88,11 @@ func (s *Store) resolvePath(path string) error {
 	if err := checkSidecars(abs); err != nil {
 		return err
 	}
-	// A cleanly closed file is read in place, as on read-only media, so
-	// that inspecting it leaves no -wal or -shm behind.
-	s.immutable = s.readOnly && cleanlyClosed(abs)
+	// For a one-shot inspection a cleanly closed file is read in place, as
+	// on read-only media, so that nothing is left beside it. A reader that
+	// follows later writes (tail -f, the web view) must not: SQLite then
+	// assumes the file never changes.
+	s.immutable = s.inspect && cleanlyClosed(abs)
 	if s.opened, err = os.Stat(abs); err != nil {
 		return fmt.Errorf("inspect database file: %w", err)
 	}

@@ -39,6 +39,11 @@ type Options struct {
 	Capture func(ctx context.Context, id gitstate.Identity) gitstate.Checkpoint
 	// ReadOnly opens the file without creating, migrating or writing it.
 	ReadOnly bool
+	// Inspect is ReadOnly for one look at the file as it is now (verify,
+	// doctor): a cleanly closed file is read as immutable, so that nothing
+	// (no -wal, no -shm) is created beside it and read-only media work. Such
+	// a store never sees writes made after it opened.
+	Inspect bool
 	// Synchronous is SQLite's synchronous level for commits: "normal"
 	// (the default) or "full". In WAL mode "normal" never loses or tears a
 	// committed transaction when a process crashes or is killed; only an
@@ -64,6 +69,7 @@ type Store struct {
 	// immutable read-only stores read a cleanly closed file without
 	// locking it or creating a -wal or -shm beside it.
 	immutable bool
+	inspect   bool
 	// opened is the file this store opened; a write is refused once the
 	// path names another file (or none).
 	opened os.FileInfo

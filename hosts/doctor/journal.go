@@ -37,7 +37,7 @@ func checkJournal(ctx context.Context, db Database) JournalCheck {
 	if _, err := os.Stat(db.Path); errors.Is(err, fs.ErrNotExist) {
 		return JournalCheck{Status: JournalMissing, Detail: "created when a server first opens it"}
 	}
-	st, err := store.Open(ctx, store.Options{Path: db.Path, ReadOnly: true})
+	st, err := store.Open(ctx, store.Options{Path: db.Path, Inspect: true})
 	if err != nil {
 		if ce, ok := collaberr.As(err); ok {
 			return JournalCheck{Status: JournalFailed, Detail: ce.Code + ": " + ce.Message}
