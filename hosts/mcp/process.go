@@ -20,12 +20,26 @@ type Process struct {
 	binding *binding
 	// index is the search sidecar, opened by the first collab_search.
 	index *search.Index
+	// principal names the authenticated client of a network session ("" for stdio).
+	principal string
+	// onBind and onUnbind observe the binding starting and ending.
+	onBind, onUnbind func(sessionID string)
 }
 
 // ProcessConfig configures NewProcess.
 type ProcessConfig struct {
 	Store  *store.Store
 	Getenv func(string) string
+	// Principal, when set, names the authenticated client this process
+	// serves (an HTTP token's name). collab_session_start records it as
+	// the prefix of the session's actor ("principal/actor"), so status and
+	// every session listing show who connected; result shapes are unchanged.
+	Principal string
+	// OnBind, when set, is called (during the call, in its turn) after
+	// collab_session_start or a resume binds a session.
+	OnBind func(sessionID string)
+	// OnUnbind, when set, is called after collab_session_end releases it.
+	OnUnbind func(sessionID string)
 }
 
 // NewProcess returns the per-process state for a server over st.
@@ -34,7 +48,8 @@ func NewProcess(cfg ProcessConfig) *Process {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	return &Process{store: cfg.Store, getenv: getenv, turn: make(chan struct{}, 1)}
+	return &Process{store: cfg.Store, getenv: getenv, turn: make(chan struct{}, 1),
+		principal: cfg.Principal, onBind: cfg.OnBind, onUnbind: cfg.OnUnbind}
 }
 
 // credentialDir is the directory holding session credential files for
@@ -56,4 +71,25 @@ func (p *Process) scrub(text string) string {
 		text = strings.ReplaceAll(text, p.binding.token, "<redacted>")
 	}
 	return text
+}
+
+// principalActor returns actor as recorded for this process's principal:
+// unchanged without one, else prefixed "principal/" (once).
+func (p *Process) principalActor(actor string) string {
+	if p.principal == "" || strings.HasPrefix(actor, p.principal+"/") {
+		return actor
+	}
+	return p.principal + "/" + actor
+}
+
+func (p *Process) notifyBind(sessionID string) {
+	if p.onBind != nil {
+		p.onBind(sessionID)
+	}
+}
+
+func (p *Process) notifyUnbind(sessionID string) {
+	if p.onUnbind != nil {
+		p.onUnbind(sessionID)
+	}
 }
