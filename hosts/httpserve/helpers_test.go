@@ -1,11 +1,13 @@
 package httpserve_test
 
 import (
+	"bytes"
 	"context"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,6 +33,25 @@ type rig struct {
 	store  *store.Store
 	stop   context.CancelFunc
 	done   chan error
+	log    *lockedBuffer
+}
+
+// lockedBuffer is the server log, written from many goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func newRig(t *testing.T, mutate func(*httpserve.Config), timeouts httpserve.Timeouts) *rig {
@@ -46,7 +67,8 @@ func newRig(t *testing.T, mutate func(*httpserve.Config), timeouts httpserve.Tim
 		t.Fatal(err)
 	}
 	tokPath, _ := tokens.PathFor(st.Path())
-	cfg := httpserve.Config{Store: st, Version: "test", Tokens: tokens.NewStore(tokPath, nil), LoopbackOnly: true}
+	logBuf := &lockedBuffer{}
+	cfg := httpserve.Config{Store: st, Version: "test", Tokens: tokens.NewStore(tokPath, nil), LoopbackOnly: true, Log: logBuf}
 	if mutate != nil {
 		mutate(&cfg)
 	}
@@ -60,7 +82,7 @@ func newRig(t *testing.T, mutate func(*httpserve.Config), timeouts httpserve.Tim
 	}
 	serveCtx, stop := context.WithCancel(context.Background())
 	r := &rig{t: t, dir: dir, addr: ln.Addr().String(), url: "http://" + ln.Addr().String() + "/mcp",
-		tokens: tokPath, store: st, stop: stop, done: make(chan error, 1)}
+		tokens: tokPath, store: st, stop: stop, done: make(chan error, 1), log: logBuf}
 	go func() { r.done <- srv.Serve(serveCtx, ln, nil, timeouts) }()
 	t.Cleanup(func() {
 		stop()
