@@ -201,8 +201,11 @@ func TestHTTPManyClientsLoseNothing(t *testing.T) {
 	clients, rounds := envInt("COLLAB_HTTP_LOAD_CLIENTS", 16), envInt("COLLAB_HTTP_LOAD_ROUNDS", 4)
 	sb := newSandbox(t)
 	repo := sb.repo("load", map[string]string{"README": "x"})
-	srv := sb.serveHTTP("--client-concurrency", "4")
-	tokensByClient := make([]string, 8)
+	// One token per client, as in a real deployment; the per-client
+	// in-flight bound (default 8) is then never reached by one client's
+	// ordered calls.
+	srv := sb.serveHTTP()
+	tokensByClient := make([]string, clients)
 	for i := range tokensByClient {
 		tokensByClient[i] = sb.token(fmt.Sprintf("agent-%d", i))
 	}
