@@ -1,6 +1,7 @@
 package httpserve
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agenttool/collab/core/search"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/tokens"
 	"github.com/agenttool/collab/hosts/mcp"
@@ -63,6 +65,9 @@ type Server struct {
 	stopping chan struct{}
 	stopOnce sync.Once
 
+	indexMu sync.Mutex
+	index   *search.Index
+
 	mu       sync.Mutex
 	owners   map[string]string        // MCP session id -> principal that created it
 	inflight map[string]chan struct{} // principal -> slots of requests in flight
@@ -115,3 +120,31 @@ func (s *Server) Handler() http.Handler {
 
 // stop starts a drain: long-lived streams end, requests in flight finish.
 func (s *Server) stop() { s.stopOnce.Do(func() { close(s.stopping) }) }
+
+// searchIndex opens the search sidecar on the first collab_search of any
+// session; every session shares it. Close releases it.
+func (s *Server) searchIndex(ctx context.Context) (*search.Index, error) {
+	s.indexMu.Lock()
+	defer s.indexMu.Unlock()
+	if s.index == nil {
+		ix, err := search.Open(ctx, s.cfg.Store)
+		if err != nil {
+			return nil, err
+		}
+		s.index = ix
+	}
+	return s.index, nil
+}
+
+// Close releases what the sessions shared (the search sidecar). Call it
+// after Serve returns, before closing the store.
+func (s *Server) Close() error {
+	s.indexMu.Lock()
+	defer s.indexMu.Unlock()
+	if s.index == nil {
+		return nil
+	}
+	err := s.index.Close()
+	s.index = nil
+	return err
+}

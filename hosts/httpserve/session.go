@@ -52,7 +52,7 @@ func (s *Server) newSessionServer(r *http.Request) *sdk.Server {
 	if !instancePattern.MatchString(instance) {
 		instance = ""
 	}
-	cfg := mcp.ProcessConfig{Store: s.cfg.Store, Principal: principal}
+	cfg := mcp.ProcessConfig{Store: s.cfg.Store, Principal: principal, SearchIndex: s.searchIndex}
 	if instance != "" {
 		cfg.OnBind = func(id string) {
 			if err := s.resume.record(principal, instance, id); err != nil {

@@ -1,7 +1,9 @@
 package httpserve_test
 
 import (
+	"fmt"
 	"github.com/agenttool/collab/hosts/httpserve"
+	"github.com/agenttool/collab/hosts/httpserve/httpmcptest"
 	"strings"
 	"testing"
 )
@@ -75,5 +77,29 @@ func TestReconnectResumesTheInstanceSessionAndFencesTheOld(t *testing.T) {
 	later := r.client(tok, "laptop-1")
 	if res := call(t, later, "collab_next", map[string]any{"workspace_id": ws}); res.Code() != "actor_required" {
 		t.Fatalf("an ended session was resumed: %s", res.Raw)
+	}
+}
+
+// Sessions share one search index: concurrent searches of two clients both
+// answer (run with -race), and the index is released with the server.
+func TestSessionsShareOneSearchIndex(t *testing.T) {
+	r := newRig(t, nil, httpserve.Timeouts{})
+	tok := r.token("alice")
+	a, b := r.client(tok, ""), r.client(tok, "")
+	ws := str(ok(t, a, "collab_workspace_open", map[string]any{"root_path": r.repo, "actor": "a"}), "workspace", "id")
+	done := make(chan error, 2)
+	for _, c := range []*httpmcptest.Client{a, b} {
+		go func() {
+			res, err := c.Call(ctxT(t), "collab_search", map[string]any{"workspace_id": ws, "query": "workspace"})
+			if err == nil && res.IsError {
+				err = fmt.Errorf("search refused: %s", res.Raw)
+			}
+			done <- err
+		}()
+	}
+	for range 2 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
 	}
 }

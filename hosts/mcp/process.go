@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 
@@ -24,6 +25,8 @@ type Process struct {
 	principal string
 	// onBind and onUnbind observe the binding starting and ending.
 	onBind, onUnbind func(sessionID string)
+	// openIndex, when set, returns a search index shared with other processes.
+	openIndex func(context.Context) (*search.Index, error)
 }
 
 // ProcessConfig configures NewProcess.
@@ -40,6 +43,10 @@ type ProcessConfig struct {
 	OnBind func(sessionID string)
 	// OnUnbind, when set, is called after collab_session_end releases it.
 	OnUnbind func(sessionID string)
+	// SearchIndex, when set, supplies the search sidecar instead of this
+	// process opening its own, so many processes of one server share one
+	// index (and one connection to it) whose lifetime the caller owns.
+	SearchIndex func(context.Context) (*search.Index, error)
 }
 
 // NewProcess returns the per-process state for a server over st.
@@ -49,7 +56,7 @@ func NewProcess(cfg ProcessConfig) *Process {
 		getenv = func(string) string { return "" }
 	}
 	return &Process{store: cfg.Store, getenv: getenv, turn: make(chan struct{}, 1),
-		principal: cfg.Principal, onBind: cfg.OnBind, onUnbind: cfg.OnUnbind}
+		principal: cfg.Principal, onBind: cfg.OnBind, onUnbind: cfg.OnUnbind, openIndex: cfg.SearchIndex}
 }
 
 // credentialDir is the directory holding session credential files for
