@@ -90,8 +90,8 @@ func (s *Server) authenticate(r *http.Request) (string, bool) {
 func (s *Server) ownedBy(id, principal string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	owner, known := s.owners[id]
-	return !known || owner == principal
+	o, known := s.owners[id]
+	return !known || o.principal == principal
 }
 
 // acquire takes one of principal's request slots without waiting.

@@ -69,7 +69,7 @@ type Server struct {
 	index   *search.Index
 
 	mu       sync.Mutex
-	owners   map[string]string        // MCP session id -> principal that created it
+	owners   map[string]owner         // MCP session id -> who created it
 	inflight map[string]chan struct{} // principal -> slots of requests in flight
 }
 
@@ -96,7 +96,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{
 		cfg: cfg, log: slog.New(slog.NewTextHandler(cfg.Log, nil)), resume: idx,
-		stopping: make(chan struct{}), owners: map[string]string{}, inflight: map[string]chan struct{}{},
+		stopping: make(chan struct{}), owners: map[string]owner{}, inflight: map[string]chan struct{}{},
 	}
 	s.versions = mcp.NewServer(cfg.Version, mcp.NewProcess(mcp.ProcessConfig{}))
 	s.mcp = sdk.NewStreamableHTTPHandler(s.sessionServer, &sdk.StreamableHTTPOptions{

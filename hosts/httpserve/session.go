@@ -66,11 +66,41 @@ func (s *Server) newSessionServer(r *http.Request) *sdk.Server {
 		s.resumeInstance(r.Context(), proc, principal, instance)
 	}
 	id := newSessionID()
+	srv := mcp.NewSessionServer(s.cfg.Version, proc, id)
 	s.mu.Lock()
-	s.owners[id] = principal
+	s.pruneOwners(time.Now())
+	s.owners[id] = owner{principal: principal, server: srv, created: time.Now()}
 	s.mu.Unlock()
 	s.log.Info("session", "client", principal, "resumable", instance != "")
-	return mcp.NewSessionServer(s.cfg.Version, proc, id)
+	return srv
+}
+
+// owner is who created an MCP session, and the server that serves it.
+type owner struct {
+	principal string
+	server    *sdk.Server
+	created   time.Time
+}
+
+// ownerGrace is how long a new entry is kept before its session connects.
+const ownerGrace = time.Minute
+
+// pruneOwners drops the entries of MCP sessions that have ended (their
+// server holds no session any more), so the map follows the live
+// sessions. Called with s.mu held.
+func (s *Server) pruneOwners(now time.Time) {
+	for id, o := range s.owners {
+		if now.Sub(o.created) < ownerGrace {
+			continue
+		}
+		live := false
+		for range o.server.Sessions() {
+			live = true
+		}
+		if !live {
+			delete(s.owners, id)
+		}
+	}
 }
 
 // resumeInstance binds the session the instance last held, if it can; a
