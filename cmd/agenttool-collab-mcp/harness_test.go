@@ -4,8 +4,10 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/agenttool/collab/hosts/mcp/mcptest"
@@ -18,7 +20,11 @@ const serveEnv = "COLLAB_TEST_SERVE"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(serveEnv) == "1" {
-		os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		// As main does: SIGINT/SIGTERM cancel the context (serve drains).
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
 }

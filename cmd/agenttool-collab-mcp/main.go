@@ -55,6 +55,8 @@ var subcommands = map[string]func(ctx context.Context, args []string, stdout, st
 	"guard":  runGuard,
 	"search": searchCommand,
 	"demo":   demoCommand,
+	"serve":  serveCommand,
+	"token":  tokenCommand,
 }
 
 func printUsage(w io.Writer) {
@@ -62,6 +64,10 @@ func printUsage(w io.Writer) {
 
 Usage:
   agenttool-collab-mcp              serve MCP over stdio (how hosts launch it)
+  agenttool-collab-mcp serve [--http HOST:PORT] [--tls-cert F --tls-key F] [--no-auth-on-loopback]
+                                    serve many clients over Streamable HTTP (default 127.0.0.1:7777/mcp)
+  agenttool-collab-mcp token add NAME [--expires D] | list | revoke NAME
+                                    manage the bearer tokens of serve (see docs/remote.md)
   agenttool-collab-mcp demo [--json] [--keep DIR]
                                     watch three agents coordinate (start here)
   agenttool-collab-mcp --version    print the version

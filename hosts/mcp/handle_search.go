@@ -60,7 +60,11 @@ func (p *Process) searchIndex(ctx context.Context) (*search.Index, error) {
 	if p.index != nil {
 		return p.index, nil
 	}
-	ix, err := search.Open(ctx, p.store)
+	open := p.openIndex
+	if open == nil {
+		open = func(ctx context.Context) (*search.Index, error) { return search.Open(ctx, p.store) }
+	}
+	ix, err := open(ctx)
 	if err != nil {
 		return nil, collaberr.New("search_index_unavailable", "The search index beside the database could not be opened; check that its directory is writable, or run agenttool-collab-mcp search --rebuild")
 	}

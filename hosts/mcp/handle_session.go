@@ -34,7 +34,7 @@ func handleSessionStart(ctx context.Context, p *Process, a Args) (any, error) {
 			With("session_id", p.binding.sessionID)
 	}
 	started, err := p.store.StartSession(ctx, store.StartSessionInput{
-		RootPath: a.String("root_path"), Actor: a.String("actor"), Role: a.OptString("role"),
+		RootPath: a.String("root_path"), Actor: p.principalActor(a.String("actor")), Role: a.OptString("role"),
 		ParentSessionID: a.OptString("parent_session_id"), RepositoryKey: a.String("repository_key"),
 	})
 	if err != nil {
@@ -54,6 +54,7 @@ func handleSessionStart(ctx context.Context, p *Process, a Args) (any, error) {
 		return nil, err
 	}
 	p.binding = b
+	p.notifyBind(sess.ID)
 	return SessionStarted{
 		Workspace: started.Workspace, Worktree: started.Worktree, Session: sess, CredentialFileCreated: true,
 		ResumeEnvironmentVar: resumeVariable, SessionFileName: b.fileName(),
@@ -78,6 +79,7 @@ func handleSessionEnd(ctx context.Context, p *Process, a Args) (any, error) {
 		return nil, err
 	}
 	p.binding = nil
+	p.notifyUnbind(b.sessionID)
 	if err := credfile.Remove(b.credentialPath); err != nil {
 		return nil, err
 	}

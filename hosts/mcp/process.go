@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 
@@ -20,12 +21,32 @@ type Process struct {
 	binding *binding
 	// index is the search sidecar, opened by the first collab_search.
 	index *search.Index
+	// principal names the authenticated client of a network session ("" for stdio).
+	principal string
+	// onBind and onUnbind observe the binding starting and ending.
+	onBind, onUnbind func(sessionID string)
+	// openIndex, when set, returns a search index shared with other processes.
+	openIndex func(context.Context) (*search.Index, error)
 }
 
 // ProcessConfig configures NewProcess.
 type ProcessConfig struct {
 	Store  *store.Store
 	Getenv func(string) string
+	// Principal, when set, names the authenticated client this process
+	// serves (an HTTP token's name). collab_session_start records it as
+	// the prefix of the session's actor ("principal/actor"), so status and
+	// every session listing show who connected; result shapes are unchanged.
+	Principal string
+	// OnBind, when set, is called (during the call, in its turn) after
+	// collab_session_start or a resume binds a session.
+	OnBind func(sessionID string)
+	// OnUnbind, when set, is called after collab_session_end releases it.
+	OnUnbind func(sessionID string)
+	// SearchIndex, when set, supplies the search sidecar instead of this
+	// process opening its own, so many processes of one server share one
+	// index (and one connection to it) whose lifetime the caller owns.
+	SearchIndex func(context.Context) (*search.Index, error)
 }
 
 // NewProcess returns the per-process state for a server over st.
@@ -34,7 +55,8 @@ func NewProcess(cfg ProcessConfig) *Process {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	return &Process{store: cfg.Store, getenv: getenv, turn: make(chan struct{}, 1)}
+	return &Process{store: cfg.Store, getenv: getenv, turn: make(chan struct{}, 1),
+		principal: cfg.Principal, onBind: cfg.OnBind, onUnbind: cfg.OnUnbind, openIndex: cfg.SearchIndex}
 }
 
 // credentialDir is the directory holding session credential files for
@@ -56,4 +78,25 @@ func (p *Process) scrub(text string) string {
 		text = strings.ReplaceAll(text, p.binding.token, "<redacted>")
 	}
 	return text
+}
+
+// principalActor returns actor as recorded for this process's principal:
+// unchanged without one, else prefixed "principal/" (once).
+func (p *Process) principalActor(actor string) string {
+	if p.principal == "" || strings.HasPrefix(actor, p.principal+"/") {
+		return actor
+	}
+	return p.principal + "/" + actor
+}
+
+func (p *Process) notifyBind(sessionID string) {
+	if p.onBind != nil {
+		p.onBind(sessionID)
+	}
+}
+
+func (p *Process) notifyUnbind(sessionID string) {
+	if p.onUnbind != nil {
+		p.onUnbind(sessionID)
+	}
 }

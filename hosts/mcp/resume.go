@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 
+	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/credfile"
 )
 
@@ -16,20 +17,34 @@ func (p *Process) ResumeFromEnv(ctx context.Context) (bool, error) {
 	if path == "" {
 		return false, nil
 	}
-	if err := p.takeTurn(ctx); err != nil {
+	if err := p.ResumeFile(ctx, path, p.getenv("AGENTOOL_COLLAB_ALLOW_CURSOR_RECOVERY") == "1"); err != nil {
 		return false, err
+	}
+	return true, nil
+}
+
+// ResumeFile binds the session of the credential file at path, exactly as
+// ResumeFromEnv does: the session moves to a new generation (fencing any
+// other holder) and the file is rewritten with it. A process that already
+// holds a binding is refused with session_already_bound.
+func (p *Process) ResumeFile(ctx context.Context, path string, allowCursorRecovery bool) error {
+	if err := p.takeTurn(ctx); err != nil {
+		return err
 	}
 	defer p.endTurn()
+	if p.binding != nil {
+		return collaberr.New("session_already_bound", "This process already has a bound session; one process holds one session")
+	}
 	cred, err := credfile.Read(path)
 	if err != nil {
-		return false, err
+		return err
 	}
-	resumed, err := p.store.ResumeSession(ctx, cred, p.getenv("AGENTOOL_COLLAB_ALLOW_CURSOR_RECOVERY") == "1")
+	resumed, err := p.store.ResumeSession(ctx, cred, allowCursorRecovery)
 	if err != nil {
-		return false, err
+		return err
 	}
 	if err := credfile.Write(path, resumed.Credential, true); err != nil {
-		return false, err
+		return err
 	}
 	credfile.SweepTemps(path)
 	p.binding = &binding{
@@ -37,5 +52,6 @@ func (p *Process) ResumeFromEnv(ctx context.Context) (bool, error) {
 		workspaceID: resumed.Session.WorkspaceID, credentialPath: path,
 		recovery: resumed.Recovery, lastCursor: resumed.Credential.LastCursor,
 	}
-	return true, nil
+	p.notifyBind(cred.SessionID)
+	return nil
 }

@@ -15,10 +15,25 @@ const ServerName = "agenttool-collab"
 
 // NewServer builds the MCP server exposing every collab tool over p.
 func NewServer(version string, p *Process) *sdk.Server {
-	srv := sdk.NewServer(&sdk.Implementation{Name: ServerName, Version: version}, &sdk.ServerOptions{
+	return newServer(version, p, "")
+}
+
+// NewSessionServer builds the server for one network MCP session whose
+// Mcp-Session-Id is sessionID (chosen by the caller, so it can tie the id
+// to the client that created it). The tools are NewServer's.
+func NewSessionServer(version string, p *Process, sessionID string) *sdk.Server {
+	return newServer(version, p, sessionID)
+}
+
+func newServer(version string, p *Process, sessionID string) *sdk.Server {
+	opts := &sdk.ServerOptions{
 		Instructions: Instructions,
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
-	})
+	}
+	if sessionID != "" {
+		opts.GetSessionID = func() string { return sessionID }
+	}
+	srv := sdk.NewServer(&sdk.Implementation{Name: ServerName, Version: version}, opts)
 	tools := Tools()
 	known := make(map[string]bool, len(tools))
 	for _, t := range tools {

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/agenttool/collab/core/dbpath"
+	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/core/tokens"
+	"github.com/agenttool/collab/hosts/httpserve"
+)
+
+// serveCommand serves MCP over Streamable HTTP to many clients until
+// SIGINT/SIGTERM, then drains the calls in flight (bounded) and exits 0.
+func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("http", "127.0.0.1:7777", "listen address host:port")
+	noAuth := fs.Bool("no-auth-on-loopback", false, "admit clients without a token (loopback addresses only)")
+	cert := fs.String("tls-cert", "", "TLS certificate file (PEM)")
+	key := fs.String("tls-key", "", "TLS private key file (PEM)")
+	insecure := fs.Bool("insecure-plaintext", false, "allow plain HTTP on a non-loopback address (private networks only)")
+	maxBody := fs.Int64("max-body", httpserve.DefaultMaxBodyBytes, "largest request body in bytes")
+	perClient := fs.Int("client-concurrency", httpserve.DefaultClientConcurrency, "requests one client may have in flight")
+	drain := fs.Duration("drain", httpserve.DefaultTimeouts.Drain, "how long a shutdown waits for calls in flight")
+	headerTimeout := fs.Duration("read-header-timeout", httpserve.DefaultTimeouts.ReadHeader, "time a client has to send its request headers")
+	var hosts, origins listFlag
+	fs.Var(&hosts, "allow-host", "accept this Host header (repeatable; loopback names are always accepted)")
+	fs.Var(&origins, "allow-origin", "accept this browser Origin (repeatable)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: agenttool-collab-mcp serve [--http HOST:PORT] [--tls-cert F --tls-key F] [--no-auth-on-loopback] [flags]")
+		fmt.Fprintln(stderr, "Serves MCP over Streamable HTTP at /mcp (and /healthz) to every client holding a token from `token add`.")
+		fs.PrintDefaults()
+	}
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "serve: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2
+	}
+	if (*cert == "") != (*key == "") {
+		fmt.Fprintln(stderr, "✖ give both --tls-cert and --tls-key, or neither")
+		return 2
+	}
+	exposure := httpserve.Exposure{Addr: *addr, TLS: *cert != "", NoAuthOnLoopback: *noAuth, InsecurePlaintext: *insecure}
+	warning, err := exposure.Check()
+	if err != nil {
+		fmt.Fprintf(stderr, "✖ %v\n", err)
+		return 2
+	}
+	if warning != "" {
+		fmt.Fprintf(stderr, "⚠ %s\n", warning)
+	}
+	var tlsConfig *tls.Config
+	if *cert != "" {
+		pair, err := tls.LoadX509KeyPair(*cert, *key)
+		if err != nil {
+			return fail(stderr, fmt.Errorf("load TLS certificate: %w", err))
+		}
+		tlsConfig = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
+	}
+	choice, err := dbpath.Resolve(osEnv())
+	if err != nil {
+		return fail(stderr, err)
+	}
+	st, err := store.Open(ctx, store.Options{Path: choice.Path, Synchronous: os.Getenv("AGENTOOL_COLLAB_SYNCHRONOUS")})
+	if err != nil {
+		return fail(stderr, err)
+	}
+	defer st.Close()
+	cfg := httpserve.Config{Store: st, Version: version, LoopbackOnly: exposure.Loopback(), AllowedHosts: hosts,
+		AllowedOrigins: origins, MaxBodyBytes: *maxBody, ClientConcurrency: *perClient, Log: stderr}
+	if !*noAuth {
+		path, err := tokens.PathFor(choice.Path)
+		if err != nil {
+			return fail(stderr, err)
+		}
+		cfg.Tokens = tokens.NewStore(path, nil)
+	}
+	srv, err := httpserve.New(cfg)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	defer srv.Close()
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fail(stderr, fmt.Errorf("listen on %s: %w", *addr, err))
+	}
+	scheme := "http"
+	if tlsConfig != nil {
+		scheme = "https"
+	}
+	auth := "bearer tokens required"
+	if *noAuth {
+		auth = "no token needed on loopback"
+	}
+	fmt.Fprintf(stderr, "· agenttool-collab MCP listening on %s://%s/mcp (%s)\n", scheme, ln.Addr(), auth)
+	err = srv.Serve(ctx, ln, tlsConfig, httpserve.Timeouts{ReadHeader: *headerTimeout, Drain: *drain})
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return fail(stderr, err)
+	}
+	fmt.Fprintln(stderr, "· agenttool-collab MCP stopped; every answered call is committed")
+	return 0
+}
+
+// parseFlags parses args; done reports that the command should exit with
+// code (0 after -h/--help, 2 after a usage error).
+func parseFlags(fs *flag.FlagSet, args []string) (code int, done bool) {
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0, true
+	}
+	if err != nil {
+		return 2, true
+	}
+	return 0, false
+}
+
+// parseExpiry reads --expires: a Go duration or a whole number of days
+// ("30d"); "" means never.
+func parseExpiry(v string) (time.Duration, error) {
+	if v == "" {
+		return 0, nil
+	}
+	if days, ok := strings.CutSuffix(v, "d"); ok {
+		var n int
+		if _, err := fmt.Sscanf(days, "%d", &n); err == nil && n > 0 && fmt.Sprint(n) == days {
+			return time.Duration(n) * 24 * time.Hour, nil
+		}
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("--expires %q: use a positive duration such as 30d, 12h or 90m", v)
+	}
+	return d, nil
+}

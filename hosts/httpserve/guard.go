@@ -1,0 +1,175 @@
+package httpserve
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// principalKey carries the authenticated client's name in a request's
+// context.
+type principalKey struct{}
+
+func principalOf(ctx context.Context) string {
+	p, _ := ctx.Value(principalKey{}).(string)
+	return p
+}
+
+// guard admits a request to the MCP handler, or answers it: 403 for a
+// foreign Host or Origin, 413 for a body over the limit, 401 without a
+// valid token, 403 for another client's MCP session, 429 when the client
+// already has its maximum of requests in flight.
+func (s *Server) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.hostAllowed(r.Host) {
+			s.refuse(w, r, http.StatusForbidden, "host not allowed")
+			return
+		}
+		if origin := r.Header.Get("Origin"); origin != "" && !s.originAllowed(origin, r.Host) {
+			s.refuse(w, r, http.StatusForbidden, "origin not allowed")
+			return
+		}
+		if r.ContentLength > s.cfg.MaxBodyBytes {
+			s.refuse(w, r, http.StatusRequestEntityTooLarge, "request body too large")
+			return
+		}
+		principal, ok := s.authenticate(r)
+		if !ok {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="agenttool-collab"`)
+			s.refuse(w, r, http.StatusUnauthorized, "a valid bearer token is required")
+			return
+		}
+		if id := r.Header.Get("Mcp-Session-Id"); id != "" && !s.ownedBy(id, principal) {
+			s.refuse(w, r, http.StatusForbidden, "this MCP session belongs to another client")
+			return
+		}
+		ctx := context.WithValue(r.Context(), principalKey{}, principal)
+		ctx = context.WithValue(ctx, slotKey{}, &serverSlot{})
+		if r.Method == http.MethodGet {
+			var cancel context.CancelFunc
+			ctx, cancel = s.untilStopping(ctx)
+			defer cancel()
+		} else {
+			release, ok := s.acquire(principal)
+			if !ok {
+				w.Header().Set("Retry-After", "1")
+				s.refuse(w, r, http.StatusTooManyRequests, "too many requests in flight for this client")
+				return
+			}
+			defer release()
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// refuse answers with status and a one-line reason, and logs it without
+// any header value.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, reason string) {
+	s.log.Info("refused", "status", status, "reason", reason, "method", r.Method, "remote", r.RemoteAddr)
+	http.Error(w, reason, status)
+}
+
+// authenticate returns the client named by the request's bearer token.
+func (s *Server) authenticate(r *http.Request) (string, bool) {
+	if s.cfg.Tokens == nil {
+		return anonymous, true
+	}
+	auth := r.Header.Get("Authorization")
+	scheme, token, found := strings.Cut(auth, " ")
+	if !found || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	return s.cfg.Tokens.Check(strings.TrimSpace(token))
+}
+
+// ownedBy reports whether the MCP session id may be used by principal; an
+// id this server never issued is left for the SDK to answer (404).
+func (s *Server) ownedBy(id, principal string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o, known := s.owners[id]
+	return !known || o.principal == principal
+}
+
+// acquire takes one of principal's request slots without waiting.
+func (s *Server) acquire(principal string) (func(), bool) {
+	s.mu.Lock()
+	slots, ok := s.inflight[principal]
+	if !ok {
+		slots = make(chan struct{}, s.cfg.ClientConcurrency)
+		s.inflight[principal] = slots
+	}
+	s.mu.Unlock()
+	select {
+	case slots <- struct{}{}:
+		return func() { <-slots }, true
+	default:
+		return nil, false
+	}
+}
+
+// untilStopping returns ctx that also ends when a drain starts.
+func (s *Server) untilStopping(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-s.stopping:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
+
+// hostAllowed checks the Host header: loopback names always pass; with
+// LoopbackOnly nothing else does; otherwise AllowedHosts (when set) lists
+// the rest.
+func (s *Server) hostAllowed(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	if isLoopbackName(host) {
+		return true
+	}
+	if s.cfg.LoopbackOnly {
+		return false
+	}
+	if len(s.cfg.AllowedHosts) == 0 {
+		return true
+	}
+	for _, a := range s.cfg.AllowedHosts {
+		if strings.EqualFold(a, host) || strings.EqualFold(a, hostport) {
+			return true
+		}
+	}
+	return false
+}
+
+// originAllowed accepts an Origin naming the request's own host, or one
+// listed in AllowedOrigins; "null" and every other site are refused.
+func (s *Server) originAllowed(origin, host string) bool {
+	for _, a := range s.cfg.AllowedOrigins {
+		if strings.EqualFold(strings.TrimRight(a, "/"), strings.TrimRight(origin, "/")) {
+			return true
+		}
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	return strings.EqualFold(u.Host, host)
+}
+
+// isLoopbackName reports whether host is localhost or a loopback address.
+func isLoopbackName(host string) bool {
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
