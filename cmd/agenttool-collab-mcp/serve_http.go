@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -21,8 +20,9 @@ import (
 // serveCommand serves MCP over Streamable HTTP to many clients until
 // SIGINT/SIGTERM, then drains the calls in flight (bounded) and exits 0.
 func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	c := newCommand("serve", "serve [--http HOST:PORT] [--tls-cert F --tls-key F] [--no-auth-on-loopback] [flags]\n\n"+
+		"Serves MCP over Streamable HTTP at /mcp (and /healthz) to every client holding a token from `token add`.")
+	fs := c.flags
 	addr := fs.String("http", "127.0.0.1:7777", "listen address host:port")
 	noAuth := fs.Bool("no-auth-on-loopback", false, "admit clients without a token (loopback addresses only)")
 	cert := fs.String("tls-cert", "", "TLS certificate file (PEM)")
@@ -35,22 +35,11 @@ func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	var hosts, origins listFlag
 	fs.Var(&hosts, "allow-host", "accept this Host header (repeatable; loopback names are always accepted)")
 	fs.Var(&origins, "allow-origin", "accept this browser Origin (repeatable)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: agenttool-collab-mcp serve [--http HOST:PORT] [--tls-cert F --tls-key F] [--no-auth-on-loopback] [flags]")
-		fmt.Fprintln(stderr, "Serves MCP over Streamable HTTP at /mcp (and /healthz) to every client holding a token from `token add`.")
-		fs.PrintDefaults()
-	}
-	if code, done := parseFlags(fs, args); done {
+	if _, code, done := c.parse(args, 0, 0, stdout, stderr); done {
 		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "serve: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return 2
-	}
 	if (*cert == "") != (*key == "") {
-		fmt.Fprintln(stderr, "✖ give both --tls-cert and --tls-key, or neither")
-		return 2
+		return c.usageFailure(stderr, "give both --tls-cert and --tls-key, or neither")
 	}
 	exposure := httpserve.Exposure{Addr: *addr, TLS: *cert != "", NoAuthOnLoopback: *noAuth, InsecurePlaintext: *insecure}
 	warning, err := exposure.Check()
@@ -111,19 +100,6 @@ func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	fmt.Fprintln(stderr, "· agenttool-collab MCP stopped; every answered call is committed")
 	return 0
-}
-
-// parseFlags parses args; done reports that the command should exit with
-// code (0 after -h/--help, 2 after a usage error).
-func parseFlags(fs *flag.FlagSet, args []string) (code int, done bool) {
-	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0, true
-	}
-	if err != nil {
-		return 2, true
-	}
-	return 0, false
 }
 
 // parseExpiry reads --expires: a Go duration or a whole number of days

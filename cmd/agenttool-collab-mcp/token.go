@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/agenttool/collab/core/dbpath"
 	"github.com/agenttool/collab/core/tokens"
+	"github.com/agenttool/collab/hosts/cli"
 )
 
 // tokenCommand manages the bearer tokens of `serve`: add prints a new
@@ -32,31 +32,31 @@ func tokenCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		usage(stdout)
 		return 0
 	}
-	fs := flag.NewFlagSet("token "+verb, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	db := fs.String("db", "", "database file whose token file to use (default: the one the server would open)")
-	asJSON := fs.Bool("json", false, "print JSON for scripts")
-	expires := fs.String("expires", "", "add: expire after D (e.g. 30d, 12h)")
-	fs.Usage = func() { usage(stderr); fs.PrintDefaults() }
-	if verb != "add" && verb != "list" && verb != "revoke" {
+	synopsis := map[string]string{"add": "token add NAME [--expires D] [--db FILE] [--json]",
+		"list": "token list [--db FILE] [--json]", "revoke": "token revoke NAME [--db FILE]"}[verb]
+	if synopsis == "" {
 		fmt.Fprintf(stderr, "token: unknown action %q\n", verb)
 		usage(stderr)
 		return 2
 	}
-	// Accept NAME before or after the flags.
-	var name string
-	if len(rest) > 0 && len(rest[0]) > 0 && rest[0][0] != '-' {
-		name, rest = rest[0], rest[1:]
+	c := newCommand("token "+verb, synopsis)
+	db := c.flags.String("db", "", "database file whose token file to use (default: the one the server would open)")
+	asJSON := c.flags.Bool("json", false, "print JSON for scripts")
+	var expires *string
+	if verb == "add" {
+		expires = c.flags.String("expires", "", "expire after D (e.g. 30d, 12h)")
 	}
-	if code, done := parseFlags(fs, rest); done {
+	wantNames := 1
+	if verb == "list" {
+		wantNames = 0
+	}
+	names, code, done := c.parse(rest, wantNames, wantNames, stdout, stderr)
+	if done {
 		return code
 	}
-	if name == "" && fs.NArg() > 0 {
-		name = fs.Arg(0)
-	}
-	if (verb == "list") != (name == "") {
-		usage(stderr)
-		return 2
+	var name string
+	if len(names) == 1 {
+		name = names[0]
 	}
 	path, err := tokenFile(*db)
 	if err != nil {
@@ -105,7 +105,7 @@ func tokenAdd(stdout, stderr io.Writer, path, name, expires string, asJSON bool)
 		return 0
 	}
 	fmt.Fprintln(stdout, tok)
-	if isTerminal(stdout) {
+	if cli.IsTerminal(stdout) {
 		fmt.Fprintf(stderr, "· token for %s printed above; it is shown only this once\n", name)
 	}
 	return 0
