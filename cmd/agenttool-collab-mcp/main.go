@@ -50,6 +50,7 @@ var subcommands = map[string]func(ctx context.Context, args []string, stdout, st
 	"doctor": runDoctor,
 	"host":   runHost,
 	"guard":  runGuard,
+	"web":    webCommand,
 }
 
 func printUsage(w io.Writer) {
@@ -70,6 +71,8 @@ Usage:
                                     print the Claude Code or Codex commands that do it
   agenttool-collab-mcp guard install|uninstall|status [--mode warn|block] [--pre-push]
                                     warn about (or block) commits over paths another session claims
+  agenttool-collab-mcp web [--addr 127.0.0.1:8484] [--db FILE] [--open]
+                                    serve a live, read-only web view of the journal
 
 Environment:
   AGENTOOL_COLLAB_DB                    database file (default: $XDG_DATA_HOME/agenttool/collab.sqlite)
