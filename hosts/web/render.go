@@ -134,7 +134,7 @@ var funcs = template.FuncMap{
 	"dict2": func(t *thread, now string) threadView {
 		return threadView{T: t, Now: now}
 	},
-	"ago":  ago,
+	"ago": ago,
 	"label": func(s string) string {
 		return strings.ReplaceAll(s, "_", " ")
 	},
