@@ -15,6 +15,9 @@ type thread struct {
 	Superseded string
 }
 
+// overturned names what a reply of each relation does to its target.
+var overturned = map[string]string{"supersedes": "superseded", "corrects": "corrected", "withdraws": "withdrawn"}
+
 func (s *Server) reports(r *http.Request, d *pageData) (string, error) {
 	q := store.ReportQuery{Kind: r.URL.Query().Get("kind"), ToSessionID: r.URL.Query().Get("to")}
 	list, err := s.opts.Store.Reports(r.Context(), d.WS.ID, q)
@@ -56,9 +59,8 @@ func threads(list []store.Report) []*thread {
 			continue
 		}
 		parent.Replies = append(parent.Replies, n)
-		switch r.Relation {
-		case "supersedes", "corrects", "withdraws":
-			parent.Superseded = r.Relation
+		if past, ok := overturned[r.Relation]; ok {
+			parent.Superseded = past
 		}
 	}
 	for i, j := 0, len(roots)-1; i < j; i, j = i+1, j-1 {

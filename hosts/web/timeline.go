@@ -3,7 +3,9 @@ package web
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -65,8 +67,9 @@ func describe(e journal.Event) line {
 }
 
 // summaryKeys are the payload members that say best what an event is
-// about, in the order they are tried.
-var summaryKeys = []string{"title", "summary", "topic", "body", "decision", "note", "progress", "blocker", "reason", "outcome", "status"}
+// about, in the order they are tried, at the top level and then one level
+// down (events often nest the entity: {"task": {...}}).
+var summaryKeys = []string{"title", "summary", "topic", "body", "message", "decision", "blocker", "note", "reason", "outcome", "status"}
 
 // summarise picks the most telling payload text, cut to 140 characters.
 func summarise(payload []byte) string {
@@ -74,16 +77,13 @@ func summarise(payload []byte) string {
 	if json.Unmarshal(payload, &m) != nil {
 		return ""
 	}
+	keys := slices.Sorted(maps.Keys(m))
 	for _, k := range summaryKeys {
-		if v, ok := m[k]; ok {
-			if s := text(v); s != "" {
-				return clip(s, 140)
-			}
+		if s := text(m[k]); s != "" {
+			return clip(s, 140)
 		}
-	}
-	for _, v := range m {
-		if nested, ok := v.(map[string]any); ok {
-			for _, k := range summaryKeys {
+		for _, name := range keys {
+			if nested, ok := m[name].(map[string]any); ok {
 				if s := text(nested[k]); s != "" {
 					return clip(s, 140)
 				}
