@@ -128,8 +128,20 @@ func checkTimelinePagesAndFilters(t *testing.T, w *webWorld, srv *webServer, b *
 	if len(older) == 0 || older[0] != seqs[49]-1 || older[len(older)-1] != max(1, head-99) {
 		t.Fatalf("second page %v does not continue the first (ended at %d)", older, seqs[49])
 	}
-	// Filter by type with the form, as a person would.
-	b.open(t, srv.url+"/w/"+w.ws+"/timeline")
+	// Filter by type with the form, as a person would. The list of types
+	// is read in the background; reload until it offers the claim type.
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		b.open(t, srv.url+"/w/"+w.ws+"/timeline")
+		var offered bool
+		b.eval(t, `!!document.querySelector('select[name=type] option[value="task.claimed"]')`, &offered)
+		if offered {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the type filter never offered task.claimed")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	b.must(t, chromedp.SetValue(`select[name=type]`, "task.claimed", chromedp.ByQuery),
 		chromedp.Submit(`select[name=type]`, chromedp.ByQuery), chromedp.WaitReady(`main`, chromedp.ByQuery))
 	waitFor(t, b, `location.search.includes("type=task.claimed")`, 30*time.Second)

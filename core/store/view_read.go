@@ -328,9 +328,12 @@ func (s *Store) EventAt(ctx context.Context, workspaceID string, sequence int64)
 	return evs[0], true, nil
 }
 
-// EventTypes lists the distinct event types of a journal, sorted.
-func (s *Store) EventTypes(ctx context.Context, workspaceID string) ([]string, error) {
-	rows, err := s.read.QueryContext(ctx, "SELECT DISTINCT type FROM events WHERE workspace_id = ? ORDER BY type", workspaceID)
+// EventTypes lists the distinct types of the journal's events after
+// sequence after, sorted. Types only accumulate, so a caller that keeps
+// the answer can ask again for only what came since.
+func (s *Store) EventTypes(ctx context.Context, workspaceID string, after int64) ([]string, error) {
+	rows, err := s.read.QueryContext(ctx, "SELECT DISTINCT type FROM events WHERE workspace_id = ? AND sequence > ? ORDER BY type",
+		workspaceID, after)
 	if err != nil {
 		return nil, fmt.Errorf("read event types: %w", err)
 	}

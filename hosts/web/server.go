@@ -39,6 +39,7 @@ type Server struct {
 	pages map[string]*template.Template
 	mux   *http.ServeMux
 	live  *broker
+	types typeCache
 }
 
 // New prepares a Server; Close releases its change watcher.
