@@ -219,8 +219,8 @@ func buildWebWorld(t *testing.T, tasks int) *webWorld {
 		}
 		ok(t, c, "collab_task_create", args)
 	}
-	create(w.alice, "api-auth", "Add token auth to the API", map[string]any{"path_scopes": []any{"api/**"}, "completion_policy": "accepted"})
-	create(w.alice, "web-login", "Login page", map[string]any{"path_scopes": []any{"web/login/**"}, "dependencies": []any{"api-auth"}})
+	create(w.alice, "api-auth", "Add token auth to the API", map[string]any{"path_scopes": []any{"api/auth"}, "completion_policy": "accepted"})
+	create(w.alice, "web-login", "Login page", map[string]any{"path_scopes": []any{"web/login"}, "dependencies": []any{"api-auth"}})
 	create(w.alice, "docs-auth", "Document the auth flow", map[string]any{"path_scopes": []any{"docs/auth.md"}})
 	create(w.alice, "flaky-ci", "Investigate the flaky CI job", nil)
 	create(w.alice, "release-notes", "Draft release notes", nil)
