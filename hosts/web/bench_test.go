@@ -61,7 +61,7 @@ func BenchmarkPagesAtScale(b *testing.B) {
 	}
 }
 
-func scaleDatabase(b *testing.B, tasks, events int) (string, string) {
+func scaleDatabase(b testing.TB, tasks, events int) (string, string) {
 	b.Helper()
 	ctx := context.Background()
 	path := filepath.Join(b.TempDir(), "scale.sqlite")
@@ -89,7 +89,7 @@ func scaleDatabase(b *testing.B, tasks, events int) (string, string) {
 
 // fill appends task.progressed events with correct hashes until the
 // journal holds n events.
-func fill(b *testing.B, path, ws string, n int) {
+func fill(b testing.TB, path, ws string, n int) {
 	b.Helper()
 	db, err := sql.Open("sqlite", path)
 	if err != nil {

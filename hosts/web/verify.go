@@ -37,9 +37,9 @@ func (s *Server) verifyStream(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprint(w, "retry: 86400000\n\n")
 	fl.Flush()
 	last := time.Time{}
-	var done int64
+	var done, head int64
 	valid, err := s.opts.Store.VerifyWithProgress(r.Context(), ws, func(n, total int64) {
-		done = n
+		done, head = n, total
 		if time.Since(last) < 100*time.Millisecond {
 			return
 		}
@@ -52,7 +52,7 @@ func (s *Server) verifyStream(w http.ResponseWriter, r *http.Request) {
 		fl.Flush()
 		return
 	}
-	b, _ := json.Marshal(verification{Valid: valid, Events: done})
+	b, _ := json.Marshal(verification{Valid: valid, Events: done, Head: head})
 	fmt.Fprintf(w, "event: result\ndata: %s\n\n", b)
 	fl.Flush()
 }
