@@ -48,9 +48,16 @@ func (b *broker) subscribe() (chan struct{}, error) {
 	ch := make(chan struct{}, 1)
 	b.subs[ch] = struct{}{}
 	if b.stop == nil {
+		// The starting version is read before the listener is told it is
+		// listening, so no commit after that point can be missed.
+		last, err := b.watcher.Version(context.Background())
+		if err != nil {
+			delete(b.subs, ch)
+			return nil, err
+		}
 		ctx, cancel := context.WithCancel(context.Background())
 		b.stop, b.done = cancel, make(chan struct{})
-		go b.run(ctx, b.watcher, b.done)
+		go b.run(ctx, b.watcher, last, b.done)
 	}
 	return ch, nil
 }
@@ -66,12 +73,8 @@ func (b *broker) unsubscribe(ch chan struct{}) {
 	}
 }
 
-func (b *broker) run(ctx context.Context, w *store.ChangeWatcher, done chan struct{}) {
+func (b *broker) run(ctx context.Context, w *store.ChangeWatcher, last int64, done chan struct{}) {
 	defer close(done)
-	last, err := w.Version(ctx)
-	if err != nil {
-		return
-	}
 	t := time.NewTicker(b.poll)
 	defer t.Stop()
 	for {

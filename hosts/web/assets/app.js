@@ -60,7 +60,12 @@
   function listen() {
     if (!window.EventSource) return;
     var es = new EventSource("/live");
-    es.addEventListener("open", function () { if (live) { live.textContent = "live"; live.setAttribute("data-state", "on"); } });
+    // Each (re)connection refreshes once: a commit between rendering the
+    // page and listening would otherwise go unseen.
+    es.addEventListener("open", function () {
+      if (live) { live.textContent = "live"; live.setAttribute("data-state", "on"); }
+      refresh();
+    });
     es.addEventListener("error", function () { if (live) { live.textContent = "reconnecting"; live.setAttribute("data-state", "off"); } });
     es.addEventListener("change", refresh);
   }
