@@ -71,7 +71,7 @@ Usage:
                                     print the Claude Code or Codex commands that do it
   agenttool-collab-mcp guard install|uninstall|status [--mode warn|block] [--pre-push]
                                     warn about (or block) commits over paths another session claims
-  agenttool-collab-mcp web [--addr 127.0.0.1:8484] [--db FILE] [--open]
+  agenttool-collab-mcp web [--addr 127.0.0.1:8484] [--db FILE] [--open] [--allow-remote]
                                     serve a live, read-only web view of the journal
 
 Environment:
@@ -79,6 +79,7 @@ Environment:
   AGENTOOL_COLLAB_SESSION_FILE          resume this credential-bound session at startup
   AGENTOOL_COLLAB_ALLOW_CURSOR_RECOVERY set to 1 to start a resumed session in cursor recovery
   AGENTOOL_COLLAB_ANCHOR_LEDGER         anchor sidecar ledger read by collab_anchor_status
+  AGENTOOL_COLLAB_WEB_TOKEN             token the web view requires beyond loopback
   AGENTOOL_COLLAB_SYNCHRONOUS           normal (default) or full: fsync every commit as well
 `)
 }

@@ -131,6 +131,7 @@ var funcs = template.FuncMap{
 		return s
 	},
 	"join": strings.Join,
+	"inc":  func(n int64) int64 { return n + 1 },
 	"dict2": func(t *thread, now string) threadView {
 		return threadView{T: t, Now: now}
 	},
