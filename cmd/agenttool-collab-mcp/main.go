@@ -79,7 +79,6 @@ Environment:
   AGENTOOL_COLLAB_SESSION_FILE          resume this credential-bound session at startup
   AGENTOOL_COLLAB_ALLOW_CURSOR_RECOVERY set to 1 to start a resumed session in cursor recovery
   AGENTOOL_COLLAB_ANCHOR_LEDGER         anchor sidecar ledger read by collab_anchor_status
-  AGENTOOL_COLLAB_WEB_TOKEN             token the web view requires beyond loopback
   AGENTOOL_COLLAB_SYNCHRONOUS           normal (default) or full: fsync every commit as well
 `)
 }

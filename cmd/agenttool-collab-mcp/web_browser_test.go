@@ -122,7 +122,8 @@ func checkTimelinePagesAndFilters(t *testing.T, w *webWorld, srv *webServer, b *
 	if len(seqs) != 50 || seqs[0] != head {
 		t.Fatalf("first page: %d events starting at %v, want 50 from head %d", len(seqs), seqs[:1], head)
 	}
-	b.must(t, chromedp.Click(`a[rel=next]`, chromedp.ByQuery), chromedp.WaitReady("main", chromedp.ByQuery))
+	b.must(t, chromedp.Click(`a[rel=next]`, chromedp.ByQuery))
+	waitFor(t, b, `location.search.includes("before=") && !!document.body.dataset.refreshed`, 30*time.Second)
 	var older []int
 	b.eval(t, readSeqs, &older)
 	if len(older) == 0 || older[0] != seqs[49]-1 || older[len(older)-1] != max(1, head-99) {
@@ -144,7 +145,7 @@ func checkTimelinePagesAndFilters(t *testing.T, w *webWorld, srv *webServer, b *
 	}
 	b.must(t, chromedp.SetValue(`select[name=type]`, "task.claimed", chromedp.ByQuery),
 		chromedp.Submit(`select[name=type]`, chromedp.ByQuery), chromedp.WaitReady(`main`, chromedp.ByQuery))
-	waitFor(t, b, `location.search.includes("type=task.claimed")`, 30*time.Second)
+	waitFor(t, b, `location.search.includes("type=task.claimed") && !!document.body.dataset.refreshed`, 30*time.Second)
 	var types []string
 	b.eval(t, `Array.from(document.querySelectorAll(".timeline .type")).map(e => e.textContent)`, &types)
 	if len(types) != len(w.leases) {

@@ -166,10 +166,23 @@ func (b *browser) must(t testing.TB, actions ...chromedp.Action) {
 	}
 }
 
-// open navigates to url and waits for the page's main element.
+// open navigates to url and waits until the page has connected to the
+// live stream and done the refresh that follows (which replaces main, so
+// a test must not hold on to nodes from before it).
 func (b *browser) open(t testing.TB, url string) {
 	t.Helper()
 	b.must(t, chromedp.Navigate(url), chromedp.WaitReady("main", chromedp.ByQuery))
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var settled bool
+		if err := b.run(t, 10*time.Second, chromedp.Evaluate(`!!document.body.dataset.refreshed`, &settled)); err == nil && settled {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never connected to the live stream", url)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // eval evaluates a JavaScript expression into out.
