@@ -57,6 +57,7 @@ var subcommands = map[string]func(ctx context.Context, args []string, stdout, st
 	"demo":   demoCommand,
 	"serve":  serveCommand,
 	"token":  tokenCommand,
+	"web":    webCommand,
 }
 
 func printUsage(w io.Writer) {
@@ -93,6 +94,8 @@ Usage:
                                     read the journal (see: collab, or docs/cli.md)
   agenttool-collab-mcp post|decide|review|handoff respond|whoami|logout ...
                                     act as a person through a session of your own
+  agenttool-collab-mcp web [--addr 127.0.0.1:8484] [--db FILE] [--open] [--allow-remote]
+                                    serve a live, read-only web view of the journal
 
 Environment:
   AGENTOOL_COLLAB_DB                    database file (default: $XDG_DATA_HOME/agenttool/collab.sqlite)

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestWebCommandFlagsAndRefusals(t *testing.T) {
+	t.Setenv(webTokenEnv, "")
+	cases := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"unknown flag exits 2", []string{"web", "--bogus"}, 2, "usage:"},
+		{"non-loopback bind without the flag is refused", []string{"web", "--addr", "0.0.0.0:0"}, 2, "refusing to listen on 0.0.0.0:0"},
+		{"non-loopback bind without a token is refused", []string{"web", "--addr", "0.0.0.0:0", "--allow-remote"}, 2, webTokenEnv},
+		{"every interface counts as non-loopback", []string{"web", "--addr", ":0", "--allow-remote"}, 2, "refusing"},
+		{"a malformed address is refused", []string{"web", "--addr", "nowhere"}, 2, "--addr"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := run(context.Background(), c.args, strings.NewReader(""), &out, &errb)
+			if code != c.code || !strings.Contains(errb.String(), c.stderr) {
+				t.Fatalf("exit %d (want %d); stderr:\n%s", code, c.code, errb.String())
+			}
+			if strings.Contains(out.String(), "serving") {
+				t.Fatal("it served anyway")
+			}
+		})
+	}
+}
+
+func TestIsLoopback(t *testing.T) {
+	for addr, want := range map[string]bool{"127.0.0.1:1": true, "[::1]:1": true, "localhost:1": true, "127.9.9.9:1": true,
+		"0.0.0.0:1": false, ":1": false, "[::]:1": false, "192.168.1.2:1": false, "example.com:1": false} {
+		if got, err := isLoopback(addr); err != nil || got != want {
+			t.Errorf("isLoopback(%q) = %v, %v; want %v", addr, got, err, want)
+		}
+	}
+}

@@ -1,0 +1,148 @@
+package web
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/agenttool/collab/core/anchor"
+	"github.com/agenttool/collab/core/store"
+)
+
+// columnOrder is the board's left-to-right order of effective statuses.
+var columnOrder = []string{"open", "claimed", "blocked", "lease_expired", "recovery_required",
+	"reported_complete", "completed", "accepted"}
+
+// column is one board column.
+type column struct {
+	Status string
+	Tasks  []store.Task
+}
+
+func (s *Server) home(r *http.Request, d *pageData) (string, error) {
+	d.Title = "Workspaces"
+	return "home", nil
+}
+
+func (s *Server) view(r *http.Request, d *pageData) (store.WorkspaceView, error) {
+	return s.opts.Store.View(r.Context(), d.WS.ID)
+}
+
+func (s *Server) board(r *http.Request, d *pageData) (string, error) {
+	v, err := s.view(r, d)
+	if err != nil {
+		return "", err
+	}
+	byStatus := map[string][]store.Task{}
+	for _, t := range v.Tasks {
+		byStatus[t.EffectiveStatus] = append(byStatus[t.EffectiveStatus], t)
+	}
+	var cols []column
+	for _, st := range columnOrder {
+		if ts := byStatus[st]; len(ts) > 0 || st == "open" || st == "claimed" || st == "blocked" {
+			cols = append(cols, column{Status: st, Tasks: ts})
+		}
+	}
+	d.Title, d.Tab, d.Now = "Board", "board", v.Now
+	d.Body = struct {
+		Columns []column
+		Total   int
+	}{cols, len(v.Tasks)}
+	return "board", nil
+}
+
+func (s *Server) sessions(r *http.Request, d *pageData) (string, error) {
+	v, err := s.view(r, d)
+	if err != nil {
+		return "", err
+	}
+	trees := map[string]store.Worktree{}
+	for _, w := range v.Worktrees {
+		trees[w.ID] = w
+	}
+	d.Title, d.Tab, d.Now = "Sessions", "sessions", v.Now
+	d.Body = struct {
+		Sessions  []store.CoordinationSession
+		Presence  []store.Presence
+		Worktrees map[string]store.Worktree
+	}{v.Sessions, v.Presence, trees}
+	return "sessions", nil
+}
+
+// decisions shows both kinds of decision: decision reports of
+// credential-bound sessions, and legacy decision records.
+func (s *Server) decisions(r *http.Request, d *pageData) (string, error) {
+	v, err := s.view(r, d)
+	if err != nil {
+		return "", err
+	}
+	reports, err := s.opts.Store.Reports(r.Context(), d.WS.ID, store.ReportQuery{Kind: "decision", Limit: 200})
+	slices.Reverse(reports)
+	d.Title, d.Tab, d.Now = "Decisions", "decisions", v.Now
+	d.Body = struct {
+		Reports []store.Report
+		Records []store.Decision
+	}{reports, v.Decisions}
+	return "decisions", err
+}
+
+func (s *Server) handoffs(r *http.Request, d *pageData) (string, error) {
+	v, err := s.view(r, d)
+	d.Title, d.Tab, d.Now, d.Body = "Handoffs", "handoffs", v.Now, v.Handoffs
+	return "handoffs", err
+}
+
+func (s *Server) conflicts(r *http.Request, d *pageData) (string, error) {
+	v, err := s.view(r, d)
+	trees := map[string]store.Worktree{}
+	for _, w := range v.Worktrees {
+		trees[w.ID] = w
+	}
+	d.Title, d.Tab, d.Now = "Path conflicts", "conflicts", v.Now
+	d.Body = struct {
+		Conflicts []store.PathConflict
+		Worktrees map[string]store.Worktree
+	}{v.Conflicts, trees}
+	return "conflicts", err
+}
+
+func (s *Server) anchor(r *http.Request, d *pageData) (string, error) {
+	ws := d.WS
+	head := anchor.Head{WorkspaceID: ws.ID, EpochID: ws.EpochID, Sequence: ws.EventHeadSequence, Hash: ws.EventHeadHash}
+	st, err := anchor.Check(r.Context(), s.opts.AnchorLedger, head, s.opts.Store)
+	d.Title, d.Tab = "Anchor", "anchor"
+	d.Body = struct {
+		Status    anchor.Status
+		HasLedger bool
+	}{st, st.LedgerReadable}
+	return "anchor", err
+}
+
+func (s *Server) search(r *http.Request, d *pageData) (string, error) {
+	d.Title, d.Tab = "Search", "search"
+	q := SearchQuery{WorkspaceID: d.WS.ID, Text: r.URL.Query().Get("q"), Kind: r.URL.Query().Get("kind"),
+		Cursor: r.URL.Query().Get("cursor")}
+	body := struct {
+		Query  SearchQuery
+		Result SearchResult
+		Err    string
+	}{Query: q}
+	if s.opts.Search != nil && q.Text != "" {
+		res, err := s.opts.Search.Search(r.Context(), q)
+		if err != nil {
+			body.Err = err.Error()
+		}
+		body.Result = res
+	}
+	d.Body = body
+	return "search", nil
+}
+
+// intParam reads a non-negative integer query parameter (0 when absent or bad).
+func intParam(r *http.Request, name string) int64 {
+	n, err := strconv.ParseInt(r.URL.Query().Get(name), 10, 64)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}

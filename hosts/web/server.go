@@ -1,0 +1,105 @@
+package web
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"time"
+
+	"github.com/agenttool/collab/core/store"
+)
+
+//go:embed assets templates
+var files embed.FS
+
+// Options configure a Server.
+type Options struct {
+	// Store is the database to show; it must have been opened read-only.
+	Store *store.Store
+	// Token, when not empty, is required on every request: as a bearer
+	// token, or in the cookie a one-time /?token= URL sets.
+	Token string
+	// Search answers the search box; nil shows the box disabled.
+	Search Searcher
+	// AnchorLedger is the anchor sidecar ledger path ("" = none).
+	AnchorLedger string
+	// Poll is how often the change watcher asks SQLite whether anything
+	// was committed while a page is listening (250 ms when 0).
+	Poll time.Duration
+	// Now is the clock for countdowns; nil means time.Now.
+	Now func() time.Time
+}
+
+// Server serves the web view. Create it with New; it is an http.Handler.
+type Server struct {
+	opts  Options
+	pages map[string]*template.Template
+	mux   *http.ServeMux
+	live  *broker
+	types typeCache
+}
+
+// New prepares a Server; Close releases its change watcher.
+func New(ctx context.Context, opts Options) (*Server, error) {
+	if opts.Store == nil {
+		return nil, errors.New("web: no store")
+	}
+	if opts.Poll <= 0 {
+		opts.Poll = 250 * time.Millisecond
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	pages, err := parsePages()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{opts: opts, pages: pages, mux: http.NewServeMux()}
+	s.live = newBroker(opts.Store, opts.Poll)
+	s.routes()
+	return s, nil
+}
+
+// Close stops live updates.
+func (s *Server) Close() error { return s.live.close() }
+
+func (s *Server) routes() {
+	static, _ := fs.Sub(files, "assets")
+	s.mux.Handle("GET /assets/", http.StripPrefix("/assets/", http.FileServerFS(static)))
+	s.mux.HandleFunc("GET /{$}", s.page(s.home))
+	s.mux.HandleFunc("GET /live", s.live.serve)
+	s.mux.HandleFunc("GET /w/{ws}/{$}", s.page(s.board))
+	s.mux.HandleFunc("GET /w/{ws}/sessions", s.page(s.sessions))
+	s.mux.HandleFunc("GET /w/{ws}/reports", s.page(s.reports))
+	s.mux.HandleFunc("GET /w/{ws}/decisions", s.page(s.decisions))
+	s.mux.HandleFunc("GET /w/{ws}/handoffs", s.page(s.handoffs))
+	s.mux.HandleFunc("GET /w/{ws}/conflicts", s.page(s.conflicts))
+	s.mux.HandleFunc("GET /w/{ws}/timeline", s.page(s.timeline))
+	s.mux.HandleFunc("GET /w/{ws}/anchor", s.page(s.anchor))
+	s.mux.HandleFunc("GET /w/{ws}/search", s.page(s.search))
+	s.mux.HandleFunc("GET /w/{ws}/verify", s.page(s.verifyPage))
+	s.mux.HandleFunc("GET /w/{ws}/verify/stream", s.verifyStream)
+}
+
+// ServeHTTP applies the security headers and the token check, then routes.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	secureHeaders(w.Header())
+	if !s.authorised(w, r) {
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// secureHeaders forbid inline script, framing, MIME sniffing and leaking
+// the URL (which may carry a one-time token) to other sites.
+func secureHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "+
+		"connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Cache-Control", "no-store")
+}
