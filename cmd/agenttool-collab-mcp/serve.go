@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
+
+	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/dbpath"
@@ -43,10 +46,6 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	go func() {
-		<-ctx.Done()
-		session.Close()
-	}()
 	if resumed {
 		fmt.Fprintln(stderr, "· agenttool-collab MCP ready (local SQLite journal, session resumed)")
 	} else {
@@ -54,11 +53,36 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// A malformed line never gets here (the transport answers it and reads
 	// on); an error here means stdin or stdout itself broke.
-	if err := session.Wait(); err != nil && !errors.Is(err, io.EOF) && ctx.Err() == nil {
+	if err := waitOrStop(ctx, session); err != nil && !errors.Is(err, io.EOF) && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "✖ MCP transport failed: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// stopGrace bounds how long a signalled server waits for its session to
+// wind down (calls in flight answer within it; each is one transaction).
+const stopGrace = 5 * time.Second
+
+// waitOrStop waits for the session to end, or, once ctx ends (SIGINT,
+// SIGTERM), closes it and waits at most stopGrace: a read blocked on a
+// terminal or an idle pipe cannot be interrupted, and must not keep a
+// signalled server alive.
+func waitOrStop(ctx context.Context, session *sdkmcp.ServerSession) error {
+	done := make(chan error, 1)
+	go func() { done <- session.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	session.Close()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(stopGrace):
+		return nil
+	}
 }
 
 // fail reports a startup failure on stderr and returns the exit status.
