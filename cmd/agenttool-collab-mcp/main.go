@@ -50,6 +50,8 @@ var subcommands = map[string]func(ctx context.Context, args []string, stdout, st
 	"doctor": runDoctor,
 	"host":   runHost,
 	"guard":  runGuard,
+	"peek":   runPeek,
+	"watch":  runWatch,
 }
 
 func printUsage(w io.Writer) {
@@ -77,5 +79,6 @@ Environment:
   AGENTOOL_COLLAB_ALLOW_CURSOR_RECOVERY set to 1 to start a resumed session in cursor recovery
   AGENTOOL_COLLAB_ANCHOR_LEDGER         anchor sidecar ledger read by collab_anchor_status
   AGENTOOL_COLLAB_SYNCHRONOUS           normal (default) or full: fsync every commit as well
+  AGENTOOL_COLLAB_TOOLS                 tool profile: all (default), core, or a comma list of tool names
 `)
 }
