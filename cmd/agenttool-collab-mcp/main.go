@@ -72,6 +72,11 @@ Usage:
                                     print the Claude Code or Codex commands that do it
   agenttool-collab-mcp guard install|uninstall|status [--mode warn|block] [--pre-push]
                                     warn about (or block) commits over paths another session claims
+  agenttool-collab-mcp peek [--session-file FILE] [--json] [--hook claude|codex]
+                                    what is new for a session, without moving its cursor;
+                                    exit 10 when something concerns it, 0 otherwise (fails open)
+  agenttool-collab-mcp watch [--session-file FILE] [--json]
+                                    print a line per event that concerns the session as it lands
 
 Environment:
   AGENTOOL_COLLAB_DB                    database file (default: $XDG_DATA_HOME/agenttool/collab.sqlite)

@@ -64,7 +64,7 @@ type WakeSnapshot struct {
 	// PendingOffers are every pending handoff addressed to the viewer,
 	// however old.
 	PendingOffers []WakeOffer
-	Tasks      []WakeTask
+	Tasks         []WakeTask
 	// OwnOffers are the ids of handoffs the viewer offered.
 	OwnOffers []string
 }
