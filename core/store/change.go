@@ -15,6 +15,7 @@ import (
 // use: one poller owns it.
 type ChangeProbe struct {
 	conn   *sql.DB
+	stmt   *sql.Stmt
 	memory *Store
 }
 
@@ -27,7 +28,14 @@ func (s *Store) NewChangeProbe() (*ChangeProbe, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ChangeProbe{conn: db}, nil
+	// One prepared statement on the probe's only connection: a poll is
+	// then a step and a reset, nothing more.
+	stmt, err := db.Prepare("PRAGMA data_version")
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("prepare change probe: %w", err)
+	}
+	return &ChangeProbe{conn: db, stmt: stmt}, nil
 }
 
 // Version returns a number that differs from the previous call's whenever
@@ -39,7 +47,7 @@ func (p *ChangeProbe) Version(ctx context.Context) (int64, error) {
 	if p.memory != nil {
 		err = p.memory.read.QueryRowContext(ctx, "SELECT COALESCE(SUM(event_head_sequence), 0) FROM workspaces").Scan(&v)
 	} else {
-		err = p.conn.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v)
+		err = p.stmt.QueryRowContext(ctx).Scan(&v)
 	}
 	if err != nil {
 		return 0, fmt.Errorf("probe for changes: %w", err)
@@ -50,6 +58,7 @@ func (p *ChangeProbe) Version(ctx context.Context) (int64, error) {
 // Close releases the probe's connection.
 func (p *ChangeProbe) Close() error {
 	if p.conn != nil {
+		p.stmt.Close()
 		return p.conn.Close()
 	}
 	return nil

@@ -9,7 +9,7 @@ import (
 )
 
 // PollInterval is how often a Changes poller asks the probe.
-const PollInterval = 150 * time.Millisecond
+const PollInterval = 250 * time.Millisecond
 
 // Changes shares one change poller among any number of waiters on one
 // store: the poller runs only while someone waits, asks the store's

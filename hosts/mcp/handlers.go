@@ -35,5 +35,6 @@ func handlerTable() map[string]Handler {
 		"collab_report_append":     handleReportAppend,
 		"collab_report_list":       handleReportList,
 		"collab_decision_record":   handleDecisionRecord,
+		"collab_wait":              handleWait,
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/core/wake"
 )
 
 // Process is the state one MCP server process keeps between calls: the
@@ -20,6 +21,9 @@ type Process struct {
 	store    *store.Store
 	getenv   func(string) string
 	binding  *binding
+	// changes is the store's shared change poller, made on first use.
+	changesOnce sync.Once
+	changes     *wake.Changes
 }
 
 // ProcessConfig configures NewProcess.
@@ -59,4 +63,11 @@ func (p *Process) scrub(text string) string {
 		text = strings.ReplaceAll(text, p.binding.token, "<redacted>")
 	}
 	return text
+}
+
+// changeFeed returns the process's one change poller over its store, so
+// any number of concurrent collab_wait calls share one probe.
+func (p *Process) changeFeed() *wake.Changes {
+	p.changesOnce.Do(func() { p.changes = wake.NewChanges(p.store) })
+	return p.changes
 }

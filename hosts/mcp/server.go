@@ -65,10 +65,16 @@ func (p *Process) call(ctx context.Context, t Tool, raw []byte) (*sdk.CallToolRe
 	if len(vs) > 0 {
 		return rejection(describeViolations(t.Name, vs)), nil
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	if !t.Waits {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+	}
 	payload, err := t.Handle(ctx, p, Args(args))
 	if err != nil {
+		if t.Waits {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+		}
 		return failure(err, p.scrub), nil
 	}
 	return success(payload)
