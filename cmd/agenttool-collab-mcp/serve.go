@@ -23,6 +23,9 @@ func osEnv() dbpath.Env {
 // serve runs the MCP stdio server until stdin closes or ctx is cancelled.
 // stdout carries JSON-RPC only; every diagnostic goes to stderr.
 func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
+	if _, err := mcp.SelectTools(os.Getenv(mcp.ToolsEnv)); err != nil {
+		return fail(stderr, err)
+	}
 	choice, err := dbpath.Resolve(osEnv())
 	if err != nil {
 		return fail(stderr, err)

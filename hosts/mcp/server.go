@@ -13,13 +13,19 @@ import (
 // ServerName is the MCP implementation name every host sees.
 const ServerName = "agenttool-collab"
 
-// NewServer builds the MCP server exposing every collab tool over p.
+// NewServer builds the MCP server exposing the tools of p's profile
+// (AGENTOOL_COLLAB_TOOLS; every tool when unset or invalid: call
+// p.Profile first to refuse an invalid one). A hidden tool answers
+// exactly like an unknown one.
 func NewServer(version string, p *Process) *sdk.Server {
 	srv := sdk.NewServer(&sdk.Implementation{Name: ServerName, Version: version}, &sdk.ServerOptions{
 		Instructions: Instructions,
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	})
-	tools := Tools()
+	tools, err := p.Profile()
+	if err != nil {
+		tools = Tools()
+	}
 	known := make(map[string]bool, len(tools))
 	for _, t := range tools {
 		known[t.Name] = true
