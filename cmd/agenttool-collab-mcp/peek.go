@@ -54,15 +54,21 @@ func runPeek(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := context.WithTimeout(ctx, peekBudget)
 	defer cancel()
+	var in hookInput
+	if *hook != "" {
+		in = readHookInput(os.Stdin)
+	}
 	sum, err := peekSummary(ctx, *db, *file)
 	if err != nil {
-		fmt.Fprintf(stderr, "collab peek: nothing checked: %s\n", wakeError(err))
+		if *hook == "" || err != errNoSession {
+			fmt.Fprintf(stderr, "collab peek: nothing checked: %s\n", wakeError(err))
+		}
 		return 0
 	}
 	switch {
 	case *hook != "":
-		if sum.New() {
-			writeHookContext(stdout, *hook, hookEventName(os.Stdin), sum.Line())
+		if sum.New() && !in.StopHookActive {
+			writeHookOutput(stdout, in.Event, sum.Line())
 		}
 		return 0
 	case *asJSON:

@@ -11,6 +11,10 @@ import (
 	"github.com/agenttool/collab/core/store"
 )
 
+// errNoSession means no credential file was named: for a hook or monitor
+// that is a normal state (the session file variable is not set), not a fault.
+var errNoSession = errors.New("no session: set AGENTOOL_COLLAB_SESSION_FILE or pass --session-file")
+
 // wakeSource is what peek and watch read: the database, opened read-only,
 // and the credential of the session they report on.
 type wakeSource struct {
@@ -41,7 +45,7 @@ func openWakeSource(ctx context.Context, db, file string) (*wakeSource, error) {
 		file = os.Getenv("AGENTOOL_COLLAB_SESSION_FILE")
 	}
 	if file == "" {
-		return nil, errors.New("no session: set AGENTOOL_COLLAB_SESSION_FILE or pass --session-file")
+		return nil, errNoSession
 	}
 	c, err := credfile.Read(file)
 	if err != nil {

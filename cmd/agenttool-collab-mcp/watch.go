@@ -51,6 +51,12 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	src, err := openWakeSource(ctx, *db, *file)
+	if err == errNoSession {
+		// A host starts its monitor for every session, bound or not:
+		// nothing to watch is no fault.
+		fmt.Fprintln(stderr, "collab watch: no session file named; nothing to watch")
+		return 0
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "collab watch: %s\n", wakeError(err))
 		return 1
