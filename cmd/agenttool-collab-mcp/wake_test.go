@@ -211,3 +211,52 @@ func TestPeekHookIsQuietUntilSomethingConcernsTheSession(t *testing.T) {
 		t.Fatal("hook output carries the token")
 	}
 }
+
+func TestWatchExitsWhenItsParentGoesAway(t *testing.T) {
+	w := newWakePair(t)
+	// sh starts watch in the background and says its pid; killing sh
+	// orphans watch, which must notice and exit, closing its stdout.
+	sh := exec.Command("sh", "-c", `"$0" watch --session-file "$1" & echo $!; wait`, os.Args[0], w.bobFile)
+	sh.Env = w.s.env()
+	// A pipe of our own: exec's StdoutPipe would be closed by sh.Wait, and
+	// only watch's exit may close this one.
+	out, in, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	diag, diagIn, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer diag.Close()
+	sh.Stdout, sh.Stderr = in, diagIn
+	if err := sh.Start(); err != nil {
+		t.Fatal(err)
+	}
+	in.Close()
+	diagIn.Close()
+	sc := bufio.NewScanner(out)
+	if !sc.Scan() {
+		t.Fatal("sh did not start watch")
+	}
+	pid := strings.TrimSpace(sc.Text())
+	// Kill sh only once watch is watching, so it started under sh.
+	if ready := bufio.NewScanner(diag); !ready.Scan() || !strings.Contains(ready.Text(), "watching from") {
+		t.Fatalf("watch did not start: %q", ready.Text())
+	}
+	sh.Process.Kill()
+	sh.Wait()
+	closed := make(chan struct{})
+	go func() {
+		for sc.Scan() {
+		}
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(wakeDeadline):
+		exec.Command("kill", pid).Run()
+		t.Fatal("watch kept running after its parent was killed")
+	}
+}

@@ -62,8 +62,13 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	defer src.st.Close()
+	parent := os.Getppid()
+	if parent == 1 {
+		fmt.Fprintln(stderr, "collab watch: started without a parent; nothing to report to")
+		return 0
+	}
 	w := &watcher{src: src, out: stdout, diag: stderr, json: *asJSON, shown: map[string]bool{}}
-	if err := w.run(ctx, *interval, os.Getppid()); err != nil && ctx.Err() == nil {
+	if err := w.run(ctx, *interval, parent); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "collab watch: %s\n", wakeError(err))
 		return 1
 	}
