@@ -17,7 +17,7 @@ var everyCommand = [][]string{
 	{"demo"}, {"search"}, {"guard"}, {"guard", "install"}, {"guard", "uninstall"}, {"guard", "status"},
 	{"status"}, {"tail"}, {"tasks"}, {"show"}, {"reports"}, {"decisions"}, {"sessions"}, {"handoffs"},
 	{"post"}, {"decide"}, {"review"}, {"handoff", "respond"}, {"whoami"}, {"logout"},
-	{"serve"}, {"token", "add"}, {"token", "list"}, {"token", "revoke"}, {"web"},
+	{"serve"}, {"token", "add"}, {"token", "list"}, {"token", "revoke"}, {"web"}, {"peek"}, {"watch"},
 }
 
 func runArgs(args ...string) (code int, stdout, stderr string) {

@@ -193,7 +193,6 @@ func TestClaimsNeverTakeTheIndexLock(t *testing.T) {
 	}
 }
 
-
 // TestCheckpointsMatchTheReferenceOnAnOrdinaryRepository runs
 // session_start, task_create and task_claim on this server and on the
 // reference (each with its own database) against one repository with

@@ -58,6 +58,8 @@ var subcommands = map[string]func(ctx context.Context, args []string, stdout, st
 	"serve":  serveCommand,
 	"token":  tokenCommand,
 	"web":    webCommand,
+	"peek":   runPeek,
+	"watch":  runWatch,
 }
 
 func printUsage(w io.Writer) {
@@ -96,6 +98,11 @@ Usage:
                                     act as a person through a session of your own
   agenttool-collab-mcp web [--addr 127.0.0.1:8484] [--db FILE] [--open] [--allow-remote]
                                     serve a live, read-only web view of the journal
+  agenttool-collab-mcp peek [--session-file FILE] [--json] [--hook claude|codex]
+                                    what is new for a session, without moving its cursor;
+                                    exit 10 when something concerns it, 0 otherwise (fails open)
+  agenttool-collab-mcp watch [--session-file FILE] [--json]
+                                    print a line per event that concerns the session as it lands
 
 Environment:
   AGENTOOL_COLLAB_DB                    database file (default: $XDG_DATA_HOME/agenttool/collab.sqlite)
@@ -103,6 +110,7 @@ Environment:
   AGENTOOL_COLLAB_ALLOW_CURSOR_RECOVERY set to 1 to start a resumed session in cursor recovery
   AGENTOOL_COLLAB_ANCHOR_LEDGER         anchor sidecar ledger read by collab_anchor_status
   AGENTOOL_COLLAB_SYNCHRONOUS           normal (default) or full: fsync every commit as well
+  AGENTOOL_COLLAB_TOOLS                 tool profile: all (default), core, or a comma list of tool names
 `)
 }
 

@@ -149,7 +149,6 @@ func printHits(w io.Writer, q search.Query, res search.Result) {
 // oneLine folds line breaks so each hit prints as a short block.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-
 // listFlag is a flag that may repeat and takes comma-separated values.
 type listFlag []string
 

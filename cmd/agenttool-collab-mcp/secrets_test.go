@@ -127,6 +127,8 @@ func (w *secretWorld) driveWorkspace() {
 	w.p.ok(w.alice, "collab_task_list", w.args())
 	w.p.expect(w.alice, "collab_task_list", map[string]any{"workspace_id": "ws_missing"}, "workspace_not_found")
 	w.p.expect(w.legacy, "collab_session_end", map[string]any{}, "session_not_bound")
+	w.p.ok(w.alice, "collab_wait", w.args("timeout_ms", 0))
+	w.p.expect(w.alice, "collab_wait", map[string]any{"workspace_id": "ws_missing", "timeout_ms": 0}, "session_workspace_mismatch")
 }
 
 // claim creates a coordination task as alice and claims it.

@@ -26,6 +26,9 @@ func osEnv() dbpath.Env {
 // only; every diagnostic goes to stderr. It exits non-zero when stdin or
 // stdout breaks, never because of what a line holds.
 func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
+	if _, err := mcp.SelectTools(os.Getenv(mcp.ToolsEnv)); err != nil {
+		return fail(stderr, err)
+	}
 	choice, err := dbpath.Resolve(osEnv())
 	if err != nil {
 		return fail(stderr, err)

@@ -31,6 +31,9 @@ type Manifest struct {
 	Keywords    []string          `json:"keywords,omitempty"`
 	Skills      string            `json:"skills,omitempty"`
 	MCPServers  map[string]Server `json:"mcpServers,omitempty"`
+	// Hooks and Experimental (monitors) wake the agent: see wake.go.
+	Hooks        map[string][]HookGroup `json:"hooks,omitempty"`
+	Experimental *Experimental          `json:"experimental,omitempty"`
 }
 
 // Person names an author or owner.
@@ -67,6 +70,8 @@ func PluginManifest() Manifest {
 				Env:     map[string]string{plugin.HostVariable: string(Host)},
 			},
 		},
+		Hooks:        WakeHooks(),
+		Experimental: WakeMonitors(),
 	}
 }
 

@@ -3,7 +3,7 @@ package mcp
 // Definitions returns the public definition of every collab tool, in the
 // order tools/list presents them. Handlers are attached by Tools.
 func Definitions() []Tool {
-	defs := [][]Tool{presenceTools(), sessionTools(), workspaceTools(), taskTools(), reportTools(), journalTools(), searchTools()}
+	defs := [][]Tool{presenceTools(), sessionTools(), workspaceTools(), taskTools(), reportTools(), journalTools(), searchTools(), extensionTools()}
 	var out []Tool
 	for _, group := range defs {
 		out = append(out, group...)

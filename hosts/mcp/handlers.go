@@ -36,5 +36,6 @@ func handlerTable() map[string]Handler {
 		"collab_report_list":       handleReportList,
 		"collab_decision_record":   handleDecisionRecord,
 		"collab_search":            handleSearch,
+		"collab_wait":              handleWait,
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/agenttool/collab/core/search"
 	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/core/wake"
 )
 
 // Process is the state one MCP server process keeps between calls: the
@@ -27,6 +29,9 @@ type Process struct {
 	onBind, onUnbind func(sessionID string)
 	// openIndex, when set, returns a search index shared with other processes.
 	openIndex func(context.Context) (*search.Index, error)
+	// changes is the store's shared change poller, made on first use.
+	changesOnce sync.Once
+	changes     *wake.Changes
 }
 
 // ProcessConfig configures NewProcess.
@@ -99,4 +104,11 @@ func (p *Process) notifyUnbind(sessionID string) {
 	if p.onUnbind != nil {
 		p.onUnbind(sessionID)
 	}
+}
+
+// changeFeed returns the process's one change poller over its store, so
+// any number of concurrent collab_wait calls share one probe.
+func (p *Process) changeFeed() *wake.Changes {
+	p.changesOnce.Do(func() { p.changes = wake.NewChanges(p.store) })
+	return p.changes
 }

@@ -13,7 +13,10 @@ import (
 // ServerName is the MCP implementation name every host sees.
 const ServerName = "agenttool-collab"
 
-// NewServer builds the MCP server exposing every collab tool over p.
+// NewServer builds the MCP server exposing the tools of p's profile
+// (AGENTOOL_COLLAB_TOOLS; every tool when unset or invalid: call
+// p.Profile first to refuse an invalid one). A hidden tool answers
+// exactly like an unknown one.
 func NewServer(version string, p *Process) *sdk.Server {
 	return newServer(version, p, "")
 }
@@ -34,7 +37,10 @@ func newServer(version string, p *Process, sessionID string) *sdk.Server {
 		opts.GetSessionID = func() string { return sessionID }
 	}
 	srv := sdk.NewServer(&sdk.Implementation{Name: ServerName, Version: version}, opts)
-	tools := Tools()
+	tools, err := p.Profile()
+	if err != nil {
+		tools = Tools()
+	}
 	known := make(map[string]bool, len(tools))
 	for _, t := range tools {
 		known[t.Name] = true
@@ -78,12 +84,21 @@ func (p *Process) call(ctx context.Context, t Tool, raw []byte) (*sdk.CallToolRe
 	if len(vs) > 0 {
 		return rejection(describeViolations(t.Name, vs)), nil
 	}
-	if err := p.takeTurn(ctx); err != nil {
-		return failure(err, keepText), nil
+	if !t.Waits {
+		if err := p.takeTurn(ctx); err != nil {
+			return failure(err, keepText), nil
+		}
+		defer p.endTurn()
 	}
-	defer p.endTurn()
 	payload, err := t.Handle(ctx, p, Args(args))
 	if err != nil {
+		if t.Waits {
+			// Scrubbing reads the binding: take the turn for it, even
+			// if the wait itself was cancelled.
+			if p.takeTurn(context.WithoutCancel(ctx)) == nil {
+				defer p.endTurn()
+			}
+		}
 		return failure(err, p.scrub), nil
 	}
 	return success(payload)

@@ -53,4 +53,8 @@ type Tool struct {
 	Class       Class
 	Input       *Schema
 	Handle      Handler
+	// Waits marks a handler that blocks: the process does not serialise
+	// it with other calls, and it takes the process lock only to read the
+	// binding.
+	Waits bool
 }

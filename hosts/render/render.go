@@ -42,6 +42,7 @@ func Render() ([]File, error) {
 		PackageMarketplaceDir + "/" + claude.MarketplacePath: claude.PackageMarketplace(),
 		codex.ManifestPath:    codex.PluginManifest(),
 		codex.MarketplacePath: codex.RepoMarketplace(),
+		codex.HooksPath:       codex.WakeHooks(""),
 		PackageMarketplaceDir + "/" + codex.MarketplacePath: codex.PackageMarketplace(),
 	}
 	for path, v := range jsonFiles {

@@ -150,12 +150,17 @@ func (c *Client) call(name string, args any) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	return decodeResult(resp), nil
+}
+
+// decodeResult decodes one tools/call response message.
+func decodeResult(resp map[string]any) Result {
 	r := Result{Raw: []byte(resp["_raw"].(string))}
 	if e, ok := resp["error"].(map[string]any); ok {
 		code, _ := e["code"].(float64)
 		msg, _ := e["message"].(string)
 		r.RPCError = &RPCError{Code: int(code), Message: msg}
-		return r, nil
+		return r
 	}
 	result, _ := resp["result"].(map[string]any)
 	r.IsError, _ = result["isError"].(bool)
@@ -165,7 +170,7 @@ func (c *Client) call(name string, args any) (Result, error) {
 			r.Text, _ = block["text"].(string)
 		}
 	}
-	return r, nil
+	return r
 }
 
 // Stderr returns what the process wrote to stderr so far.
@@ -190,4 +195,41 @@ func (c *Client) Close() int {
 func (c *Client) Kill() {
 	c.cmd.Process.Kill()
 	c.cmd.Wait()
+}
+
+// Pid is the server's process id.
+func (c *Client) Pid() int { return c.cmd.Process.Pid }
+
+// CallMany sends every call before reading any answer, so the server holds
+// them all at once, and returns the results in the order of calls.
+func (c *Client) CallMany(name string, calls []map[string]any) ([]Result, error) {
+	ids := make(map[int]int, len(calls))
+	for i, args := range calls {
+		c.nextID++
+		ids[c.nextID] = i
+		if err := c.send(map[string]any{"jsonrpc": "2.0", "id": c.nextID, "method": "tools/call",
+			"params": map[string]any{"name": name, "arguments": args}}); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]Result, len(calls))
+	for left := len(calls); left > 0; {
+		line, err := c.out.ReadBytes('\n')
+		if err != nil {
+			return nil, fmt.Errorf("read response: %w", err)
+		}
+		var msg map[string]any
+		if err := json.Unmarshal(line, &msg); err != nil {
+			return nil, fmt.Errorf("stdout carried a non-JSON line %q: %w", line, err)
+		}
+		id, ok := msg["id"].(float64)
+		i, mine := ids[int(id)]
+		if !ok || !mine {
+			continue
+		}
+		msg["_raw"] = string(line)
+		out[i] = decodeResult(msg)
+		left--
+	}
+	return out, nil
 }

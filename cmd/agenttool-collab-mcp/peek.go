@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/wake"
+)
+
+const peekUsage = `usage: agenttool-collab-mcp peek [--session-file FILE] [--db FILE] [--json] [--hook claude|codex]
+
+Says what is new for a session without reading or moving its cursor: the
+number of unread journal events after its persisted cursor, and one line per
+event that concerns it (a handoff offered to it, a review requesting changes,
+a report addressed to it, an answer to its offer, a lost claim) or lease of
+its about to expire. Opens the database read-only.
+
+Exit status: 0 when nothing concerns the session, 10 when something does.
+Fails open: on any error it prints nothing on stdout, one line on stderr,
+and exits 0. With --hook it always exits 0 and prints, only when something
+is new, the host hook's JSON carrying one line of additional context.
+`
+
+// peekNew is peek's exit status when something concerns the session.
+const peekNew = 10
+
+// peekBudget bounds one peek; past it, peek fails open.
+const peekBudget = 2 * time.Second
+
+func runPeek(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	c := newCommand("peek", strings.TrimPrefix(peekUsage, "usage: agenttool-collab-mcp "))
+	fs := c.flags
+	file := fs.String("session-file", "", "credential file (default: $AGENTOOL_COLLAB_SESSION_FILE)")
+	db := fs.String("db", "", "database file (default: the one the server would open)")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	hook := fs.String("hook", "", "format for a host hook: claude or codex (reads the hook's JSON on stdin)")
+	if _, code, done := c.parse(args, 0, 0, stdout, stderr); done {
+		return code
+	}
+	if *hook != "" && *hook != "claude" && *hook != "codex" {
+		return c.usageFailure(stderr, "bad flag value")
+	}
+	ctx, cancel := context.WithTimeout(ctx, peekBudget)
+	defer cancel()
+	var in hookInput
+	if *hook != "" {
+		in = readHookInput(os.Stdin)
+	}
+	sum, err := peekSummary(ctx, *db, *file)
+	if err != nil {
+		if *hook == "" || err != errNoSession {
+			fmt.Fprintf(stderr, "collab peek: nothing checked: %s\n", wakeError(err))
+		}
+		return 0
+	}
+	switch {
+	case *hook != "":
+		if sum.New() && !in.StopHookActive {
+			writeHookOutput(stdout, in.Event, sum.Line())
+		}
+		return 0
+	case *asJSON:
+		json.NewEncoder(stdout).Encode(sum)
+	default:
+		printPeek(stdout, sum)
+	}
+	if sum.New() {
+		return peekNew
+	}
+	return 0
+}
+
+func peekSummary(ctx context.Context, db, file string) (wake.Summary, error) {
+	src, err := openWakeSource(ctx, db, file)
+	if err != nil {
+		return wake.Summary{}, err
+	}
+	defer src.st.Close()
+	snap, err := src.st.WakeForSession(ctx, src.cred, nil, wake.CandidateLimit)
+	if err != nil {
+		return wake.Summary{}, err
+	}
+	return wake.Summarise(snap, time.Now()), nil
+}
+
+// wakeError renders an error for stderr: a refusal by its message, anything
+// else as it is (store errors name the database, never a credential).
+func wakeError(err error) string {
+	if ce, ok := collaberr.As(err); ok {
+		return ce.Message
+	}
+	if err == context.DeadlineExceeded {
+		return "the check took longer than " + peekBudget.String()
+	}
+	return err.Error()
+}
+
+func printPeek(w io.Writer, s wake.Summary) {
+	fmt.Fprintf(w, "%s unread after your cursor (head %d)\n", plural(s.Unread, "event"), s.Head.Sequence)
+	for _, n := range s.Notices {
+		fmt.Fprintln(w, noticeLine(n))
+	}
+}
+
+// noticeLine renders one notice on one line.
+func noticeLine(n wake.Notice) string {
+	if n.Sequence == 0 {
+		return "  " + n.Text
+	}
+	return fmt.Sprintf("  #%d %s", n.Sequence, n.Text)
+}
+
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

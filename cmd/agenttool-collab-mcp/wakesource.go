@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/agenttool/collab/core/credfile"
+	"github.com/agenttool/collab/core/dbpath"
+	"github.com/agenttool/collab/core/store"
+)
+
+// errNoSession means no credential file was named: for a hook or monitor
+// that is a normal state (the session file variable is not set), not a fault.
+var errNoSession = errors.New("no session: set AGENTOOL_COLLAB_SESSION_FILE or pass --session-file")
+
+// wakeSource is what peek and watch read: the database, opened read-only,
+// and the credential of the session they report on.
+type wakeSource struct {
+	st   *store.Store
+	cred store.Credential
+	file string
+}
+
+// reload re-reads the credential file, which a resuming process rewrites
+// with a new generation and token. It reports whether the credential
+// changed; a missing file (the session ended) is no change.
+func (w *wakeSource) reload() bool {
+	c, err := credfile.Read(w.file)
+	if err != nil {
+		return false
+	}
+	fresh := store.Credential{SessionID: c.SessionID, Token: c.Token, Generation: c.Generation}
+	changed := fresh != w.cred
+	w.cred = fresh
+	return changed
+}
+
+// openWakeSource resolves the database (db, else the environment) and the
+// credential (file, else AGENTOOL_COLLAB_SESSION_FILE). Errors never name
+// the credential path or its token.
+func openWakeSource(ctx context.Context, db, file string) (*wakeSource, error) {
+	if file == "" {
+		file = os.Getenv("AGENTOOL_COLLAB_SESSION_FILE")
+	}
+	if file == "" {
+		return nil, errNoSession
+	}
+	c, err := credfile.Read(file)
+	if err != nil {
+		return nil, errors.New("the session credential file cannot be read")
+	}
+	if db == "" {
+		choice, err := dbpath.Resolve(osEnv())
+		if err != nil {
+			return nil, err
+		}
+		db = choice.Path
+	}
+	if db == store.MemoryPath {
+		return nil, errors.New("the database is in memory")
+	}
+	if _, err := os.Stat(db); err != nil {
+		return nil, fmt.Errorf("no collab database at %s", db)
+	}
+	st, err := store.Open(ctx, store.Options{Path: db, ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	return &wakeSource{st: st, cred: store.Credential{SessionID: c.SessionID, Token: c.Token, Generation: c.Generation}, file: file}, nil
+}

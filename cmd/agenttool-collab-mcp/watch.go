@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/core/wake"
+)
+
+const watchUsage = `usage: agenttool-collab-mcp watch [--session-file FILE] [--db FILE] [--json] [--interval D]
+
+Prints one line per event that concerns the session (a handoff offered to
+it, a review requesting changes, a report addressed to it, an answer to its
+offer, a lost claim, a lease about to expire) as soon as any process commits
+it. It never reads or moves the session's cursor; the agent still calls
+collab_next. Changes are detected with SQLite's PRAGMA data_version on one
+read-only connection, checked every --interval.
+
+It runs until the session ends, its parent process goes away, or it is
+interrupted; then it exits 0. Errors go to stderr only.
+`
+
+// leaseRecheck is how often watch re-reads leases when nothing changes,
+// since an approaching expiry commits nothing.
+const leaseRecheck = 30 * time.Second
+
+func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	c := newCommand("watch", strings.TrimPrefix(watchUsage, "usage: agenttool-collab-mcp "))
+	fs := c.flags
+	file := fs.String("session-file", "", "credential file (default: $AGENTOOL_COLLAB_SESSION_FILE)")
+	db := fs.String("db", "", "database file (default: the one the server would open)")
+	asJSON := fs.Bool("json", false, "print each notice as one JSON object")
+	interval := fs.Duration("interval", 200*time.Millisecond, "how often to check for commits")
+	if _, code, done := c.parse(args, 0, 0, stdout, stderr); done {
+		return code
+	}
+	if *interval <= 0 {
+		return c.usageFailure(stderr, "bad flag value")
+	}
+	src, err := openWakeSource(ctx, *db, *file)
+	if err == errNoSession {
+		// A host starts its monitor for every session, bound or not:
+		// nothing to watch is no fault.
+		fmt.Fprintln(stderr, "collab watch: no session file named; nothing to watch")
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "collab watch: %s\n", wakeError(err))
+		return 1
+	}
+	defer src.st.Close()
+	parent := os.Getppid()
+	if parent == 1 {
+		fmt.Fprintln(stderr, "collab watch: started without a parent; nothing to report to")
+		return 0
+	}
+	w := &watcher{src: src, out: stdout, diag: stderr, json: *asJSON, shown: map[string]bool{}}
+	if err := w.run(ctx, *interval, parent); err != nil && ctx.Err() == nil {
+		fmt.Fprintf(stderr, "collab watch: %s\n", wakeError(err))
+		return 1
+	}
+	return 0
+}
+
+// watcher follows one session's journal from the head it saw first.
+type watcher struct {
+	src   *wakeSource
+	out   io.Writer
+	diag  io.Writer
+	json  bool
+	after int64
+	shown map[string]bool // lease notices already printed, by task and expiry
+}
+
+func (w *watcher) run(ctx context.Context, interval time.Duration, parent int) error {
+	probe, err := w.src.st.NewChangeProbe()
+	if err != nil {
+		return err
+	}
+	defer probe.Close()
+	last, err := probe.Version(ctx)
+	if err != nil {
+		return err
+	}
+	snap, err := w.src.st.WakeForSession(ctx, w.src.cred, nil, 1)
+	if err != nil {
+		return err
+	}
+	w.after = snap.Head.Sequence
+	fmt.Fprintf(w.diag, "collab watch: watching from #%d\n", w.after)
+	if done, err := w.report(ctx); done || err != nil {
+		return err
+	}
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	lastCheck := time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		}
+		if os.Getppid() != parent {
+			return nil
+		}
+		v, err := probe.Version(ctx)
+		if err != nil {
+			return err
+		}
+		if v == last && time.Since(lastCheck) < leaseRecheck {
+			continue
+		}
+		last, lastCheck = v, time.Now()
+		if done, err := w.report(ctx); done || err != nil {
+			return err
+		}
+	}
+}
+
+// report prints the notices after the watcher's position and moves the
+// position (the watcher's own, never the session's cursor). It returns
+// done when the session has ended.
+func (w *watcher) report(ctx context.Context) (bool, error) {
+	after := w.after
+	snap, err := w.src.st.WakeForSession(ctx, w.src.cred, &after, wake.CandidateLimit)
+	if ce, refused := collaberr.As(err); refused && ce.Code == "session_auth_failed" {
+		// Ending a session or resuming it elsewhere rotates its token: follow
+		// a rewritten credential file, else the session is over for us.
+		if !w.src.reload() {
+			fmt.Fprintln(w.diag, "collab watch: the session ended or was resumed elsewhere; stopping")
+			return true, nil
+		}
+		snap, err = w.src.st.WakeForSession(ctx, w.src.cred, &after, wake.CandidateLimit)
+	}
+	if err != nil {
+		return true, err
+	}
+	if !snap.Active {
+		fmt.Fprintln(w.diag, "collab watch: the session ended; stopping")
+		return true, nil
+	}
+	sum := wake.Summarise(snap, time.Now())
+	for _, n := range sum.Notices {
+		if n.Sequence == 0 {
+			key := n.TaskID + "|" + leaseOf(snap.Tasks, n.TaskID)
+			if w.shown[key] {
+				continue
+			}
+			w.shown[key] = true
+		}
+		w.print(n)
+	}
+	w.after = snap.Head.Sequence
+	if sum.Truncated {
+		w.after = snap.Candidates[len(snap.Candidates)-1].Sequence
+	}
+	return false, nil
+}
+
+func (w *watcher) print(n wake.Notice) {
+	if w.json {
+		json.NewEncoder(w.out).Encode(n)
+		return
+	}
+	if n.Sequence == 0 {
+		fmt.Fprintf(w.out, "collab: %s\n", n.Text)
+		return
+	}
+	fmt.Fprintf(w.out, "collab: #%d %s — call collab_next\n", n.Sequence, n.Text)
+}
+
+func leaseOf(tasks []store.WakeTask, id string) string {
+	for _, t := range tasks {
+		if t.ID == id && t.LeaseExpiresAt != nil {
+			return *t.LeaseExpiresAt
+		}
+	}
+	return ""
+}
