@@ -167,6 +167,15 @@ func verifyAllJournals(ctx context.Context, q querier) error {
 // VerifyJournal recomputes the full chain of one workspace from genesis,
 // reading the head and every event from one snapshot.
 func (s *Store) VerifyJournal(ctx context.Context, workspaceID string) (bool, error) {
+	return s.atHead(ctx, workspaceID, func(conn *sql.Conn, h head) (bool, error) {
+		return verifyOnConn(ctx, conn, h)
+	})
+}
+
+// atHead runs fn on one read connection holding one snapshot, with the
+// workspace's head as of that snapshot; workspace_not_found when there is
+// no such workspace.
+func (s *Store) atHead(ctx context.Context, workspaceID string, fn func(conn *sql.Conn, h head) (bool, error)) (bool, error) {
 	conn, err := s.read.Conn(ctx)
 	if err != nil {
 		return false, fmt.Errorf("open read connection: %w", err)
@@ -183,7 +192,7 @@ func (s *Store) VerifyJournal(ctx context.Context, workspaceID string) (bool, er
 	if !found {
 		return false, workspaceNotFound(workspaceID)
 	}
-	return verifyOnConn(ctx, conn, h)
+	return fn(conn, h)
 }
 
 func workspaceNotFound(id string) error {

@@ -35,8 +35,13 @@ func findSession(ctx context.Context, q querier, id string) (CoordinationSession
 // activeSessions lists the workspace's active credential-bound sessions in
 // (joined_at, id) order.
 func activeSessions(ctx context.Context, q querier, workspaceID string) ([]CoordinationSession, error) {
-	rows, err := q.QueryContext(ctx, "SELECT "+sessionColumns+
-		" FROM coordination_sessions WHERE workspace_id = ? AND status = 'active' ORDER BY joined_at, id", workspaceID)
+	return querySessions(ctx, q, "WHERE workspace_id = ? AND status = 'active' ORDER BY joined_at, id", workspaceID)
+}
+
+// querySessions reads the credential-bound sessions that the rest of a
+// query (a WHERE and an ORDER BY clause) selects; never nil.
+func querySessions(ctx context.Context, q querier, rest string, args ...any) ([]CoordinationSession, error) {
+	rows, err := q.QueryContext(ctx, "SELECT "+sessionColumns+" FROM coordination_sessions "+rest, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}

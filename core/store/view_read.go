@@ -101,21 +101,7 @@ func (s *Store) View(ctx context.Context, workspaceID string) (WorkspaceView, er
 
 // allSessions lists every credential-bound session, active ones first.
 func allSessions(ctx context.Context, q querier, workspaceID string) ([]CoordinationSession, error) {
-	rows, err := q.QueryContext(ctx, "SELECT "+sessionColumns+
-		" FROM coordination_sessions WHERE workspace_id = ? ORDER BY status, last_seen_at DESC, id", workspaceID)
-	if err != nil {
-		return nil, fmt.Errorf("list sessions: %w", err)
-	}
-	defer rows.Close()
-	out := []CoordinationSession{}
-	for rows.Next() {
-		c, err := scanSession(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return querySessions(ctx, q, "WHERE workspace_id = ? ORDER BY status, last_seen_at DESC, id", workspaceID)
 }
 
 // allPresence lists every self-declared presence record, newest first.

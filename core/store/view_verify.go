@@ -16,22 +16,14 @@ const verifyChunk = 2000
 // chunk of events with how many have been checked and the head sequence.
 // It stops at the first event that breaks the chain and reports false.
 func (s *Store) VerifyWithProgress(ctx context.Context, workspaceID string, progress func(done, total int64)) (bool, error) {
-	conn, err := s.read.Conn(ctx)
-	if err != nil {
-		return false, fmt.Errorf("open read connection: %w", err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
-		return false, fmt.Errorf("begin read: %w", err)
-	}
-	defer conn.ExecContext(context.Background(), "ROLLBACK") //nolint:errcheck // read-only snapshot
-	h, found, err := readHead(ctx, conn, workspaceID)
-	if err != nil {
-		return false, err
-	}
-	if !found {
-		return false, workspaceNotFound(workspaceID)
-	}
+	return s.atHead(ctx, workspaceID, func(conn *sql.Conn, h head) (bool, error) {
+		return verifyInChunks(ctx, conn, h, progress)
+	})
+}
+
+// verifyInChunks recomputes h's chain a chunk at a time, reporting after each.
+func verifyInChunks(ctx context.Context, conn *sql.Conn, h head, progress func(done, total int64)) (bool, error) {
+	workspaceID := h.WorkspaceID
 	v := journal.NewVerifier(0, journal.GenesisHash)
 	for after := int64(0); ; {
 		n, ok, err := verifyNextChunk(ctx, conn, v, workspaceID, after)
