@@ -112,10 +112,16 @@ func readEventPage(ctx context.Context, q querier, workspaceID string, after int
 }
 
 func readEvents(ctx context.Context, q querier, workspaceID string, after int64, limit int) ([]journal.Event, error) {
-	rows, err := q.QueryContext(ctx, "SELECT "+eventColumns+
+	return queryEvents(ctx, q, "read events", "SELECT "+eventColumns+
 		" FROM events WHERE workspace_id = ? AND sequence > ? ORDER BY sequence LIMIT ?", workspaceID, after, limit)
+}
+
+// queryEvents runs a query selecting eventColumns and returns its events in
+// the query's order; what names the read in an error.
+func queryEvents(ctx context.Context, q querier, what, query string, args ...any) ([]journal.Event, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("read events: %w", err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	defer rows.Close()
 	var out []journal.Event

@@ -289,20 +289,7 @@ func (s *Store) EventsBefore(ctx context.Context, workspaceID string, q EventQue
 		query += " AND type = ?"
 		args = append(args, q.Type)
 	}
-	rows, err := s.read.QueryContext(ctx, query+" ORDER BY sequence DESC LIMIT ?", append(args, q.Limit)...)
-	if err != nil {
-		return nil, fmt.Errorf("read events: %w", err)
-	}
-	defer rows.Close()
-	var out []journal.Event
-	for rows.Next() {
-		var e journal.Event
-		if err := scanEvent(rows, &e); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return queryEvents(ctx, s.read, "read events", query+" ORDER BY sequence DESC LIMIT ?", append(args, q.Limit)...)
 }
 
 // EventAt returns one event by sequence; found is false when absent.

@@ -164,21 +164,9 @@ func wakeCandidates(ctx context.Context, q querier, workspaceID string, after in
 		args = append(args, t)
 	}
 	args = append(args, limit)
-	rows, err := q.QueryContext(ctx, "SELECT "+eventColumns+" FROM events WHERE workspace_id = ? AND sequence > ? AND type IN (?"+
+	return queryEvents(ctx, q, "read wake events", "SELECT "+eventColumns+
+		" FROM events WHERE workspace_id = ? AND sequence > ? AND type IN (?"+
 		strings.Repeat(", ?", len(WakeTypes)-1)+") ORDER BY sequence LIMIT ?", args...)
-	if err != nil {
-		return nil, fmt.Errorf("read wake events: %w", err)
-	}
-	defer rows.Close()
-	var out []journal.Event
-	for rows.Next() {
-		var e journal.Event
-		if err := scanEvent(rows, &e); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
 }
 
 // wakeTasks lists the tasks the viewer holds or reported complete.
