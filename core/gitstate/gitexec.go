@@ -24,10 +24,11 @@ const waitDelay = 500 * time.Millisecond
 // and the environment of hardenedEnv (see harden.go). It is the only place
 // in this package that starts a process.
 type runner struct {
-	timeout time.Duration
-	limit   int
-	env     []string
-	config  []string // extra "-c" arguments, after hardeningArgs
+	timeout      time.Duration
+	retryTimeout time.Duration // the one retry after a timeout; 0 means 3 × timeout
+	limit        int
+	env          []string
+	config       []string // extra "-c" arguments, after hardeningArgs
 }
 
 // newRunner is a runner with the bounds of l and the hardened environment
@@ -45,8 +46,31 @@ func (r runner) withFilters(names []string) runner {
 // exec runs one git process and returns its stdout and exit code. The error
 // is non-nil when the process did not exit with status 0; exit is -1 when it
 // did not exit normally (killed, timed out, over the cap, not started).
+//
+// A process killed by its own timeout while the caller still waits is run
+// once more with the longer retry timeout: on a starved machine a slow git
+// is not a "no", and reading it as one would change what Git is said to
+// report (a worktree seen as a plain directory, say). Any other failure is
+// final at once.
 func (r runner) exec(ctx context.Context, dir string, args ...string) (out []byte, exit int, err error) {
-	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	out, exit, err = r.attempt(ctx, r.timeout, dir, args)
+	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+		out, exit, err = r.attempt(ctx, r.retryTimeoutOrDefault(), dir, args)
+	}
+	return out, exit, err
+}
+
+// retryTimeoutOrDefault is the timeout of the one retry after a timeout.
+func (r runner) retryTimeoutOrDefault() time.Duration {
+	if r.retryTimeout > 0 {
+		return r.retryTimeout
+	}
+	return 3 * r.timeout
+}
+
+// attempt runs git once with the given timeout.
+func (r runner) attempt(ctx context.Context, timeout time.Duration, dir string, args []string) (out []byte, exit int, err error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	full := make([]string, 0, 2+len(hardeningArgs())+len(r.config)+len(args))
 	full = append(append(append(append(full, "-C", dir), hardeningArgs()...), r.config...), args...)
@@ -59,6 +83,9 @@ func (r runner) exec(ctx context.Context, dir string, args ...string) (out []byt
 	cmd.Stdout = buf
 	cmd.WaitDelay = waitDelay
 	err = cmd.Run()
+	if err != nil && ctx.Err() == context.DeadlineExceeded && !buf.overflowed {
+		err = fmt.Errorf("%w (%v)", context.DeadlineExceeded, err)
+	}
 	if buf.overflowed {
 		return nil, -1, fmt.Errorf("git %s in %s: %w", args[0], dir, errOutputLimit)
 	}

@@ -38,6 +38,38 @@ func TestRunnerFailsCallsThatTimeOut(t *testing.T) {
 	}
 }
 
+func TestRunnerRetriesACallThatTimedOutOnceWithMoreTime(t *testing.T) {
+	t.Parallel()
+	r := newRepo(t)
+	cases := []struct {
+		name  string
+		retry time.Duration
+		ok    bool
+	}{
+		{"the retry has room to finish", GitTimeout, true},
+		{"the retry times out too", time.Nanosecond, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			run := runner{timeout: time.Nanosecond, retryTimeout: c.retry, limit: GitOutputLimit}
+			if _, ok := run.bytes(context.Background(), r.dir, "rev-parse", "--git-dir"); ok != c.ok {
+				t.Fatalf("ok = %v, want %v", ok, c.ok)
+			}
+		})
+	}
+}
+
+func TestRunnerDoesNotRetryWhenTheCallerHasGivenUp(t *testing.T) {
+	t.Parallel()
+	r := newRepo(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	run := runner{timeout: GitTimeout, retryTimeout: GitTimeout, limit: GitOutputLimit}
+	if _, _, err := run.exec(ctx, r.dir, "rev-parse", "--git-dir"); err == nil {
+		t.Fatal("a call whose caller has gone must fail, not be retried into success")
+	}
+}
+
 func TestTextCallsAreTrimmedAndMustNotBeBlank(t *testing.T) {
 	cases := []struct {
 		in   string
