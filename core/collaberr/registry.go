@@ -142,7 +142,7 @@ func sessions() []Entry {
 	s := func(c Code, when, do string) Entry { return Entry{Code: c, Area: AreaSession, When: when, Do: do} }
 	return []Entry{
 		s(ActorRequired, "A call in legacy mode (no bound session) does not name an actor.", "Pass `actor`, or call collab_session_start so the session supplies it."),
-		s(GitIdentityUnavailable, "Git recognises the directory as a repository but cannot report its identity.", "Check the repository with `git rev-parse --git-dir --git-common-dir`; pass `repository_key` for a directory Git cannot describe."),
+		s(GitIdentityUnavailable, "Git recognises the directory as a repository but cannot report its identity.", "Check that Git works in that directory (`git rev-parse --git-dir --git-common-dir` must succeed), then retry."),
 		s(IdempotencyConflict, "An idempotency key that already answered one change is reused for a different change.", "Use a new key for a new change; reuse a key only to retry the identical call."),
 		s(ParentSessionMismatch, "parent_session_id names a session of another workspace.", "Name a parent session of the same workspace, or leave it out."),
 		s(RepositoryPartitioned, "The repository holds several preserved v0.1 journals, so a credential-bound session cannot choose one.", "Reconcile the journals first; legacy mode still works in each."),
