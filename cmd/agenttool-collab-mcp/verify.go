@@ -32,7 +32,7 @@ func verifyCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return c.fail(*asJSON, stdout, stderr, 2, err)
 	}
 	st, err := store.Open(ctx, store.Options{Path: path, Inspect: true})
-	if collaberr.HasCode(err, "database_corrupt") {
+	if collaberr.HasCode(err, collaberr.DatabaseCorrupt) {
 		// Too damaged to read the schema: that is the verdict.
 		return c.fail(*asJSON, stdout, stderr, 1, collabError(err))
 	}

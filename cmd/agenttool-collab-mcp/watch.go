@@ -130,7 +130,7 @@ func (w *watcher) run(ctx context.Context, interval time.Duration, parent int) e
 func (w *watcher) report(ctx context.Context) (bool, error) {
 	after := w.after
 	snap, err := w.src.st.WakeForSession(ctx, w.src.cred, &after, wake.CandidateLimit)
-	if ce, refused := collaberr.As(err); refused && ce.Code == "session_auth_failed" {
+	if collaberr.HasCode(err, collaberr.SessionAuthFailed) {
 		// Ending a session or resuming it elsewhere rotates its token: follow
 		// a rewritten credential file, else the session is over for us.
 		if !w.src.reload() {

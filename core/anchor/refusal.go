@@ -7,7 +7,7 @@ import "github.com/agenttool/collab/core/collaberr"
 // as its only detail; its wording is distinct from the store's own
 // workspace_not_found message, as in the reference.
 func WorkspaceNotFound(workspaceID string) *collaberr.Error {
-	return collaberr.New("workspace_not_found",
+	return collaberr.New(collaberr.WorkspaceNotFound,
 		"No workspace with this id exists in the local journal; open or start a session on the repository first").
 		With("workspace_id", workspaceID)
 }

@@ -1,7 +1,9 @@
 // Package collaberr defines the refusal type every collab operation returns
 // when it declines a request: a stable machine-readable code, a sentence a
 // person can act on, and ordered details. Codes are part of the public
-// contract shared with @agenttool/collab; messages are this project's own.
+// contract shared with @agenttool/collab (codes.go declares every one and
+// registry.go says when each happens and what to do; docs/errors.md is
+// generated from it); messages are this project's own.
 package collaberr
 
 import (
@@ -18,6 +20,8 @@ type Field struct {
 
 // Error is a refusal with a stable code. It never wraps infrastructure
 // failures: those are ordinary Go errors and surface as internal_error.
+// Code holds the wire text of a registered Code (a plain string, so that
+// renderers and comparisons see exactly what a client receives).
 type Error struct {
 	Code    string
 	Message string
@@ -25,13 +29,14 @@ type Error struct {
 }
 
 // New returns a refusal with the given code and message and no details.
-func New(code, message string) *Error {
-	return &Error{Code: code, Message: message}
+// The code is one of the constants of this package (see Registry).
+func New(code Code, message string) *Error {
+	return &Error{Code: string(code), Message: message}
 }
 
 // Newf is New with a formatted message.
-func Newf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+func Newf(code Code, format string, args ...any) *Error {
+	return &Error{Code: string(code), Message: fmt.Sprintf(format, args...)}
 }
 
 // With returns the refusal with one more detail appended. It mutates and
@@ -64,7 +69,7 @@ func As(err error) (*Error, bool) {
 }
 
 // HasCode reports whether err is a refusal carrying code.
-func HasCode(err error, code string) bool {
+func HasCode(err error, code Code) bool {
 	ce, ok := As(err)
-	return ok && ce.Code == code
+	return ok && ce.Code == string(code)
 }

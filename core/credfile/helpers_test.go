@@ -56,13 +56,13 @@ func writeRaw(t *testing.T, path string, data []byte, mode os.FileMode) {
 // requireRefusal asserts err is a refusal with code whose only detail is
 // operation (no details when operation is empty) and whose rendered text
 // and details mention neither path, its directory, nor the test token.
-func requireRefusal(t *testing.T, err error, code, operation, path string) {
+func requireRefusal(t *testing.T, err error, code collaberr.Code, operation, path string) {
 	t.Helper()
 	ce, ok := collaberr.As(err)
 	if !ok {
 		t.Fatalf("got %v, want refusal %s", err, code)
 	}
-	if ce.Code != code {
+	if ce.Code != string(code) {
 		t.Fatalf("code = %q (%v), want %q", ce.Code, err, code)
 	}
 	var want []collaberr.Field

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/credfile"
 )
 
@@ -53,7 +54,7 @@ func TestReadAcceptsValidFilesAndRewritesThemCanonically(t *testing.T) {
 // session_file_invalid and every testdata/unreadable file (not JSON at all)
 // to session_file_read_failed.
 func TestReadRefusesMalformedContent(t *testing.T) {
-	for dir, code := range map[string]string{
+	for dir, code := range map[string]collaberr.Code{
 		"invalid":    credfile.CodeFileInvalid,
 		"unreadable": credfile.CodeReadFailed,
 	} {

@@ -10,23 +10,23 @@ const (
 	OpValidateDirectory = "validate_session_credential_directory"
 )
 
-// Refusal codes returned by this package.
+// Refusal codes returned by this package (registered in core/collaberr).
 const (
-	CodeDirectoryNotPrivate = "session_directory_not_private"
-	CodeFileExists          = "session_file_exists"
-	CodeFileInvalid         = "session_file_invalid"
-	CodeFileNotPrivate      = "session_file_not_private"
-	CodePathRequired        = "session_file_path_required"
-	CodeReadFailed          = "session_file_read_failed"
-	CodeRemoveFailed        = "session_file_remove_failed"
-	CodeFileUnsafe          = "session_file_unsafe"
-	CodeWriteFailed         = "session_file_write_failed"
-	CodeInvalidSessionID    = "invalid_session_id"
+	CodeDirectoryNotPrivate = collaberr.SessionDirectoryNotPrivate
+	CodeFileExists          = collaberr.SessionFileExists
+	CodeFileInvalid         = collaberr.SessionFileInvalid
+	CodeFileNotPrivate      = collaberr.SessionFileNotPrivate
+	CodePathRequired        = collaberr.SessionFilePathRequired
+	CodeReadFailed          = collaberr.SessionFileReadFailed
+	CodeRemoveFailed        = collaberr.SessionFileRemoveFailed
+	CodeFileUnsafe          = collaberr.SessionFileUnsafe
+	CodeWriteFailed         = collaberr.SessionFileWriteFailed
+	CodeInvalidSessionID    = collaberr.InvalidSessionID
 )
 
 // refuse builds a refusal whose only detail is the operation. The cause of an
 // OS failure is deliberately dropped: os.PathError text contains the path.
-func refuse(code, message, operation string) *collaberr.Error {
+func refuse(code collaberr.Code, message, operation string) *collaberr.Error {
 	return collaberr.New(code, message).With("operation", operation)
 }
 

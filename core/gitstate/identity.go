@@ -50,7 +50,7 @@ func inspect(ctx context.Context, r runner, root, explicitKey string, withHead b
 		return nonGitIdentity(loc.rootPath, explicitKey), nil, nil
 	}
 	if !loc.dirsOK {
-		return Identity{}, nil, collaberr.New("git_identity_unavailable",
+		return Identity{}, nil, collaberr.New(collaberr.GitIdentityUnavailable,
 			"Git reports a worktree here but not its repository directories").
 			With("root_path", loc.rootPath)
 	}
@@ -66,7 +66,7 @@ func requestedRoot(root string) (string, error) {
 		return "", fmt.Errorf("resolve workspace root %q: %w", root, err)
 	}
 	refuse := func() error {
-		return collaberr.New("workspace_not_directory", "The workspace root is not an existing directory").
+		return collaberr.New(collaberr.WorkspaceNotDirectory, "The workspace root is not an existing directory").
 			With("root_path", abs)
 	}
 	info, err := os.Stat(abs)

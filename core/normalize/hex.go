@@ -8,7 +8,7 @@ import "github.com/agenttool/collab/core/collaberr"
 func SHA256(v string) (string, error) {
 	h := LowerJS(v)
 	if len(h) != 64 || !isLowerHex(h) {
-		return "", collaberr.New("invalid_sha256", "sha256 must be exactly 64 hexadecimal digits")
+		return "", collaberr.New(collaberr.InvalidSHA256, "sha256 must be exactly 64 hexadecimal digits")
 	}
 	return h, nil
 }
@@ -19,7 +19,7 @@ func SHA256(v string) (string, error) {
 func GitObjectID(v string) (string, error) {
 	h := LowerJS(v)
 	if len(h) < 40 || len(h) > 64 || !isLowerHex(h) {
-		return "", collaberr.New("invalid_git_object_id", "A Git object ID must be 40 to 64 hexadecimal digits")
+		return "", collaberr.New(collaberr.InvalidGitObjectID, "A Git object ID must be 40 to 64 hexadecimal digits")
 	}
 	return h, nil
 }

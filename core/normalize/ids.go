@@ -11,7 +11,7 @@ func ID(v, field string) (string, error) {
 		return "", err
 	}
 	if !isIDText(id) {
-		return "", collaberr.Newf("invalid_"+field,
+		return "", collaberr.Newf(collaberr.Invalid(field),
 			"%s may use only ASCII letters, digits, '.', '_', ':' and '-', and must start with a letter or digit", field)
 	}
 	return id, nil
@@ -25,7 +25,7 @@ func IdempotencyKey(v string) (string, error) {
 		return "", err
 	}
 	if !isIDText(key) {
-		return "", collaberr.New("invalid_idempotency_key",
+		return "", collaberr.New(collaberr.InvalidIdempotencyKey,
 			"The idempotency key may use only ASCII letters, digits, '.', '_', ':' and '-', and must start with a letter or digit")
 	}
 	return key, nil

@@ -8,7 +8,7 @@ import "github.com/agenttool/collab/core/collaberr"
 // is invalid_evidence_ref. The kind:id syntax is checked elsewhere.
 func EvidenceRefs(v []string) ([]string, error) {
 	if len(v) > MaxEvidenceRefs {
-		return nil, collaberr.Newf("invalid_evidence_refs",
+		return nil, collaberr.Newf(collaberr.InvalidEvidenceRefs,
 			"At most %d evidence references are allowed; got %d", MaxEvidenceRefs, len(v))
 	}
 	out := make([]string, 0, len(v))
@@ -27,7 +27,7 @@ func EvidenceRefs(v []string) ([]string, error) {
 // invalid_dependencies; an entry ID refuses is invalid_dependency.
 func Dependencies(v []string) ([]string, error) {
 	if len(v) > MaxDependencies {
-		return nil, collaberr.Newf("invalid_dependencies",
+		return nil, collaberr.Newf(collaberr.InvalidDependencies,
 			"A task may depend on at most %d other tasks; got %d", MaxDependencies, len(v))
 	}
 	out := make([]string, 0, len(v))

@@ -6,7 +6,7 @@ import "github.com/agenttool/collab/core/collaberr"
 // Anything else is refused with invalid_expected_version.
 func ExpectedVersion(v int64) (int64, error) {
 	if v < 1 {
-		return 0, collaberr.Newf("invalid_expected_version",
+		return 0, collaberr.Newf(collaberr.InvalidExpectedVersion,
 			"expected_version must be a whole number of at least 1 (the version you last read); got %d", v)
 	}
 	return v, nil
@@ -16,17 +16,17 @@ func ExpectedVersion(v int64) (int64, error) {
 // is nil, otherwise *v when it lies in MinTTL..MaxTTL; anything else is
 // refused with invalid_ttl.
 func TTL(v *int64) (int64, error) {
-	return ttlInRange(v, DefaultTTL, "invalid_ttl")
+	return ttlInRange(v, DefaultTTL, collaberr.InvalidTTL)
 }
 
 // PresenceTTL returns the presence lifetime in seconds: DefaultPresenceTTL
 // when v is nil, otherwise *v when it lies in MinTTL..MaxTTL; anything else
 // is refused with invalid_presence_ttl.
 func PresenceTTL(v *int64) (int64, error) {
-	return ttlInRange(v, DefaultPresenceTTL, "invalid_presence_ttl")
+	return ttlInRange(v, DefaultPresenceTTL, collaberr.InvalidPresenceTTL)
 }
 
-func ttlInRange(v *int64, fallback int64, code string) (int64, error) {
+func ttlInRange(v *int64, fallback int64, code collaberr.Code) (int64, error) {
 	if v == nil {
 		return fallback, nil
 	}

@@ -17,7 +17,7 @@ func RuntimeKind(v string) (string, error) {
 	}
 	kind := LowerJS(text)
 	if !isSymbolic(kind) {
-		return "", collaberr.New("invalid_runtime_kind",
+		return "", collaberr.New(collaberr.InvalidRuntimeKind,
 			"runtime_kind must be a symbolic name: lower-case ASCII letters, digits, '.', '_', ':' and '-', starting with a letter or digit")
 	}
 	return kind, nil
@@ -30,7 +30,7 @@ func RuntimeKind(v string) (string, error) {
 // LowerJS is invalid_declared_capability.
 func Capabilities(v []string) ([]string, error) {
 	if len(v) > MaxCapabilities {
-		return nil, collaberr.Newf("invalid_declared_capabilities",
+		return nil, collaberr.Newf(collaberr.InvalidDeclaredCapabilities,
 			"A session may declare at most %d capabilities; got %d", MaxCapabilities, len(v))
 	}
 	out := make([]string, 0, len(v))
@@ -41,7 +41,7 @@ func Capabilities(v []string) ([]string, error) {
 		}
 		capability := LowerJS(text)
 		if !isSymbolic(capability) {
-			return nil, collaberr.New("invalid_declared_capability",
+			return nil, collaberr.New(collaberr.InvalidDeclaredCapability,
 				"Each declared capability must be a short symbolic name (lower-case ASCII letters, digits, '.', '_', ':' and '-'), not free text")
 		}
 		out = append(out, capability)

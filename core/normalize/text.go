@@ -13,7 +13,7 @@ import (
 // checks run in the contract's order (empty, then length, then NUL), so
 // the same input gets the same complaint as from the reference.
 func CleanText(v, field string, max int) (string, error) {
-	code := "invalid_" + field
+	code := collaberr.Invalid(field)
 	if !utf8.ValidString(v) {
 		return "", collaberr.Newf(code, "%s is not valid Unicode text; send it as UTF-8 without lone surrogates", field)
 	}

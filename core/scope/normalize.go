@@ -35,7 +35,7 @@ const (
 // with a leading "/" that Normalize would refuse if it were given directly.
 func Normalize(raw []string) ([]string, error) {
 	if len(raw) > MaxScopes {
-		return nil, collaberr.Newf("invalid_path_scopes",
+		return nil, collaberr.Newf(collaberr.InvalidPathScopes,
 			"A task may declare at most %d path scopes; got %d", MaxScopes, len(raw))
 	}
 	out := make([]string, 0, len(raw))
@@ -46,7 +46,7 @@ func Normalize(raw []string) ([]string, error) {
 		}
 		total += normalize.Length(scope)
 		if total > MaxCombinedLength {
-			return nil, collaberr.Newf("invalid_path_scopes",
+			return nil, collaberr.Newf(collaberr.InvalidPathScopes,
 				"The path scopes together may not exceed %d characters (UTF-16 code units); declare fewer or broader scopes", MaxCombinedLength)
 		}
 		clean, err := normalizeOne(scope)
@@ -68,7 +68,7 @@ func checkShape(scope string) error {
 	if ok {
 		return nil
 	}
-	return collaberr.Newf("invalid_path_scope",
+	return collaberr.Newf(collaberr.InvalidPathScope,
 		"Each path scope must be a non-empty path relative to the repository root, using '/' separators, with no backslash or NUL, valid UTF-8 and at most %d characters",
 		MaxScopeLength).With("scope", scope)
 }
@@ -79,7 +79,7 @@ func normalizeOne(scope string) (string, error) {
 	clean := posixNormalize(strings.TrimPrefix(scope, "./"))
 	clean = strings.TrimSuffix(clean, "/")
 	if clean == "" || clean == "." || clean == ".." || strings.HasPrefix(clean, "../") {
-		return "", collaberr.New("invalid_path_scope",
+		return "", collaberr.New(collaberr.InvalidPathScope,
 			"A path scope may not cover the whole repository or point outside it; name a directory or file inside it").With("scope", scope)
 	}
 	return clean, nil

@@ -39,7 +39,7 @@ func ParseBound(s string, until bool) (Bound, error) {
 		}
 		return Bound{Time: store.FormatTime(t)}, nil
 	}
-	return Bound{}, collaberr.New("invalid_bound",
+	return Bound{}, collaberr.New(collaberr.InvalidBound,
 		"since and until take a journal sequence number, an RFC 3339 time or a YYYY-MM-DD date").With("value", s)
 }
 

@@ -47,13 +47,13 @@ func decodeCursor(q Query, generation string) (position, error) {
 	var p position
 	b, err := base64.RawURLEncoding.DecodeString(q.Cursor)
 	if err != nil || json.Unmarshal(b, &p) != nil || p.Ceiling < 0 || p.Offset < 0 {
-		return position{}, collaberr.New("invalid_cursor", "The cursor is not one this search returned")
+		return position{}, collaberr.New(collaberr.InvalidCursor, "The cursor is not one this search returned")
 	}
 	if p.Query != fingerprint(q) {
-		return position{}, collaberr.New("invalid_cursor", "The cursor belongs to a search with another query or other filters; repeat them exactly or search again without it")
+		return position{}, collaberr.New(collaberr.InvalidCursor, "The cursor belongs to a search with another query or other filters; repeat them exactly or search again without it")
 	}
 	if p.Generation != generation {
-		return position{}, collaberr.New("invalid_cursor", "The search index was rebuilt since this cursor was issued; search again without it")
+		return position{}, collaberr.New(collaberr.InvalidCursor, "The search index was rebuilt since this cursor was issued; search again without it")
 	}
 	return p, nil
 }

@@ -99,24 +99,24 @@ func normalise(q *Query) error {
 		q.Limit = DefaultLimit
 	}
 	if q.Limit < 1 || q.Limit > MaxLimit {
-		return collaberr.New("invalid_limit", fmt.Sprintf("limit must be 1 to %d", MaxLimit)).With("limit", q.Limit)
+		return collaberr.New(collaberr.InvalidLimit, fmt.Sprintf("limit must be 1 to %d", MaxLimit)).With("limit", q.Limit)
 	}
 	if q.Order == "" {
 		q.Order = ByRelevance
 	}
 	if q.Order != ByRelevance && q.Order != ByRecency {
-		return collaberr.New("invalid_order", "order must be relevance or recent").With("order", q.Order)
+		return collaberr.New(collaberr.InvalidOrder, "order must be relevance or recent").With("order", q.Order)
 	}
 	for _, k := range q.Kinds {
 		if !knownKind(k) {
-			return collaberr.New("invalid_kind", "Unknown hit kind; use one of "+strings.Join(Kinds, ", ")).With("kind", k)
+			return collaberr.New(collaberr.InvalidKind, "Unknown hit kind; use one of "+strings.Join(Kinds, ", ")).With("kind", k)
 		}
 	}
 	if q.MarkOpen == "" && q.MarkClose == "" {
 		q.MarkOpen, q.MarkClose = "**", "**"
 	}
 	if words(q.Text, " ") == "" {
-		return collaberr.New("invalid_query", "The query has no word to search for")
+		return collaberr.New(collaberr.InvalidQuery, "The query has no word to search for")
 	}
 	return nil
 }

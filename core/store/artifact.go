@@ -27,7 +27,7 @@ func normalizeArtifact(in ArtifactInput) (artifactFields, error) {
 	switch in.Kind {
 	case "file", "commit", "test", "data", "url", "other":
 	default:
-		return f, collaberr.New("invalid_artifact_kind", "kind must be file, commit, test, data, url or other")
+		return f, collaberr.New(collaberr.InvalidArtifactKind, "kind must be file, commit, test, data, url or other")
 	}
 	var err error
 	if f.uri, err = normalize.CleanText(in.URI, "uri", 2000); err != nil {

@@ -67,13 +67,13 @@ func isCorrupt(err error) bool {
 // damageSymptoms are refusals that a damaged page produces as readily as
 // a foreign edit does: rows that seem to point nowhere, a chain that does
 // not recompute, tables that seem to be missing.
-var damageSymptoms = map[string]bool{
-	"database_foreign_key_failure":  true,
-	"database_journal_invalid":      true,
-	"database_schema_mismatch":      true,
-	"database_partial_migration":    true,
-	"migration_foreign_key_failure": true,
-	"migration_integrity_failure":   true,
+var damageSymptoms = map[collaberr.Code]bool{
+	collaberr.DatabaseForeignKeyFailure:  true,
+	collaberr.DatabaseJournalInvalid:     true,
+	collaberr.DatabaseSchemaMismatch:     true,
+	collaberr.DatabasePartialMigration:   true,
+	collaberr.MigrationForeignKeyFailure: true,
+	collaberr.MigrationIntegrityFailure:  true,
 }
 
 // corruptionOr returns database_corrupt when err could be a symptom of
@@ -81,7 +81,7 @@ var damageSymptoms = map[string]bool{
 // check runs only on this failure path, so a sound file opens at no cost.
 func corruptionOr(ctx context.Context, q querier, err error) error {
 	ce, refused := collaberr.As(err)
-	if !isCorrupt(err) && !(refused && damageSymptoms[ce.Code]) {
+	if !isCorrupt(err) && !(refused && damageSymptoms[collaberr.Code(ce.Code)]) {
 		return err
 	}
 	problems, checkErr := quickCheck(ctx, q)
@@ -95,7 +95,7 @@ func corruptionOr(ctx context.Context, q querier, err error) error {
 }
 
 func errCorrupt(problems []string) *collaberr.Error {
-	return collaberr.New("database_corrupt",
+	return collaberr.New(collaberr.DatabaseCorrupt,
 		"SQLite reports the database file damaged (its pages fail PRAGMA quick_check); restore it from a backup "+
 			"or copy, and keep the damaged file for inspection").With("problems", problems)
 }

@@ -25,18 +25,18 @@ func (s *Store) AckCursor(ctx context.Context, cred Credential, workspaceID stri
 		cur := sess.Cursor
 		switch {
 		case a.EpochID != cur.EpochID:
-			return collaberr.New("cursor_epoch_mismatch", "The anchor belongs to another journal epoch than the session cursor")
+			return collaberr.New(collaberr.CursorEpochMismatch, "The anchor belongs to another journal epoch than the session cursor")
 		case a.Sequence < cur.Sequence:
-			return collaberr.New("cursor_regression", "A session cursor only moves forward; use collab_cursor_reset to go back").
+			return collaberr.New(collaberr.CursorRegression, "A session cursor only moves forward; use collab_cursor_reset to go back").
 				With("current_sequence", cur.Sequence)
 		case a.Sequence == cur.Sequence:
 			if a.Hash != cur.Hash {
-				return collaberr.New("cursor_fork_detected", "The journal now holds a different event at the session cursor")
+				return collaberr.New(collaberr.CursorForkDetected, "The journal now holds a different event at the session cursor")
 			}
 			out = sess
 			return nil
 		case sess.CursorVersion != expectedVersion:
-			return collaberr.New("cursor_version_conflict", "The session cursor moved since you read it; poll again").
+			return collaberr.New(collaberr.CursorVersionConflict, "The session cursor moved since you read it; poll again").
 				With("expected_cursor_version", expectedVersion).With("current_cursor_version", sess.CursorVersion)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE coordination_sessions SET cursor_epoch_id = ?, cursor_sequence = ?, cursor_hash = ?,
@@ -82,7 +82,7 @@ func (s *Store) ResetCursor(ctx context.Context, cred Credential, in ResetCursor
 		return sess, err
 	}
 	if sess.CursorRecoveryRequired {
-		return sess, collaberr.New("cursor_reset_receipt_stale",
+		return sess, collaberr.New(collaberr.CursorResetReceiptStale,
 			"That idempotency key answered an earlier reset; the session is still in recovery, so reset again with a new key").
 			With("persisted_cursor", sess.Cursor).With("expected_cursor_version", sess.CursorVersion)
 	}
@@ -91,7 +91,7 @@ func (s *Store) ResetCursor(ctx context.Context, cred Credential, in ResetCursor
 
 func (s *Store) applyReset(ctx context.Context, tx *Tx, sess CoordinationSession, in ResetCursorInput, reason string) (any, error) {
 	if sess.CursorVersion != in.ExpectedVersion {
-		return nil, collaberr.New("cursor_version_conflict", "The session cursor moved since you read it; read the session again")
+		return nil, collaberr.New(collaberr.CursorVersionConflict, "The session cursor moved since you read it; read the session again")
 	}
 	if _, err := validateAnchor(ctx, tx, in.WorkspaceID, in.Target); err != nil {
 		return nil, err

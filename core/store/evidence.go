@@ -40,7 +40,7 @@ func resolveEvidence(ctx context.Context, q querier, workspaceID string, refs []
 			return err
 		}
 		if !found {
-			return collaberr.New("evidence_not_found", "No such evidence is recorded in this workspace").
+			return collaberr.New(collaberr.EvidenceNotFound, "No such evidence is recorded in this workspace").
 				With("reference", ref)
 		}
 	}
@@ -51,15 +51,15 @@ func resolveEvidence(ctx context.Context, q querier, workspaceID string, refs []
 func parseEvidenceRef(ref string) (kind, id string, err error) {
 	i := strings.IndexByte(ref, ':')
 	if i <= 0 {
-		return "", "", collaberr.New("invalid_evidence_ref",
+		return "", "", collaberr.New(collaberr.InvalidEvidenceRef,
 			"An evidence reference starts with artifact:, event:, report: or checkpoint:")
 	}
 	kind, id = ref[:i], ref[i+1:]
 	if id == "" {
-		return "", "", collaberr.New("invalid_evidence_ref", "The evidence reference names no ID after its prefix")
+		return "", "", collaberr.New(collaberr.InvalidEvidenceRef, "The evidence reference names no ID after its prefix")
 	}
 	if _, ok := evidenceLookup(kind); !ok && kind != "checkpoint" {
-		return "", "", collaberr.New("invalid_evidence_ref",
+		return "", "", collaberr.New(collaberr.InvalidEvidenceRef,
 			"This evidence kind is not supported; use artifact:, event:, report: or checkpoint:")
 	}
 	return kind, id, nil

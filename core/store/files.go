@@ -41,13 +41,13 @@ func checkDatabaseFile(path string) error {
 	info, err := os.Lstat(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return collaberr.New("database_file_unsafe",
+			return collaberr.New(collaberr.DatabaseFileUnsafe,
 				"The collaboration database file does not exist; check AGENTOOL_COLLAB_DB").With("path", path)
 		}
 		return fmt.Errorf("inspect database file: %w", err)
 	}
 	if !info.Mode().IsRegular() || !ownedByMe(info) || linkCount(info) != 1 {
-		return collaberr.New("database_file_unsafe",
+		return collaberr.New(collaberr.DatabaseFileUnsafe,
 			"The collaboration database must be a regular file owned by you, not a symlink or hard link").With("path", path)
 	}
 	return nil
@@ -63,7 +63,7 @@ func tightenModes(path string) error {
 			continue
 		}
 		if err != nil || !info.Mode().IsRegular() || !ownedByMe(info) {
-			return collaberr.New("database_sidecar_unsafe",
+			return collaberr.New(collaberr.DatabaseSidecarUnsafe,
 				"A database or sidecar file is not a regular file owned by you; remove or fix it before continuing").
 				With("operation", "tighten_database_file_mode")
 		}

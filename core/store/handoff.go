@@ -34,12 +34,12 @@ func (s *Store) OfferHandoff(ctx context.Context, cred *Credential, in OfferInpu
 	var target string
 	if cred != nil {
 		if in.ToSessionID == nil {
-			return nil, collaberr.New("invalid_to_session_id", "to_session_id is required for a session handoff")
+			return nil, collaberr.New(collaberr.InvalidToSessionID, "to_session_id is required for a session handoff")
 		}
 		target, err = normalize.ID(*in.ToSessionID, "to_session_id")
 	} else {
 		if in.ToActor == nil {
-			return nil, collaberr.New("invalid_to_actor", "to_actor is required in legacy mode")
+			return nil, collaberr.New(collaberr.InvalidToActor, "to_actor is required in legacy mode")
 		}
 		target, err = normalize.Actor(*in.ToActor)
 	}
@@ -99,7 +99,7 @@ func (s *Store) insertOffer(ctx context.Context, tx *Tx, t Task, h holder, targe
 			return nil, err
 		}
 	} else if target == h.actor {
-		return nil, collaberr.New("invalid_handoff", "A handoff must go to a different actor")
+		return nil, collaberr.New(collaberr.InvalidHandoff, "A handoff must go to a different actor")
 	}
 	pending, err := queryHandoffs(ctx, tx, "workspace_id = ? AND task_id = ? AND status = 'pending' AND expires_at > ? ORDER BY offered_at, id",
 		t.WorkspaceID, t.ID, now)
@@ -107,7 +107,7 @@ func (s *Store) insertOffer(ctx context.Context, tx *Tx, t Task, h holder, targe
 		return nil, err
 	}
 	if len(pending) > 0 {
-		return nil, collaberr.New("handoff_pending", "This task already has a pending handoff offer").With("handoff_id", pending[0].ID)
+		return nil, collaberr.New(collaberr.HandoffPending, "This task already has a pending handoff offer").With("handoff_id", pending[0].ID)
 	}
 	if err := exec(ctx, tx, "insert handoff", `INSERT INTO handoffs (id, workspace_id, task_id, from_actor, to_actor, summary, status,
 offered_at, expires_at, resolved_at, from_session_id, to_session_id) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, NULL, ?, ?)`,
@@ -137,7 +137,7 @@ offered_at, expires_at, resolved_at, from_session_id, to_session_id) VALUES (?, 
 // than the offerer, and fills the offer's session and label fields.
 func checkOfferTarget(ctx context.Context, q querier, wsID, fromSession, target string, offer *Handoff) error {
 	if target == fromSession {
-		return collaberr.New("invalid_handoff", "A handoff must go to a different session")
+		return collaberr.New(collaberr.InvalidHandoff, "A handoff must go to a different session")
 	}
 	to, ok, err := findSession(ctx, q, target)
 	if err != nil {
@@ -147,7 +147,7 @@ func checkOfferTarget(ctx context.Context, q querier, wsID, fromSession, target 
 		return sessionNotFound(target)
 	}
 	if to.Status != "active" || to.WorkspaceID != wsID {
-		return collaberr.New("handoff_target_unavailable", "The target must be an active session of the same workspace")
+		return collaberr.New(collaberr.HandoffTargetUnavailable, "The target must be an active session of the same workspace")
 	}
 	from := fromSession
 	offer.FromSessionID, offer.ToSessionID, offer.ToActor = &from, &to.ID, to.Actor
@@ -175,7 +175,7 @@ func findHandoff(ctx context.Context, q querier, id string) (Handoff, bool, erro
 }
 
 func handoffNotFound(id string) error {
-	return collaberr.Newf("handoff_not_found", "Handoff '%s' was not found in this workspace", id)
+	return collaberr.Newf(collaberr.HandoffNotFound, "Handoff '%s' was not found in this workspace", id)
 }
 
 func resolveHandoff(ctx context.Context, q querier, id, status, now string) error {

@@ -27,7 +27,7 @@ type respondFields struct {
 func normalizeRespond(in RespondInput) (respondFields, error) {
 	f := respondFields{response: in.Response}
 	if f.response != "accept" && f.response != "decline" {
-		return f, collaberr.New("invalid_handoff_response", "response must be accept or decline")
+		return f, collaberr.New(collaberr.InvalidHandoffResponse, "response must be accept or decline")
 	}
 	var err error
 	if f.key, err = normalize.IdempotencyKey(in.IdempotencyKey); err != nil {
@@ -44,7 +44,7 @@ func normalizeRespond(in RespondInput) (respondFields, error) {
 }
 
 func handoffExpired() error {
-	return collaberr.New("handoff_expired", "The offer or the lease it came from has expired")
+	return collaberr.New(collaberr.HandoffExpired, "The offer or the lease it came from has expired")
 }
 
 // RespondToHandoff answers an offer in legacy mode: only the named actor
@@ -83,7 +83,7 @@ func (s *Store) applyLegacyResponse(ctx context.Context, tx *Tx, wsID, actor str
 		return nil, handoffNotFound(f.handoffID)
 	}
 	if h.ToActor != actor {
-		return nil, collaberr.New("handoff_not_recipient", "Only the actor the offer names may respond")
+		return nil, collaberr.New(collaberr.HandoffNotRecipient, "Only the actor the offer names may respond")
 	}
 	t, err := respondableTask(ctx, tx, h, f.version, false, now)
 	if err != nil {
@@ -139,13 +139,13 @@ func checkPending(h Handoff, session bool) error {
 	case "pending":
 		return nil
 	case "expired":
-		e := collaberr.New("handoff_expired", "The offer is no longer pending: it expired")
+		e := collaberr.New(collaberr.HandoffExpired, "The offer is no longer pending: it expired")
 		if session {
 			e.With("status", h.Status)
 		}
 		return e
 	default:
-		return collaberr.New("handoff_resolved", "This offer was already answered").With("status", h.Status)
+		return collaberr.New(collaberr.HandoffResolved, "This offer was already answered").With("status", h.Status)
 	}
 }
 
@@ -207,14 +207,14 @@ func (s *Store) applySessionResponse(ctx context.Context, tx *Tx, sess Coordinat
 		return nil, handoffNotFound(f.handoffID)
 	}
 	if h.WorkspaceID != sess.WorkspaceID || h.ToSessionID == nil || *h.ToSessionID != sess.ID {
-		return nil, collaberr.New("handoff_not_recipient", "Only the session the offer names may respond")
+		return nil, collaberr.New(collaberr.HandoffNotRecipient, "Only the session the offer names may respond")
 	}
 	t, err := respondableTask(ctx, tx, h, f.version, true, now)
 	if err != nil {
 		return nil, err
 	}
 	if t.Status != "claimed" || t.LeaseID == nil || t.AssigneeSessionID == nil || h.FromSessionID == nil || *t.AssigneeSessionID != *h.FromSessionID {
-		return nil, collaberr.New("handoff_source_changed", "The lease this offer came from has changed hands or ended")
+		return nil, collaberr.New(collaberr.HandoffSourceChanged, "The lease this offer came from has changed hands or ended")
 	}
 	who := holder{actor: sess.Actor, sessionID: &sess.ID}
 	if f.response == "decline" {

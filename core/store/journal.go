@@ -156,7 +156,7 @@ func verifyAllJournals(ctx context.Context, q querier) error {
 			return err
 		}
 		if !ok {
-			return collaberr.New("database_journal_invalid",
+			return collaberr.New(collaberr.DatabaseJournalInvalid,
 				"A workspace journal fails hash-chain verification; the file was changed outside collab").
 				With("workspace_id", h.WorkspaceID)
 		}
@@ -196,5 +196,5 @@ func (s *Store) atHead(ctx context.Context, workspaceID string, fn func(conn *sq
 }
 
 func workspaceNotFound(id string) error {
-	return collaberr.Newf("workspace_not_found", "Workspace '%s' was not found; open it or start a session first", id)
+	return collaberr.Newf(collaberr.WorkspaceNotFound, "Workspace '%s' was not found; open it or start a session first", id)
 }

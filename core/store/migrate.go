@@ -113,7 +113,7 @@ func checkCollisions(roots []legacyRoot) error {
 		return nil
 	}
 	slices.Sort(all)
-	return collaberr.New("migration_identity_collision",
+	return collaberr.New(collaberr.MigrationIdentityCollision,
 		"Two legacy workspaces now resolve to one worktree; migrating would merge separate journals, so the file was left untouched").
 		With("workspace_ids", slices.Compact(all)).
 		With("collisions", collisions).
@@ -156,7 +156,7 @@ func (s *Store) migrateLegacy(ctx context.Context, q querier, roots []legacyRoot
 		if err != nil {
 			return err
 		}
-		return collaberr.New("database_partial_migration", "The database has v0.2 columns but no committed schema version")
+		return collaberr.New(collaberr.DatabasePartialMigration, "The database has v0.2 columns but no committed schema version")
 	}
 	heads, err := journalHeads(ctx, q)
 	if err != nil {
@@ -167,7 +167,7 @@ func (s *Store) migrateLegacy(ctx context.Context, q querier, roots []legacyRoot
 		return err
 	}
 	if !sameRoots(current, roots) {
-		return collaberr.New("migration_source_changed",
+		return collaberr.New(collaberr.MigrationSourceChanged,
 			"Legacy workspace roots changed while the migration was being prepared; start again")
 	}
 	if err := createV2Objects(ctx, q); err != nil {
@@ -248,7 +248,7 @@ func backfillWorktrees(ctx context.Context, q querier, roots []legacyRoot, now s
 	for _, wsID := range ids {
 		id, ok := byID[wsID]
 		if !ok {
-			return collaberr.New("migration_identity_missing", "A legacy workspace has no prepared repository identity").
+			return collaberr.New(collaberr.MigrationIdentityMissing, "A legacy workspace has no prepared repository identity").
 				With("workspace_id", wsID)
 		}
 		if _, err := q.ExecContext(ctx, "INSERT OR IGNORE INTO repositories (key, created_at) VALUES (?, ?)", id.RepositoryKey, now); err != nil {
@@ -272,14 +272,14 @@ func checkMigrationIntegrity(ctx context.Context, q querier, heads string, fkDet
 		return err
 	}
 	if after != heads {
-		return collaberr.New("migration_journal_changed", "The migration would have changed an existing journal head")
+		return collaberr.New(collaberr.MigrationJournalChanged, "The migration would have changed an existing journal head")
 	}
 	var failures int
 	if err := q.QueryRowContext(ctx, "SELECT count(*) FROM pragma_foreign_key_check").Scan(&failures); err != nil {
 		return fmt.Errorf("foreign key check: %w", err)
 	}
 	if failures != 0 {
-		e := collaberr.New("migration_foreign_key_failure", "The migration would leave foreign keys pointing nowhere")
+		e := collaberr.New(collaberr.MigrationForeignKeyFailure, "The migration would leave foreign keys pointing nowhere")
 		if fkDetails {
 			e.With("failures", failures)
 		}
@@ -290,7 +290,7 @@ func checkMigrationIntegrity(ctx context.Context, q querier, heads string, fkDet
 		return fmt.Errorf("integrity check: %w", err)
 	}
 	if integrity != "ok" {
-		return collaberr.New("migration_integrity_failure", "SQLite reported the file damaged during migration")
+		return collaberr.New(collaberr.MigrationIntegrityFailure, "SQLite reported the file damaged during migration")
 	}
 	return nil
 }
@@ -323,7 +323,7 @@ func (s *Store) migratePreview(ctx context.Context, q querier) error {
 		return err
 	}
 	if after != before {
-		return collaberr.New("migration_session_rows_changed", "Session rows changed while the preview table was renamed")
+		return collaberr.New(collaberr.MigrationSessionRowsChanged, "Session rows changed while the preview table was renamed")
 	}
 	if _, err := q.ExecContext(ctx, "INSERT INTO schema_migrations (version, protocol, applied_at) VALUES (3, ?, ?)",
 		migrationProtocol, s.nowISO()); err != nil {

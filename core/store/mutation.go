@@ -49,7 +49,7 @@ WHERE workspace_id = ? AND actor = ? AND idempotency_key = ?`, workspaceID, acto
 // idempotency_conflict when the key was used for something else.
 func (r receipt) replayOrConflict(operation, hash string) ([]byte, error) {
 	if r.operation != operation || r.hash != hash {
-		return nil, collaberr.New("idempotency_conflict",
+		return nil, collaberr.New(collaberr.IdempotencyConflict,
 			"This idempotency key was already used for a different change; choose a new key").With("operation", r.operation)
 	}
 	return answerBytes(operation, r.response), nil

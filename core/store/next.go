@@ -35,7 +35,7 @@ type Next struct {
 }
 
 func invalidEventLimit() error {
-	return collaberr.New("invalid_event_limit", "event_limit must be a whole number from 1 to 50")
+	return collaberr.New(collaberr.InvalidEventLimit, "event_limit must be a whole number from 1 to 50")
 }
 
 // NextForSession polls from the session's persisted cursor. A known_cursor
@@ -86,7 +86,7 @@ func checkCursors(ctx context.Context, q querier, sess CoordinationSession, know
 			if !refused {
 				return err
 			}
-			return collaberr.New("cursor_reset_required", c.message).With("cursor", *c.anchor).With("cause", ce.Code)
+			return collaberr.New(collaberr.CursorResetRequired, c.message).With("cursor", *c.anchor).With("cause", ce.Code)
 		}
 	}
 	return nil

@@ -242,11 +242,11 @@ func (s *Store) preflight(ctx context.Context, pool *sql.DB) (dbState, error) {
 
 func checkIdentity(applicationID, userVersion int64) error {
 	if applicationID != 0 && applicationID != ApplicationID {
-		return collaberr.New("database_application_mismatch", "The SQLite file belongs to another application; point AGENTOOL_COLLAB_DB at a collab database").
+		return collaberr.New(collaberr.DatabaseApplicationMismatch, "The SQLite file belongs to another application; point AGENTOOL_COLLAB_DB at a collab database").
 			With("expected_application_id", ApplicationID).With("actual_application_id", applicationID)
 	}
 	if userVersion > SchemaVersion {
-		return collaberr.New("database_version_too_new", "The database was written by a newer collab release; upgrade this server to open it").
+		return collaberr.New(collaberr.DatabaseVersionTooNew, "The database was written by a newer collab release; upgrade this server to open it").
 			With("supported_schema_version", SchemaVersion).With("actual_schema_version", userVersion)
 	}
 	return nil
@@ -255,7 +255,7 @@ func checkIdentity(applicationID, userVersion int64) error {
 func pragmaInt(ctx context.Context, q querier, name string) (int64, error) {
 	var v sql.NullInt64
 	if err := q.QueryRowContext(ctx, "PRAGMA "+name).Scan(&v); err != nil || !v.Valid {
-		return 0, collaberr.Newf("database_pragma_unavailable", "SQLite did not report PRAGMA %s as an integer", name)
+		return 0, collaberr.Newf(collaberr.DatabasePragmaUnavailable, "SQLite did not report PRAGMA %s as an integer", name)
 	}
 	return v.Int64, nil
 }
@@ -306,7 +306,7 @@ func (s *Store) migrateIn(ctx context.Context, tx *Tx, roots []legacyRoot) error
 		if hasTables && roots == nil {
 			// Another process created the legacy tables after our
 			// preflight; identities were never prepared. Start again.
-			return collaberr.New("migration_source_changed", "The database changed while it was being opened; start again")
+			return collaberr.New(collaberr.MigrationSourceChanged, "The database changed while it was being opened; start again")
 		}
 		err = s.migrateLegacy(ctx, tx, roots)
 	case uv == 2:

@@ -78,10 +78,10 @@ var _ json.Marshaler = EventView{}
 func readEventPage(ctx context.Context, q querier, workspaceID string, after int64, limit int) (JournalPage, error) {
 	var p JournalPage
 	if after < 0 {
-		return p, collaberr.New("invalid_cursor", "The event cursor must be a whole number of zero or more")
+		return p, collaberr.New(collaberr.InvalidCursor, "The event cursor must be a whole number of zero or more")
 	}
 	if limit < 1 || limit > 500 {
-		return p, collaberr.New("invalid_limit", "limit must be between 1 and 500")
+		return p, collaberr.New(collaberr.InvalidLimit, "limit must be between 1 and 500")
 	}
 	h, ok, err := readHead(ctx, q, workspaceID)
 	if err != nil {
@@ -91,14 +91,14 @@ func readEventPage(ctx context.Context, q querier, workspaceID string, after int
 		return p, workspaceNotFound(workspaceID)
 	}
 	if after > h.Sequence {
-		return p, collaberr.New("invalid_cursor", "The event cursor is ahead of the journal head").
+		return p, collaberr.New(collaberr.InvalidCursor, "The event cursor is ahead of the journal head").
 			With("after_sequence", after).With("head_sequence", h.Sequence)
 	}
 	prevHash := journal.GenesisHash
 	if after > 0 {
 		err := q.QueryRowContext(ctx, "SELECT hash FROM events WHERE workspace_id = ? AND sequence = ?", workspaceID, after).Scan(&prevHash)
 		if err == sql.ErrNoRows {
-			return p, collaberr.New("cursor_mismatch", "No event of this journal sits at that cursor").With("after_sequence", after)
+			return p, collaberr.New(collaberr.CursorMismatch, "No event of this journal sits at that cursor").With("after_sequence", after)
 		}
 		if err != nil {
 			return p, fmt.Errorf("read cursor event: %w", err)
@@ -175,16 +175,16 @@ func validateAnchor(ctx context.Context, q querier, workspaceID string, a journa
 		return h, workspaceNotFound(workspaceID)
 	}
 	if a.EpochID != h.EpochID || a.Sequence < 0 {
-		return h, collaberr.New("cursor_mismatch", "The anchor belongs to another journal or epoch")
+		return h, collaberr.New(collaberr.CursorMismatch, "The anchor belongs to another journal or epoch")
 	}
 	if a.Sequence == 0 {
 		if a.Hash != journal.GenesisHash {
-			return h, collaberr.New("cursor_fork_detected", "A sequence-0 anchor must carry the genesis hash")
+			return h, collaberr.New(collaberr.CursorForkDetected, "A sequence-0 anchor must carry the genesis hash")
 		}
 		return h, nil
 	}
 	if a.Sequence > h.Sequence {
-		return h, collaberr.New("cursor_ahead", "The anchor is ahead of the journal head").With("head_sequence", h.Sequence)
+		return h, collaberr.New(collaberr.CursorAhead, "The anchor is ahead of the journal head").With("head_sequence", h.Sequence)
 	}
 	events, err := readEvents(ctx, q, workspaceID, a.Sequence-1, 1)
 	if err != nil {
@@ -193,7 +193,7 @@ func validateAnchor(ctx context.Context, q querier, workspaceID string, a journa
 	var hasher journal.Hasher
 	if len(events) != 1 || events[0].Sequence != a.Sequence || events[0].EpochID != a.EpochID ||
 		events[0].Hash != a.Hash || !hasher.Matches(&events[0]) {
-		return h, collaberr.New("cursor_fork_detected", "The journal holds a different event at the anchor's sequence")
+		return h, collaberr.New(collaberr.CursorForkDetected, "The journal holds a different event at the anchor's sequence")
 	}
 	return h, nil
 }
@@ -203,7 +203,7 @@ func validateAnchor(ctx context.Context, q querier, workspaceID string, a journa
 func (s *Store) EventsSince(ctx context.Context, workspaceID string, afterSequence *int64, afterAnchor *journal.Anchor, limit int) (JournalPage, error) {
 	var p JournalPage
 	if afterSequence != nil && afterAnchor != nil {
-		return p, collaberr.New("ambiguous_cursor", "Give after_anchor or after_sequence, not both")
+		return p, collaberr.New(collaberr.AmbiguousCursor, "Give after_anchor or after_sequence, not both")
 	}
 	err := s.readTx(ctx, func(tx *Tx) error {
 		after := int64(0)

@@ -153,12 +153,12 @@ func replayJoin(p Presence, f joinFields) (Presence, error) {
 	same := p.ActorLabel == f.label && p.RuntimeKind == f.runtime && equalPtr(p.ProviderLabel, f.provider) &&
 		equalPtr(p.ModelLabel, f.model) && slices.Equal(p.DeclaredCapabilities, f.caps)
 	if !same {
-		return p, collaberr.New("session_instance_conflict",
+		return p, collaberr.New(collaberr.SessionInstanceConflict,
 			"This client_instance_id already joined with different self-declared details; use a new client_instance_id").
 			With("session_id", p.ID)
 	}
 	if p.LeftAt != nil {
-		return p, collaberr.New("session_instance_ended",
+		return p, collaberr.New(collaberr.SessionInstanceEnded,
 			"This presence incarnation already left; join with a new client_instance_id").With("session_id", p.ID)
 	}
 	return p, nil
@@ -212,11 +212,11 @@ func (s *Store) ListPresence(ctx context.Context, workspaceID string, presence *
 		case "left":
 			query += " AND left_at IS NOT NULL"
 		default:
-			return nil, collaberr.New("invalid_presence", "presence must be live, stale or left")
+			return nil, collaberr.New(collaberr.InvalidPresence, "presence must be live, stale or left")
 		}
 	}
 	if n < 1 || n > 500 {
-		return nil, collaberr.New("invalid_session_list_limit", "limit must be a whole number from 1 to 500")
+		return nil, collaberr.New(collaberr.InvalidSessionListLimit, "limit must be a whole number from 1 to 500")
 	}
 	rows, err := s.read.QueryContext(ctx, query+" ORDER BY joined_at DESC, id DESC LIMIT ?", append(args, n)...)
 	if err != nil {

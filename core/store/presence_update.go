@@ -33,7 +33,7 @@ func (s *Store) HeartbeatPresence(ctx context.Context, in PresenceUpdate) (json.
 	return s.updatePresence(ctx, id, key, "session.heartbeat", request, version,
 		func(ctx context.Context, tx *Tx, p Presence, now string) error {
 			if p.LeftAt != nil {
-				return collaberr.New("session_left", "A presence hint that left cannot heartbeat; join with a new client_instance_id").
+				return collaberr.New(collaberr.SessionLeft, "A presence hint that left cannot heartbeat; join with a new client_instance_id").
 					With("session_id", p.ID)
 			}
 			_, err := tx.ExecContext(ctx, `UPDATE sessions SET version = version + 1, last_seen_at = ?, presence_expires_at = ?
@@ -83,7 +83,7 @@ func (s *Store) updatePresence(ctx context.Context, id, key, operation string, r
 		now := s.nowISO()
 		p, err := scanPresence(tx.QueryRowContext(ctx, "SELECT "+presenceSelect+" FROM sessions WHERE id = ?", id), now)
 		if err == sql.ErrNoRows {
-			return collaberr.Newf("session_not_found", "Presence session '%s' was not found", id)
+			return collaberr.Newf(collaberr.SessionNotFound, "Presence session '%s' was not found", id)
 		}
 		if err != nil {
 			return fmt.Errorf("read presence: %w", err)
@@ -98,7 +98,7 @@ func (s *Store) updatePresence(ctx context.Context, id, key, operation string, r
 			return err
 		}
 		if p.Version != version {
-			return collaberr.New("session_version_conflict", "The presence hint changed since you read it").
+			return collaberr.New(collaberr.SessionVersionConflict, "The presence hint changed since you read it").
 				With("session_id", p.ID).With("expected_version", version).With("actual_version", p.Version)
 		}
 		if err := apply(ctx, tx, p, now); err != nil {

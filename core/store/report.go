@@ -114,7 +114,7 @@ func normalizeReport(in AppendReportInput) (reportDraft, error) {
 		return d, err
 	}
 	if d.Kind = in.Kind; !isReportKind(d.Kind) {
-		return d, collaberr.New("invalid_report_kind", "kind must be observation, inference, proposal or decision")
+		return d, collaberr.New(collaberr.InvalidReportKind, "kind must be observation, inference, proposal or decision")
 	}
 	if d.Body, err = normalize.CleanText(in.Body, "body", 9000); err != nil {
 		return d, err
@@ -123,7 +123,7 @@ func normalizeReport(in AppendReportInput) (reportDraft, error) {
 		return d, err
 	}
 	if d.Confidence = withDefault(in.Confidence, "unknown"); !isReportConfidence(d.Confidence) {
-		return d, collaberr.New("invalid_report_confidence", "confidence must be high, medium, low or unknown")
+		return d, collaberr.New(collaberr.InvalidReportConfidence, "confidence must be high, medium, low or unknown")
 	}
 	return d, normalizeReportTail(&d, in)
 }
@@ -138,7 +138,7 @@ func normalizeReportTail(d *reportDraft, in AppendReportInput) error {
 		return err
 	}
 	if d.Relation = withDefault(in.Relation, "informs"); !isReportRelation(d.Relation) {
-		return collaberr.New("invalid_report_relation",
+		return collaberr.New(collaberr.InvalidReportRelation,
 			"relation must be informs, supports, challenges, corrects, withdraws, supersedes or resolves")
 	}
 	if d.TargetReportID, err = optionalID(in.TargetReportID, "target_report_id"); err != nil {
@@ -243,12 +243,12 @@ func reportListFilter(in ListReportsInput) (reportFilter, error) {
 	f := reportFilter{Limit: 100}
 	if in.AfterEventSequence != nil {
 		if f.After = *in.AfterEventSequence; f.After < 0 {
-			return f, collaberr.New("invalid_cursor", "after_event_sequence must be a whole number of zero or more")
+			return f, collaberr.New(collaberr.InvalidCursor, "after_event_sequence must be a whole number of zero or more")
 		}
 	}
 	if in.Limit != nil {
 		if *in.Limit < 1 || *in.Limit > 500 {
-			return f, collaberr.New("invalid_limit", "limit must be between 1 and 500 reports")
+			return f, collaberr.New(collaberr.InvalidLimit, "limit must be between 1 and 500 reports")
 		}
 		f.Limit = int(*in.Limit)
 	}

@@ -30,7 +30,7 @@ func validateReportInput(ctx context.Context, q querier, sess CoordinationSessio
 		return err
 	}
 	if d.Kind == "decision" && (d.AuthorityScope == nil || d.AuthorityBasis == nil) {
-		return collaberr.New("decision_authority_required",
+		return collaberr.New(collaberr.DecisionAuthorityRequired,
 			"A decision report must state both authority_scope and authority_basis")
 	}
 	return resolveEvidence(ctx, q, sess.WorkspaceID, d.EvidenceRefs)
@@ -47,7 +47,7 @@ func checkRecipient(ctx context.Context, q querier, workspaceID, sessionID strin
 		return sessionNotFound(sessionID)
 	}
 	if to.WorkspaceID != workspaceID {
-		return collaberr.New("report_target_mismatch", "The addressed session belongs to another workspace")
+		return collaberr.New(collaberr.ReportTargetMismatch, "The addressed session belongs to another workspace")
 	}
 	return nil
 }
@@ -59,36 +59,36 @@ func checkRecipient(ctx context.Context, q querier, workspaceID, sessionID strin
 func checkTarget(ctx context.Context, q querier, sess CoordinationSession, d reportDraft) error {
 	if d.Relation == "informs" {
 		if d.TargetReportID != nil {
-			return collaberr.New("invalid_report_relation", "An informs report stands alone; drop target_report_id")
+			return collaberr.New(collaberr.InvalidReportRelation, "An informs report stands alone; drop target_report_id")
 		}
 		return nil
 	}
 	if d.TargetReportID == nil {
-		return collaberr.New("report_target_required", "This relation needs target_report_id naming an earlier report")
+		return collaberr.New(collaberr.ReportTargetRequired, "This relation needs target_report_id naming an earlier report")
 	}
 	target, ok, err := findReport(ctx, q, *d.TargetReportID)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return collaberr.Newf("report_not_found", "Report '%s' was not found", *d.TargetReportID)
+		return collaberr.Newf(collaberr.ReportNotFound, "Report '%s' was not found", *d.TargetReportID)
 	}
 	if target.WorkspaceID != sess.WorkspaceID {
-		return collaberr.New("report_target_mismatch", "The target report belongs to another workspace")
+		return collaberr.New(collaberr.ReportTargetMismatch, "The target report belongs to another workspace")
 	}
 	if !sameOptional(target.TaskID, d.TaskID) {
-		return collaberr.New("report_task_mismatch", "A related report must have the same task_id as its target").
+		return collaberr.New(collaberr.ReportTaskMismatch, "A related report must have the same task_id as its target").
 			With("target_task_id", nullable(target.TaskID)).With("report_task_id", nullable(d.TaskID))
 	}
 	switch d.Relation {
 	case "corrects", "withdraws", "supersedes":
 		if target.FromSessionID == nil || *target.FromSessionID != sess.ID {
-			return collaberr.New("report_author_mismatch",
+			return collaberr.New(collaberr.ReportAuthorMismatch,
 				"Only the session that wrote a report may correct, withdraw or supersede it; challenge it instead")
 		}
 	case "resolves":
 		if target.Relation != "challenges" {
-			return collaberr.New("invalid_report_relation", "A resolves report must target a challenges report")
+			return collaberr.New(collaberr.InvalidReportRelation, "A resolves report must target a challenges report")
 		}
 	}
 	return nil

@@ -67,7 +67,7 @@ func (s *Store) StartSession(ctx context.Context, in StartSessionInput) (Started
 		return out, err
 	}
 	if opened.Worktree.ID == "" {
-		return out, collaberr.New("worktree_not_found", "The session's worktree was not registered; start the session again")
+		return out, collaberr.New(collaberr.WorktreeNotFound, "The session's worktree was not registered; start the session again")
 	}
 	var parent *string
 	if in.ParentSessionID != nil {
@@ -111,7 +111,7 @@ func (s *Store) refusePartitioned(ctx context.Context, key string) error {
 		ids = append(ids, id)
 	}
 	if len(ids) > 1 {
-		return collaberr.New("repository_partitioned",
+		return collaberr.New(collaberr.RepositoryPartitioned,
 			"This repository has several preserved v0.1 journals; reconcile them before starting credential-bound sessions (legacy mode still works in each)").
 			With("workspace_ids", ids)
 	}
@@ -129,7 +129,7 @@ func (s *Store) insertSession(ctx context.Context, tx *Tx, opened OpenedWorkspac
 			return CoordinationSession{}, sessionNotFound(*parent)
 		}
 		if p.WorkspaceID != wsID {
-			return CoordinationSession{}, collaberr.New("parent_session_mismatch", "A parent session must belong to the same workspace")
+			return CoordinationSession{}, collaberr.New(collaberr.ParentSessionMismatch, "A parent session must belong to the same workspace")
 		}
 	}
 	now := s.nowISO()
@@ -157,11 +157,11 @@ VALUES (?, ?, ?, ?, ?, ?, 'active', 1, ?, ?, ?, NULL, ?, 0, ?, 0, 0, 0)`,
 }
 
 func sessionNotFound(id string) error {
-	return collaberr.Newf("session_not_found", "Session '%s' was not found", id)
+	return collaberr.Newf(collaberr.SessionNotFound, "Session '%s' was not found", id)
 }
 
 func authFailed() error {
-	return collaberr.New("session_auth_failed",
+	return collaberr.New(collaberr.SessionAuthFailed,
 		"The session credential is not valid: the session ended, or a newer process resumed it")
 }
 
@@ -186,7 +186,7 @@ func authenticate(ctx context.Context, q querier, cred Credential, allowRecovery
 		return sess, authFailed()
 	}
 	if sess.CursorRecoveryRequired && !allowRecovery {
-		return sess, collaberr.New("cursor_recovery_required",
+		return sess, collaberr.New(collaberr.CursorRecoveryRequired,
 			"This session must reset its cursor to an exact journal anchor before it can write again").
 			With("persisted_cursor", sess.Cursor).With("expected_cursor_version", sess.CursorVersion)
 	}

@@ -56,7 +56,7 @@ func (s *Store) ResumeSession(ctx context.Context, cred credfile.Credential, all
 			return err
 		}
 		if recovery != nil && !allowRecovery {
-			return recovery.details(collaberr.New("cursor_reset_required",
+			return recovery.details(collaberr.New(collaberr.CursorResetRequired,
 				"The host's and the journal's session cursors disagree; restart with cursor recovery allowed and reset explicitly"))
 		}
 		out, err = s.applyResume(ctx, tx, sess, cred, recovery)
@@ -197,7 +197,7 @@ AND lease_expires_at > ? ORDER BY id`, sessionID, now)
 		ids = append(ids, id)
 	}
 	if len(ids) > 0 {
-		return collaberr.New("session_has_active_leases",
+		return collaberr.New(collaberr.SessionHasActiveLeases,
 			"This session still holds live task leases; release, complete or hand them off before ending it").
 			With("task_ids", ids).With("required_action", "resolve_active_task_leases")
 	}

@@ -50,11 +50,11 @@ func requireColumns(ctx context.Context, q querier, want []tableColumns, message
 			return err
 		}
 		if cols == nil {
-			return collaberr.New("database_schema_mismatch", message).With("missing_table", tc.table)
+			return collaberr.New(collaberr.DatabaseSchemaMismatch, message).With("missing_table", tc.table)
 		}
 		for _, c := range tc.columns {
 			if !slices.Contains(cols, c) {
-				return collaberr.New("database_schema_mismatch", message).
+				return collaberr.New(collaberr.DatabaseSchemaMismatch, message).
 					With("table", tc.table).With("missing_column", c)
 			}
 		}
@@ -98,7 +98,7 @@ func validateShape(ctx context.Context, q querier, userVersion, applicationID in
 			if err != nil {
 				return err
 			}
-			return collaberr.New("database_partial_migration",
+			return collaberr.New(collaberr.DatabasePartialMigration,
 				"The preview-schema database already has a coordination_sessions table; its migration was interrupted by another tool")
 		}
 		return validateV2Shape(ctx, q, "sessions", []int64{2})
@@ -113,7 +113,7 @@ func validateLegacyOnly(ctx context.Context, q querier, applicationID int64) err
 		return err
 	}
 	if marker || applicationID != 0 {
-		return collaberr.New("database_partial_migration",
+		return collaberr.New(collaberr.DatabasePartialMigration,
 			"The database has v0.2 objects but no committed schema version; it was left half-migrated")
 	}
 	cols, err := tableInfo(ctx, q, "sessions")
@@ -121,7 +121,7 @@ func validateLegacyOnly(ctx context.Context, q querier, applicationID int64) err
 		return err
 	}
 	if cols != nil && !slices.Equal(cols, presenceColumns) {
-		return collaberr.New("database_partial_migration",
+		return collaberr.New(collaberr.DatabasePartialMigration,
 			"The database has a sessions table of an unknown shape and no committed schema version")
 	}
 	return nil
@@ -141,7 +141,7 @@ func validateV2Shape(ctx context.Context, q querier, table string, versions []in
 		return err
 	}
 	if !slices.Equal(cols, coordinationColumns) {
-		return collaberr.New("database_schema_mismatch", "The credential-bound session table does not have the expected columns").
+		return collaberr.New(collaberr.DatabaseSchemaMismatch, "The credential-bound session table does not have the expected columns").
 			With("table", table)
 	}
 	if table == "coordination_sessions" {
@@ -149,7 +149,7 @@ func validateV2Shape(ctx context.Context, q querier, table string, versions []in
 			return err
 		}
 		if !slices.Equal(cols, presenceColumns) {
-			return collaberr.New("database_schema_mismatch", "The presence session table does not have the expected columns").
+			return collaberr.New(collaberr.DatabaseSchemaMismatch, "The presence session table does not have the expected columns").
 				With("table", "sessions")
 		}
 	}
@@ -167,7 +167,7 @@ func validateTriggers(ctx context.Context, q querier) error {
 			return fmt.Errorf("read trigger %s: %w", name, err)
 		}
 		if !text.Valid || !containsAll(text.String, "v2_write_guard", guardAbortMessage) {
-			return collaberr.New("database_schema_mismatch", "A v0.2 write-guard trigger is missing or altered").With("trigger", name)
+			return collaberr.New(collaberr.DatabaseSchemaMismatch, "A v0.2 write-guard trigger is missing or altered").With("trigger", name)
 		}
 	}
 	return nil
@@ -195,7 +195,7 @@ func validateReceiptsAndGuard(ctx context.Context, q querier, versions []int64) 
 		return fmt.Errorf("read schema_migrations: %w", err)
 	}
 	if !slices.Equal(got, versions) || !protocolsOK {
-		return collaberr.New("database_migration_receipt_invalid",
+		return collaberr.New(collaberr.DatabaseMigrationReceiptInvalid,
 			"The schema_migrations ledger does not match the schema version; the file was altered outside collab")
 	}
 	var guards int
@@ -203,7 +203,7 @@ func validateReceiptsAndGuard(ctx context.Context, q querier, versions []int64) 
 		return fmt.Errorf("read v2_write_guard: %w", err)
 	}
 	if guards != 0 {
-		return collaberr.New("database_write_guard_invalid",
+		return collaberr.New(collaberr.DatabaseWriteGuardInvalid,
 			"The v2_write_guard table holds rows at rest; a writer left it inconsistent")
 	}
 	var fkRows int
@@ -211,7 +211,7 @@ func validateReceiptsAndGuard(ctx context.Context, q querier, versions []int64) 
 		return fmt.Errorf("foreign key check: %w", err)
 	}
 	if fkRows != 0 {
-		return collaberr.New("database_foreign_key_failure", "The database has rows whose foreign keys point nowhere")
+		return collaberr.New(collaberr.DatabaseForeignKeyFailure, "The database has rows whose foreign keys point nowhere")
 	}
 	return nil
 }

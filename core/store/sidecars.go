@@ -29,7 +29,7 @@ func checkSidecars(path string) error {
 			return fmt.Errorf("inspect database sidecar %s: %w", suffix, err)
 		}
 		if !info.Mode().IsRegular() || !ownedByMe(info) || linkCount(info) != 1 {
-			return collaberr.New("database_sidecar_unsafe",
+			return collaberr.New(collaberr.DatabaseSidecarUnsafe,
 				"A file beside the database that SQLite would replay is not a private regular file of yours; "+
 					"it may have been planted by someone else. Inspect and remove it before continuing").
 				With("operation", "open_database").With("sidecar", suffix)
@@ -53,7 +53,7 @@ func exists(path string) bool {
 // errFileReplaced is the refusal for a database whose path no longer names
 // the file this store opened.
 func errFileReplaced() *collaberr.Error {
-	return collaberr.New("database_file_replaced",
+	return collaberr.New(collaberr.DatabaseFileReplaced,
 		"The database file was deleted or replaced while this server was running; writes are refused so "+
 			"that nothing is acknowledged into a file no one will read again. Restart the server")
 }

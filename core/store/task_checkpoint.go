@@ -32,12 +32,12 @@ func (s *Store) observeWorktree(ctx context.Context, wt Worktree) (gitstate.Chec
 		if ce, ok := collaberr.As(err); ok {
 			cause = ce.Code
 		}
-		return cp, collaberr.New("worktree_unavailable", "The registered worktree could not be inspected; is the directory still there?").
+		return cp, collaberr.New(collaberr.WorktreeUnavailable, "The registered worktree could not be inspected; is the directory still there?").
 			With("worktree_id", wt.ID).With("cause", cause)
 	}
 	if id.RootPath != wt.RootPath || id.WorktreeID != wt.ID || id.Fingerprint != wt.fingerprint ||
 		!equalPtr(id.GitCommonDirHash, wt.GitCommonDirHash) {
-		return cp, collaberr.New("worktree_identity_changed",
+		return cp, collaberr.New(collaberr.WorktreeIdentityChanged,
 			"The registered path now resolves to a different worktree identity").With("worktree_id", wt.ID)
 	}
 	return cp, nil
@@ -50,7 +50,7 @@ func (s *Store) prepareSessionCheckpoint(ctx context.Context, sess CoordinationS
 		return prepared{}, err
 	}
 	if !ok {
-		return prepared{}, collaberr.Newf("worktree_not_found", "Worktree '%s' was not found", sess.WorktreeID)
+		return prepared{}, collaberr.Newf(collaberr.WorktreeNotFound, "Worktree '%s' was not found", sess.WorktreeID)
 	}
 	cp, err := s.observeWorktree(ctx, wt)
 	if err != nil {
@@ -72,7 +72,7 @@ func newPrepared(sessionID string, wt Worktree, cp gitstate.Checkpoint) (prepare
 // records the observed Git facts on the worktree row.
 func (p prepared) recheck(ctx context.Context, q querier, sessionID, now string) error {
 	if p.sessionID != sessionID {
-		return collaberr.New("worktree_observation_stale", "The prepared worktree observation belongs to another session")
+		return collaberr.New(collaberr.WorktreeObservationStale, "The prepared worktree observation belongs to another session")
 	}
 	wt, ok, err := worktreeByID(ctx, q, p.worktree.ID)
 	if err != nil {
@@ -80,7 +80,7 @@ func (p prepared) recheck(ctx context.Context, q querier, sessionID, now string)
 	}
 	if !ok || wt.RootPath != p.worktree.RootPath || wt.fingerprint != p.worktree.fingerprint ||
 		!equalPtr(wt.GitCommonDirHash, p.worktree.GitCommonDirHash) || wt.WorkspaceID != p.worktree.WorkspaceID {
-		return collaberr.New("worktree_observation_stale", "The registered worktree changed after it was inspected; try again").
+		return collaberr.New(collaberr.WorktreeObservationStale, "The registered worktree changed after it was inspected; try again").
 			With("worktree_id", p.worktree.ID)
 	}
 	return touchWorktree(ctx, q, wt.ID, p.checkpoint, now)
@@ -94,7 +94,7 @@ func (p prepared) checkExpectedBase(expected *string) error {
 	}
 	head := p.checkpoint.HeadSHA
 	if head == nil || *head != *expected {
-		return collaberr.New("expected_base_mismatch", "The worktree HEAD is not the commit this task requires as its base").
+		return collaberr.New(collaberr.ExpectedBaseMismatch, "The worktree HEAD is not the commit this task requires as its base").
 			With("expected_base_sha", *expected).With("observed_head_sha", nullable(head)).With("worktree_id", p.worktree.ID)
 	}
 	return nil

@@ -100,7 +100,7 @@ lease_expires_at = NULL, version = version + 1, updated_at = ? WHERE workspace_i
 }
 
 func recoveryRequired(t Task) error {
-	return collaberr.New("recovery_required",
+	return collaberr.New(collaberr.RecoveryRequired,
 		"This task's session lease expired; take it over, release it or block it with collab_task_recover and a note").
 		With("task_id", t.ID).With("prior_assignee", nullable(t.Assignee)).With("prior_session_id", nullable(t.AssigneeSessionID)).
 		With("prior_lease_id", nullable(t.LeaseID)).With("lease_expires_at", nullable(t.LeaseExpiresAt)).
@@ -113,22 +113,22 @@ func recoveryRequired(t Task) error {
 func (s *Store) checkClaimable(ctx context.Context, tx *Tx, t Task, session bool, now string) error {
 	switch t.Status {
 	case "completed":
-		e := collaberr.New("task_completed", "A completed task cannot be claimed")
+		e := collaberr.New(collaberr.TaskCompleted, "A completed task cannot be claimed")
 		if session {
 			e.With("review_status", t.ReviewStatus)
 		}
 		return e
 	case "blocked":
-		return collaberr.New("task_blocked", "Unblock this task before claiming it").With("blocker", nullable(t.Blocker))
+		return collaberr.New(collaberr.TaskBlocked, "Unblock this task before claiming it").With("blocker", nullable(t.Blocker))
 	case "claimed":
-		e := collaberr.New("task_claimed", "Another claim on this task is still live").With("assignee", nullable(t.Assignee))
+		e := collaberr.New(collaberr.TaskClaimed, "Another claim on this task is still live").With("assignee", nullable(t.Assignee))
 		if session {
 			e.With("assignee_session_id", nullable(t.AssigneeSessionID))
 		}
 		return e.With("lease_expires_at", nullable(t.LeaseExpiresAt))
 	}
 	if session && t.WorkMode == "edit" && len(t.PathScopes) == 0 {
-		return collaberr.New("edit_scope_required", "An edit task needs path scopes before it can be claimed")
+		return collaberr.New(collaberr.EditScopeRequired, "An edit task needs path scopes before it can be claimed")
 	}
 	if err := checkDependencies(ctx, tx, t, now); err != nil {
 		return err
@@ -148,7 +148,7 @@ func checkDependencies(ctx context.Context, q querier, t Task, now string) error
 		}
 	}
 	if len(missing) > 0 {
-		return collaberr.New("dependencies_incomplete", "Some dependencies are not complete (or not yet accepted)").
+		return collaberr.New(collaberr.DependenciesIncomplete, "Some dependencies are not complete (or not yet accepted)").
 			With("dependencies", missing)
 	}
 	return nil
@@ -171,7 +171,7 @@ func checkPathConflicts(ctx context.Context, q querier, t Task, now string) erro
 		return nil
 	}
 	c := conflicts[0]
-	return collaberr.New("path_scope_conflict", "The task's paths overlap work another claim has reserved").
+	return collaberr.New(collaberr.PathScopeConflict, "The task's paths overlap work another claim has reserved").
 		With("conflicting_task_id", c.ActiveTaskID).With("conflicting_workspace_id", c.ActiveWorkspaceID).
 		With("assignee", nullable(c.Assignee)).With("assignee_session_id", nullable(c.AssigneeSessionID)).
 		With("lease_expires_at", nullable(c.LeaseExpiresAt)).With("conflicts", c.PathPairs)

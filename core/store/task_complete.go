@@ -42,7 +42,7 @@ func normalizeComplete(in CompleteInput) (completeFields, error) {
 		f.confidence = *in.Confidence
 	}
 	if !isReportConfidence(f.confidence) {
-		return f, collaberr.New("invalid_report_confidence", "confidence must be high, medium, low or unknown")
+		return f, collaberr.New(collaberr.InvalidReportConfidence, "confidence must be high, medium, low or unknown")
 	}
 	if f.basis, err = normalize.OptionalText(in.ConfidenceBasis, "confidence_basis", 2000); err != nil {
 		return f, err

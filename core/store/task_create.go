@@ -85,10 +85,10 @@ func normalizeSessionOptions(f *taskFields, in CreateTaskInput) error {
 	switch f.workMode {
 	case "coordination", "read_only", "edit":
 	default:
-		return collaberr.New("invalid_work_mode", "work_mode must be coordination, read_only or edit")
+		return collaberr.New(collaberr.InvalidWorkMode, "work_mode must be coordination, read_only or edit")
 	}
 	if f.workMode == "edit" && len(f.scopes) == 0 {
-		return collaberr.New("edit_scope_required",
+		return collaberr.New(collaberr.EditScopeRequired,
 			"An edit task needs at least one repository-relative path scope; add path_scopes or choose another work_mode")
 	}
 	f.policy = "reported"
@@ -99,7 +99,7 @@ func normalizeSessionOptions(f *taskFields, in CreateTaskInput) error {
 		f.policy = *in.CompletionPolicy
 	}
 	if f.policy != "reported" && f.policy != "accepted" {
-		return collaberr.New("invalid_completion_policy", "completion_policy must be reported or accepted")
+		return collaberr.New(collaberr.InvalidCompletionPolicy, "completion_policy must be reported or accepted")
 	}
 	return nil
 }
@@ -195,7 +195,7 @@ path_scopes_json, version, created_at, updated_at) VALUES (?, ?, ?, ?, 'open', ?
 func checkNewTaskDependencies(ctx context.Context, tx *Tx, wsID, id string, deps []string) error {
 	for _, d := range deps {
 		if d == id {
-			return collaberr.New("invalid_dependency", "A task cannot depend on itself").With("task_id", id)
+			return collaberr.New(collaberr.InvalidDependency, "A task cannot depend on itself").With("task_id", id)
 		}
 	}
 	for _, d := range deps {
@@ -212,7 +212,7 @@ func checkNewTaskDependencies(ctx context.Context, tx *Tx, wsID, id string, deps
 		return err
 	}
 	if n > 0 {
-		return collaberr.Newf("task_exists", "Task '%s' already exists; choose another task_id", id).With("task_id", id)
+		return collaberr.Newf(collaberr.TaskExists, "Task '%s' already exists; choose another task_id", id).With("task_id", id)
 	}
 	return nil
 }

@@ -82,7 +82,7 @@ type holder struct {
 func (h holder) session() bool { return h.sessionID != nil }
 
 func versionConflict(expected, current int64) error {
-	return collaberr.New("version_conflict", "The task changed since you read it; read it again").
+	return collaberr.New(collaberr.VersionConflict, "The task changed since you read it; read it again").
 		With("expected_version", expected).With("current_version", current)
 }
 
@@ -96,10 +96,10 @@ func requireLease(ctx context.Context, q querier, wsID string, f leaseFields, h 
 		return t, versionConflict(f.version, t.Version)
 	}
 	if t.Status != "claimed" || t.LeaseID == nil || t.LeaseExpiresAt == nil {
-		return t, collaberr.New("lease_not_active", "The task has no active lease")
+		return t, collaberr.New(collaberr.LeaseNotActive, "The task has no active lease")
 	}
 	if now >= *t.LeaseExpiresAt {
-		return t, collaberr.New("lease_expired", "The task lease has expired").With("lease_expires_at", *t.LeaseExpiresAt)
+		return t, collaberr.New(collaberr.LeaseExpired, "The task lease has expired").With("lease_expires_at", *t.LeaseExpiresAt)
 	}
 	holds := *t.LeaseID == f.leaseID
 	if h.session() {
@@ -108,7 +108,7 @@ func requireLease(ctx context.Context, q querier, wsID string, f leaseFields, h 
 		holds = holds && t.Assignee != nil && *t.Assignee == h.actor
 	}
 	if !holds {
-		e := collaberr.New("lease_not_holder", "Only the current lease holder may do this").With("assignee", nullable(t.Assignee))
+		e := collaberr.New(collaberr.LeaseNotHolder, "Only the current lease holder may do this").With("assignee", nullable(t.Assignee))
 		if h.session() {
 			e.With("assignee_session_id", nullable(t.AssigneeSessionID))
 			e.Message = "Only the session holding the current lease may do this"
@@ -161,7 +161,7 @@ func (s *Store) mutateLease(ctx context.Context, lc leaseCall, c leaseChange) (j
 			cred: *lc.cred, operation: c.operation + ".v2", key: f.key, request: withExtra(leaseRequest("", "", f, false), c.extra),
 			apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
 				if sess.WorkspaceID != lc.workspaceID {
-					return nil, collaberr.New("session_workspace_mismatch", "This process is bound to a session of another workspace")
+					return nil, collaberr.New(collaberr.SessionWorkspaceMismatch, "This process is bound to a session of another workspace")
 				}
 				h := holder{actor: sess.Actor, sessionID: &sess.ID}
 				return s.applyLease(ctx, tx, sess.WorkspaceID, f, h, c)

@@ -169,7 +169,7 @@ func (s *Store) UnblockTask(ctx context.Context, cred *Credential, in UnblockInp
 			return nil, versionConflict(version, t.Version)
 		}
 		if t.Status != "blocked" {
-			return nil, collaberr.New("task_not_blocked", "Only a blocked task can be unblocked")
+			return nil, collaberr.New(collaberr.TaskNotBlocked, "Only a blocked task can be unblocked")
 		}
 		review := ""
 		if h.session() {

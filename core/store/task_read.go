@@ -114,7 +114,7 @@ func findTask(ctx context.Context, q querier, workspaceID, taskID, now string) (
 }
 
 func taskNotFound(id string) error {
-	return collaberr.Newf("task_not_found", "Task '%s' was not found in this workspace", id).With("task_id", id)
+	return collaberr.Newf(collaberr.TaskNotFound, "Task '%s' was not found in this workspace", id).With("task_id", id)
 }
 
 func loadTask(ctx context.Context, q querier, workspaceID, taskID, now string) (Task, error) {

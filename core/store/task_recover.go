@@ -47,13 +47,13 @@ func normalizeRecover(in RecoverInput) (recoverFields, error) {
 		f.action = *in.Action
 	}
 	if f.action != "takeover" && f.action != "release" && f.action != "block" {
-		return f, collaberr.New("invalid_recovery_action", "action must be takeover, release or block")
+		return f, collaberr.New(collaberr.InvalidRecoveryAction, "action must be takeover, release or block")
 	}
 	if f.blocker, err = normalize.OptionalText(in.Blocker, "blocker", 2000); err != nil {
 		return f, err
 	}
 	if f.action == "block" && f.blocker == nil {
-		return f, collaberr.New("recovery_blocker_required", "Blocking a recovered task needs a blocker")
+		return f, collaberr.New(collaberr.RecoveryBlockerRequired, "Blocking a recovered task needs a blocker")
 	}
 	f.ttl, err = normalize.TTL(in.TTLSeconds)
 	return f, err
@@ -97,7 +97,7 @@ func (s *Store) applyRecovery(ctx context.Context, tx *Tx, sess CoordinationSess
 		return nil, versionConflict(f.version, t.Version)
 	}
 	if t.Status != "claimed" || t.LeaseExpiresAt == nil || now < *t.LeaseExpiresAt || t.LeaseID == nil || t.AssigneeSessionID == nil {
-		return nil, collaberr.New("recovery_not_required", "Only an expired lease held by a session needs explicit recovery")
+		return nil, collaberr.New(collaberr.RecoveryNotRequired, "Only an expired lease held by a session needs explicit recovery")
 	}
 	prior := map[string]any{"assignee": nullable(t.Assignee), "session_id": nullable(t.AssigneeSessionID),
 		"lease_id": *t.LeaseID, "lease_expires_at": *t.LeaseExpiresAt, "checkpoint": t.BaseCheckpoint}

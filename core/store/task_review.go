@@ -58,7 +58,7 @@ func normalizeReview(in ReviewInput) (reviewFields, error) {
 		return f, err
 	}
 	if in.Outcome != "accept" && in.Outcome != "request_changes" {
-		return f, collaberr.New("invalid_review_outcome", "outcome must be accept or request_changes")
+		return f, collaberr.New(collaberr.InvalidReviewOutcome, "outcome must be accept or request_changes")
 	}
 	f.outcome = in.Outcome
 	if f.summary, err = normalize.CleanText(in.Summary, "summary", 4000); err != nil {
@@ -124,10 +124,10 @@ func (s *Store) observeResult(ctx context.Context, wsID, taskID string) (reviewO
 		return obs, err
 	}
 	if !ok {
-		return obs, collaberr.Newf("worktree_not_found", "Worktree '%s' was not found", cp.WorktreeID)
+		return obs, collaberr.Newf(collaberr.WorktreeNotFound, "Worktree '%s' was not found", cp.WorktreeID)
 	}
 	if wt.WorkspaceID != wsID {
-		return obs, collaberr.New("checkpoint_workspace_mismatch", "The completion checkpoint belongs to another workspace")
+		return obs, collaberr.New(collaberr.CheckpointWorkspaceMismatch, "The completion checkpoint belongs to another workspace")
 	}
 	observed, err := s.observeWorktree(ctx, wt)
 	if err != nil {
@@ -162,13 +162,13 @@ func (s *Store) applyReview(ctx context.Context, tx *Tx, sess CoordinationSessio
 
 func checkReviewable(t Task, sess CoordinationSession) error {
 	if t.CompletionPolicy != "accepted" || t.ReviewStatus != "pending" {
-		return collaberr.New("task_not_pending_review", "This task has no completion waiting for review").With("review_status", t.ReviewStatus)
+		return collaberr.New(collaberr.TaskNotPendingReview, "This task has no completion waiting for review").With("review_status", t.ReviewStatus)
 	}
 	if t.ReportedBySessionID == nil || t.CompletionReportID == nil {
-		return collaberr.New("review_state_invalid", "The task's completion lacks its reporting session or report")
+		return collaberr.New(collaberr.ReviewStateInvalid, "The task's completion lacks its reporting session or report")
 	}
 	if *t.ReportedBySessionID == sess.ID {
-		return collaberr.New("self_review_forbidden", "A different session must review this completion")
+		return collaberr.New(collaberr.SelfReviewForbidden, "A different session must review this completion")
 	}
 	return nil
 }
@@ -181,7 +181,7 @@ func (s *Store) checkAcceptable(ctx context.Context, tx *Tx, t Task, obs reviewO
 		if err != nil {
 			return err
 		}
-		return collaberr.New("completion_report_obsolete",
+		return collaberr.New(collaberr.CompletionReportObsolete,
 			"The completion report was withdrawn, corrected or superseded; request changes so a fresh completion can be reported").
 			With("completion_report_id", reportID)
 	}
@@ -189,7 +189,7 @@ func (s *Store) checkAcceptable(ctx context.Context, tx *Tx, t Task, obs reviewO
 		if err != nil {
 			return err
 		}
-		return collaberr.New("completion_challenged", "The completion has an unresolved challenge; resolve it first").
+		return collaberr.New(collaberr.CompletionChallenged, "The completion has an unresolved challenge; resolve it first").
 			With("completion_report_id", reportID)
 	}
 	if obs.observed == nil {
@@ -200,7 +200,7 @@ func (s *Store) checkAcceptable(ctx context.Context, tx *Tx, t Task, obs reviewO
 
 func checkResultCheckpoint(ctx context.Context, q querier, t Task, obs reviewObservation) error {
 	if string(t.ResultCheckpoint) != obs.storedResult {
-		return collaberr.New("worktree_observation_stale", "The completion checkpoint changed while the review was being prepared; review again")
+		return collaberr.New(collaberr.WorktreeObservationStale, "The completion checkpoint changed while the review was being prepared; review again")
 	}
 	wt, ok, err := worktreeByID(ctx, q, obs.worktree.ID)
 	if err != nil {
@@ -208,7 +208,7 @@ func checkResultCheckpoint(ctx context.Context, q querier, t Task, obs reviewObs
 	}
 	if !ok || wt.RootPath != obs.worktree.RootPath || wt.fingerprint != obs.worktree.fingerprint ||
 		!equalPtr(wt.GitCommonDirHash, obs.worktree.GitCommonDirHash) || wt.WorkspaceID != obs.worktree.WorkspaceID {
-		return collaberr.New("worktree_observation_stale", "The registered worktree changed after it was inspected; review again").
+		return collaberr.New(collaberr.WorktreeObservationStale, "The registered worktree changed after it was inspected; review again").
 			With("worktree_id", obs.worktree.ID)
 	}
 	var result map[string]any
@@ -217,13 +217,13 @@ func checkResultCheckpoint(ctx context.Context, q querier, t Task, obs reviewObs
 	}
 	observed := obs.observed.Map()
 	if !completeCheckpoint(result) || !completeCheckpoint(observed) {
-		return collaberr.New("git_checkpoint_incomplete",
+		return collaberr.New(collaberr.GitCheckpointIncomplete,
 			"Acceptance needs a complete server-observed Git checkpoint, and the result or current state could not be fully hashed").
 			With("worktree_id", obs.worktree.ID)
 	}
 	for _, k := range []string{"worktree_id", "head_sha", "branch", "algorithm", "index_sha256", "state_sha256", "dirty"} {
 		if result[k] != observed[k] {
-			return collaberr.New("git_checkpoint_stale", "The completion's worktree changed after its result checkpoint was captured").
+			return collaberr.New(collaberr.GitCheckpointStale, "The completion's worktree changed after its result checkpoint was captured").
 				With("result_checkpoint", t.ResultCheckpoint).With("observed_checkpoint", observed).
 				With("boundary", checkpointStaleBoundary)
 		}

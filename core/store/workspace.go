@@ -65,7 +65,7 @@ func (s *Store) openWorkspaceIn(ctx context.Context, tx *Tx, actor string, name 
 	switch {
 	case found:
 		if existing.RepositoryKey != id.RepositoryKey || existing.fingerprint != id.Fingerprint {
-			return out, collaberr.New("worktree_identity_changed",
+			return out, collaberr.New(collaberr.WorktreeIdentityChanged,
 				"This path now resolves to a different repository or worktree than the one registered for it").
 				With("root_path", id.RootPath).With("registered_worktree_id", existing.ID)
 		}
@@ -98,7 +98,7 @@ func (s *Store) placeWorktree(ctx context.Context, tx *Tx, actor string, name *s
 		return "", err
 	}
 	if exists && ws.RepositoryKey != id.RepositoryKey {
-		return "", collaberr.New("workspace_identity_collision",
+		return "", collaberr.New(collaberr.WorkspaceIdentityCollision,
 			"Another repository already owns this workspace id; use an explicit repository_key to separate them")
 	}
 	if exists {

@@ -52,7 +52,7 @@ func (c *Config) SetServer(name string, e Entry) (bool, error) {
 		c.doc.lines[line] = serversKey + ":" + trailingComment(c.doc.lines[line])
 		c.doc.replace(line+1, line+1, e.lines(name, unit, unit))
 	case inline != "":
-		return false, collaberr.New("hermes_config_unsupported",
+		return false, collaberr.New(collaberr.HermesConfigUnsupported,
 			"mcp_servers is written in flow style on one line; rewrite it as a block mapping or add the entry by hand").
 			With("value", inline)
 	default:

@@ -37,11 +37,11 @@ func Home(dir, profile string, getenv func(string) string, userHome func() (stri
 		return dir, nil
 	}
 	if !profileName.MatchString(profile) {
-		return "", collaberr.New("hermes_profile_invalid", "A Hermes profile name is letters, digits, '.', '_' and '-'").With("profile", profile)
+		return "", collaberr.New(collaberr.HermesProfileInvalid, "A Hermes profile name is letters, digits, '.', '_' and '-'").With("profile", profile)
 	}
 	p := filepath.Join(dir, "profiles", profile)
 	if st, err := os.Stat(p); err != nil || !st.IsDir() {
-		return "", collaberr.New("hermes_profile_not_found", "No Hermes profile folder exists with that name; create the profile with Hermes first").
+		return "", collaberr.New(collaberr.HermesProfileNotFound, "No Hermes profile folder exists with that name; create the profile with Hermes first").
 			With("profile", profile).With("path", p)
 	}
 	return p, nil

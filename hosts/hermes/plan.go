@@ -227,7 +227,7 @@ func refuseInvalidYAML(path string, data []byte) error {
 	}
 	var doc any
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return collaberr.New("hermes_config_invalid",
+		return collaberr.New(collaberr.HermesConfigInvalid,
 			"config.yaml is not valid YAML, so it was left untouched; fix it (Hermes cannot read it either) and run again").
 			With("path", path).With("error", err.Error())
 	}

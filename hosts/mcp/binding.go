@@ -42,7 +42,7 @@ func (b *binding) persist() error {
 // requireWorkspace refuses a bound process acting on another workspace.
 func (p *Process) requireWorkspace(workspaceID string) error {
 	if p.binding != nil && p.binding.workspaceID != workspaceID {
-		return collaberr.New("session_workspace_mismatch", "This process is bound to a session of another workspace")
+		return collaberr.New(collaberr.SessionWorkspaceMismatch, "This process is bound to a session of another workspace")
 	}
 	return nil
 }
@@ -52,11 +52,11 @@ func (p *Process) requireWorkspace(workspaceID string) error {
 // reset itself (allowRecovery) may proceed.
 func (p *Process) boundCredential(allowRecovery bool) (store.Credential, error) {
 	if p.binding == nil {
-		return store.Credential{}, collaberr.New("session_not_bound",
+		return store.Credential{}, collaberr.New(collaberr.SessionNotBound,
 			"No session is bound to this process; call collab_session_start first, or pass actor to use legacy mode")
 	}
 	if r := p.binding.recovery; r != nil && !allowRecovery {
-		return store.Credential{}, collaberr.New("cursor_recovery_required",
+		return store.Credential{}, collaberr.New(collaberr.CursorRecoveryRequired,
 			"The host resumed this session in recovery mode; reset the cursor to an exact journal anchor with collab_cursor_reset first").
 			With("required", true).With("cause", r.Cause).With("persisted_cursor", r.PersistedCursor).
 			With("host_cursor", r.HostCursor).With("expected_cursor_version", r.ExpectedCursorVersion)
@@ -67,7 +67,7 @@ func (p *Process) boundCredential(allowRecovery bool) (store.Credential, error) 
 // legacyActor returns the actor label an unbound call must carry.
 func legacyActor(a Args) (string, error) {
 	if !a.Has("actor") {
-		return "", collaberr.New("actor_required",
+		return "", collaberr.New(collaberr.ActorRequired,
 			"Legacy mode needs actor; a bound session takes its actor from its credential instead")
 	}
 	return a.String("actor"), nil

@@ -1,174 +1,233 @@
 package mcp
 
-// Definitions returns the public definition of every collab tool, in the
-// order tools/list presents them. Handlers are attached by Tools.
-func Definitions() []Tool {
-	defs := [][]Tool{presenceTools(), sessionTools(), workspaceTools(), taskTools(), reportTools(), journalTools(), searchTools(), extensionTools()}
-	var out []Tool
-	for _, group := range defs {
-		out = append(out, group...)
+// constructor is one tool: it returns the tool's public definition and the
+// handler that serves it, together, so a definition cannot exist without a
+// handler (nor a handler without a definition).
+type constructor func() (Tool, Handler)
+
+// catalogue lists every tool's constructor in the order tools/list
+// presents them: the reference's 32, then the extensions.
+func catalogue() []constructor {
+	return []constructor{
+		sessionJoinTool, sessionListTool, sessionHeartbeatTool, sessionLeaveTool,
+		sessionStartTool, sessionEndTool, cursorAckTool, cursorResetTool, nextTool,
+		workspaceOpenTool, workspaceStatusTool,
+		taskCreateTool, taskListTool, taskGetTool, taskClaimTool, taskRecoverTool, taskRenewTool,
+		taskProgressTool, taskReleaseTool, taskBlockTool, taskUnblockTool, artifactAttachTool,
+		taskCompleteTool, taskReviewTool, handoffOfferTool, handoffRespondTool,
+		reportAppendTool, reportListTool, decisionRecordTool,
+		eventsSinceTool, journalVerifyTool, anchorStatusTool,
+		searchTool,
+		waitTool,
 	}
-	for i := range out {
-		out[i].Input.compile()
-	}
-	return out
 }
 
-// Tools returns every tool whose handler is implemented, ready to serve.
+// Tools returns every tool, definition and handler, ready to serve, in
+// tools/list order. A constructor that hands back a nil handler is a
+// programming error and panics here, so no tool is ever listed that
+// cannot be called.
 func Tools() []Tool {
-	var out []Tool
-	handlers := handlerTable()
-	for _, t := range Definitions() {
-		if h, ok := handlers[t.Name]; ok {
-			t.Handle = h
-			out = append(out, t)
+	return assemble(catalogue())
+}
+
+// assemble calls each constructor and joins its definition and handler.
+func assemble(cs []constructor) []Tool {
+	out := make([]Tool, 0, len(cs))
+	for _, c := range cs {
+		t, h := c()
+		if h == nil {
+			panic("mcp: tool " + t.Name + " has no handler")
 		}
+		t.Handle = h
+		t.Input.compile()
+		out = append(out, t)
 	}
 	return out
 }
 
-func presenceTools() []Tool {
-	return []Tool{
-		{
-			Name: "collab_session_join", Title: "Announce presence (self-declared)", Class: RetrySafe,
-			Description: "Record or replay an unauthenticated presence hint for one client instance and return its actor_key. It does not bind this process and grants nothing.",
-			Input: object([]Property{
-				{"workspace_id", workspaceIDField()},
-				{"client_instance_id", str().min(1).max(200).matching(idPattern).describe("Stable id of this client incarnation; joining again with it replays the same record")},
-				{"actor_label", str().min(1).max(200).describe("Display label; it identifies nobody and fences nothing")},
-				{"runtime_kind", str().min(1).max(64).matching(idPattern).describe("Kind of agent runtime, for example claude-code or codex")},
-				{"provider_label", str().min(1).max(100)},
-				{"model_label", str().min(1).max(200)},
-				{"declared_capabilities", array(str().min(1).max(100).matching(idPattern)).max(32).describe("Symbolic routing hints, not permissions")},
-				{"ttl_seconds", presenceTTLField()},
-			}, "workspace_id", "client_instance_id", "actor_label", "runtime_kind"),
-		},
-		{
-			Name: "collab_session_list", Title: "List presence hints", Class: ReadOnly,
-			Description: "List recent presence hints that are live, stale or left. Presence says nothing about health, identity or permission.",
-			Input: object([]Property{
-				{"workspace_id", workspaceIDField()},
-				{"presence", enum("live", "stale", "left")},
-				{"limit", integer().atLeast(1).atMost(500)},
-			}, "workspace_id"),
-		},
-		{
-			Name: "collab_session_heartbeat", Title: "Refresh a presence hint", Class: RetrySafe,
-			Description: "Extend a presence hint by its time to live. It never touches task leases and proves nothing about the caller.",
-			Input: object([]Property{
-				{"session_id", str().min(1).max(200).describe("Presence session id from collab_session_join")},
-				{"idempotency_key", idempotencyKeyField()},
-				{"expected_version", integer().above(0).describe("The presence version you last read")},
-				{"ttl_seconds", presenceTTLField()},
-			}, "session_id", "idempotency_key", "expected_version"),
-		},
-		{
-			Name: "collab_session_leave", Title: "Withdraw a presence hint", Class: RetrySafe,
-			Description: "Mark a presence hint as left. It does not end a credential-bound session or release any lease.",
-			Input: object([]Property{
-				{"session_id", str().min(1).max(200).describe("Presence session id from collab_session_join")},
-				{"idempotency_key", idempotencyKeyField()},
-				{"expected_version", integer().above(0).describe("The presence version you last read")},
-			}, "session_id", "idempotency_key", "expected_version"),
-		},
-	}
+// Definitions returns the same tools as Tools. It is the name readers of
+// the public surface (generated docs, host files, name checks) use; they
+// never call a handler.
+func Definitions() []Tool { return Tools() }
+
+// sessionJoinTool is collab_session_join, served by handleSessionJoin.
+func sessionJoinTool() (Tool, Handler) {
+	return Tool{
+		Name: "collab_session_join", Title: "Announce presence (self-declared)", Class: RetrySafe,
+		Description: "Record or replay an unauthenticated presence hint for one client instance and return its actor_key. It does not bind this process and grants nothing.",
+		Input: object([]Property{
+			{"workspace_id", workspaceIDField()},
+			{"client_instance_id", str().min(1).max(200).matching(idPattern).describe("Stable id of this client incarnation; joining again with it replays the same record")},
+			{"actor_label", str().min(1).max(200).describe("Display label; it identifies nobody and fences nothing")},
+			{"runtime_kind", str().min(1).max(64).matching(idPattern).describe("Kind of agent runtime, for example claude-code or codex")},
+			{"provider_label", str().min(1).max(100)},
+			{"model_label", str().min(1).max(200)},
+			{"declared_capabilities", array(str().min(1).max(100).matching(idPattern)).max(32).describe("Symbolic routing hints, not permissions")},
+			{"ttl_seconds", presenceTTLField()},
+		}, "workspace_id", "client_instance_id", "actor_label", "runtime_kind"),
+	}, handleSessionJoin
 }
 
-func sessionTools() []Tool {
-	return []Tool{
-		{
-			Name: "collab_session_start", Title: "Start a credential-bound session", Class: Mutating,
-			Description: "Create a session for this process and bind it. Its bearer token goes only to a private 0600 file beside the database, never into a tool result.",
-			Input: object([]Property{
-				{"root_path", str().min(1).describe("Directory of the repository worktree this session works in")},
-				{"actor", actorField().describe("Display label for this session; the credential, not the label, fences its writes")},
-				{"role", str().max(200)},
-				{"parent_session_id", str().min(1)},
-				{"repository_key", str().min(1).max(1000).describe("Optional explicit key for directories that are not Git repositories")},
-			}, "root_path", "actor"),
-		},
-		{
-			Name: "collab_session_end", Title: "End the bound session", Class: Destructive,
-			Description: "End this process's session so its credential can no longer write, and delete its credential file. Live leases must be released or handed off first; offers addressed to it expire.",
-			Input: object([]Property{
-				{"reason", str().max(2000)},
-			}),
-		},
-		{
-			Name: "collab_cursor_ack", Title: "Acknowledge processed events", Class: RetrySafe,
-			Description: "Move the session's cursor forward to an exact epoch/sequence/hash anchor. It records that events were processed, not that anyone agreed with them.",
-			Input: object([]Property{
-				{"workspace_id", workspaceIDField()},
-				{"anchor", anchorField("An anchor returned by collab_next or collab_events_since")},
-				{"expected_cursor_version", integer().atLeast(0)},
-			}, "workspace_id", "anchor", "expected_cursor_version"),
-		},
-		{
-			Name: "collab_cursor_reset", Title: "Reset a session cursor on purpose", Class: RetrySafe,
-			Description: "Move the session cursor to an exact valid anchor, backwards if needed, with a recorded reason. Polling never does this by itself.",
-			Input: object([]Property{
-				{"workspace_id", workspaceIDField()},
-				{"idempotency_key", idempotencyKeyField()},
-				{"target", anchorField("The anchor to move the cursor to")},
-				{"expected_cursor_version", integer().atLeast(0)},
-				{"reason", str().min(1).max(2000)},
-			}, "workspace_id", "idempotency_key", "target", "expected_cursor_version", "reason"),
-		},
-		{
-			Name: "collab_next", Title: "Poll for what needs attention", Class: Mutating,
-			Description: "Return the next page of events (1 to 50, default 10) with the reports routed to you in that page, plus the current claimable, conflicted and offered tasks. Polling never acknowledges.",
-			Input: object([]Property{
-				{"workspace_id", workspaceIDField()},
-				{"actor", actorField()},
-				{"after_sequence", integer().atLeast(0)},
-				{"known_cursor", anchorField("The last anchor you processed, checked but never used to choose the page")},
-				{"event_limit", integer().atLeast(1).atMost(50).describe("Events per page, 1 to 50 (default 10)")},
-			}, "workspace_id"),
-		},
-	}
+// sessionListTool is collab_session_list, served by handleSessionList.
+func sessionListTool() (Tool, Handler) {
+	return Tool{
+		Name: "collab_session_list", Title: "List presence hints", Class: ReadOnly,
+		Description: "List recent presence hints that are live, stale or left. Presence says nothing about health, identity or permission.",
+		Input: object([]Property{
+			{"workspace_id", workspaceIDField()},
+			{"presence", enum("live", "stale", "left")},
+			{"limit", integer().atLeast(1).atMost(500)},
+		}, "workspace_id"),
+	}, handleSessionList
 }
 
-func workspaceTools() []Tool {
-	return []Tool{
-		{
-			Name: "collab_workspace_open", Title: "Open a workspace (legacy mode)", Class: RetrySafe,
-			Description: "Open or create the workspace of a repository directory for unbound, label-based clients. New processes should call collab_session_start instead.",
-			Input: object([]Property{
-				{"root_path", str().min(1).describe("Directory of the repository worktree")},
-				{"name", str().max(200)},
-				{"actor", actorField()},
-				{"repository_key", str().min(1).max(1000).describe("Optional explicit key for directories that are not Git repositories")},
-			}, "root_path", "actor"),
-		},
-		{
-			Name: "collab_workspace_status", Title: "Summarise a workspace", Class: ReadOnly,
-			Description: "Return task counts, live and expired claims, blocked tasks, pending reviews, active sessions, recent reports and recent decisions.",
-			Input:       object([]Property{{"workspace_id", workspaceIDField()}}, "workspace_id"),
-		},
-	}
+// sessionHeartbeatTool is collab_session_heartbeat, served by handleSessionHeartbeat.
+func sessionHeartbeatTool() (Tool, Handler) {
+	return Tool{
+		Name: "collab_session_heartbeat", Title: "Refresh a presence hint", Class: RetrySafe,
+		Description: "Extend a presence hint by its time to live. It never touches task leases and proves nothing about the caller.",
+		Input: object([]Property{
+			{"session_id", str().min(1).max(200).describe("Presence session id from collab_session_join")},
+			{"idempotency_key", idempotencyKeyField()},
+			{"expected_version", integer().above(0).describe("The presence version you last read")},
+			{"ttl_seconds", presenceTTLField()},
+		}, "session_id", "idempotency_key", "expected_version"),
+	}, handleSessionHeartbeat
 }
 
-func journalTools() []Tool {
-	return []Tool{
-		{
-			Name: "collab_events_since", Title: "Read the event journal", Class: ReadOnly,
-			Description: "Read a verified page of the append-only journal after a sequence number or an exact anchor. Reading never acknowledges.",
-			Input: object([]Property{
-				{"workspace_id", workspaceIDField()},
-				{"after_sequence", integer().atLeast(0)},
-				{"after_anchor", anchorField("Read after this exact anchor; give this or after_sequence, not both")},
-				{"limit", integer().atLeast(1).atMost(500)},
-			}, "workspace_id"),
-		},
-		{
-			Name: "collab_journal_verify", Title: "Verify the whole journal", Class: ReadOnly,
-			Description: "Recompute every event hash of the workspace from genesis and report whether the chain is intact.",
-			Input:       object([]Property{{"workspace_id", workspaceIDField()}}, "workspace_id"),
-		},
-		{
-			Name: "collab_anchor_status", Title: "Check the local anchor ledger", Class: ReadOnly,
-			Description: "Compare the journal with the newest anchor in the local sidecar ledger. Local file read only: the host sets the ledger path, a caller cannot choose or discover it, and no chain is contacted.",
-			Input:       object([]Property{{"workspace_id", workspaceIDField()}}, "workspace_id"),
-		},
-	}
+// sessionLeaveTool is collab_session_leave, served by handleSessionLeave.
+func sessionLeaveTool() (Tool, Handler) {
+	return Tool{
+		Name: "collab_session_leave", Title: "Withdraw a presence hint", Class: RetrySafe,
+		Description: "Mark a presence hint as left. It does not end a credential-bound session or release any lease.",
+		Input: object([]Property{
+			{"session_id", str().min(1).max(200).describe("Presence session id from collab_session_join")},
+			{"idempotency_key", idempotencyKeyField()},
+			{"expected_version", integer().above(0).describe("The presence version you last read")},
+		}, "session_id", "idempotency_key", "expected_version"),
+	}, handleSessionLeave
+}
+
+// sessionStartTool is collab_session_start, served by handleSessionStart.
+func sessionStartTool() (Tool, Handler) {
+	return Tool{
+		Name: "collab_session_start", Title: "Start a credential-bound session", Class: Mutating,
+		Description: "Create a session for this process and bind it. Its bearer token goes only to a private 0600 file beside the database, never into a tool result.",
+		Input: object([]Property{
+			{"root_path", str().min(1).describe("Directory of the repository worktree this session works in")},
+			{"actor", actorField().describe("Display label for this session; the credential, not the label, fences its writes")},
+			{"role", str().max(200)},
+			{"parent_session_id", str().min(1)},
+			{"repository_key", str().min(1).max(1000).describe("Optional explicit key for directories that are not Git repositories")},
+		}, "root_path", "actor"),
+	}, handleSessionStart
+}
+
+// sessionEndTool is collab_session_end, served by handleSessionEnd.
+func sessionEndTool() (Tool, Handler) {
+	return Tool{
+		Name: "collab_session_end", Title: "End the bound session", Class: Destructive,
+		Description: "End this process's session so its credential can no longer write, and delete its credential file. Live leases must be released or handed off first; offers addressed to it expire.",
+		Input: object([]Property{
+			{"reason", str().max(2000)},
+		}),
+	}, handleSessionEnd
+}
+
+// cursorAckTool is collab_cursor_ack, served by handleCursorAck.
+func cursorAckTool() (Tool, Handler) {
+	return Tool{
+		Name: "collab_cursor_ack", Title: "Acknowledge processed events", Class: RetrySafe,
+		Description: "Move the session's cursor forward to an exact epoch/sequence/hash anchor. It records that events were processed, not that anyone agreed with them.",
+		Input: object([]Property{
+			{"workspace_id", workspaceIDField()},
+			{"anchor", anchorField("An anchor returned by collab_next or collab_events_since")},
+			{"expected_cursor_version", integer().atLeast(0)},
+		}, "workspace_id", "anchor", "expected_cursor_version"),
+	}, handleCursorAck
+}
+
+// cursorResetTool is collab_cursor_reset, served by handleCursorReset.
+func cursorResetTool() (Tool, Handler) {
+	return Tool{
+		Name: "collab_cursor_reset", Title: "Reset a session cursor on purpose", Class: RetrySafe,
+		Description: "Move the session cursor to an exact valid anchor, backwards if needed, with a recorded reason. Polling never does this by itself.",
+		Input: object([]Property{
+			{"workspace_id", workspaceIDField()},
+			{"idempotency_key", idempotencyKeyField()},
+			{"target", anchorField("The anchor to move the cursor to")},
+			{"expected_cursor_version", integer().atLeast(0)},
+			{"reason", str().min(1).max(2000)},
+		}, "workspace_id", "idempotency_key", "target", "expected_cursor_version", "reason"),
+	}, handleCursorReset
+}
+
+// nextTool is collab_next, served by handleNext.
+func nextTool() (Tool, Handler) {
+	return Tool{
+		Name: "collab_next", Title: "Poll for what needs attention", Class: Mutating,
+		Description: "Return the next page of events (1 to 50, default 10) with the reports routed to you in that page, plus the current claimable, conflicted and offered tasks. Polling never acknowledges.",
+		Input: object([]Property{
+			{"workspace_id", workspaceIDField()},
+			{"actor", actorField()},
+			{"after_sequence", integer().atLeast(0)},
+			{"known_cursor", anchorField("The last anchor you processed, checked but never used to choose the page")},
+			{"event_limit", integer().atLeast(1).atMost(50).describe("Events per page, 1 to 50 (default 10)")},
+		}, "workspace_id"),
+	}, handleNext
+}
+
+// workspaceOpenTool is collab_workspace_open, served by handleWorkspaceOpen.
+func workspaceOpenTool() (Tool, Handler) {
+	return Tool{
+		Name: "collab_workspace_open", Title: "Open a workspace (legacy mode)", Class: RetrySafe,
+		Description: "Open or create the workspace of a repository directory for unbound, label-based clients. New processes should call collab_session_start instead.",
+		Input: object([]Property{
+			{"root_path", str().min(1).describe("Directory of the repository worktree")},
+			{"name", str().max(200)},
+			{"actor", actorField()},
+			{"repository_key", str().min(1).max(1000).describe("Optional explicit key for directories that are not Git repositories")},
+		}, "root_path", "actor"),
+	}, handleWorkspaceOpen
+}
+
+// workspaceStatusTool is collab_workspace_status, served by handleWorkspaceStatus.
+func workspaceStatusTool() (Tool, Handler) {
+	return Tool{
+		Name: "collab_workspace_status", Title: "Summarise a workspace", Class: ReadOnly,
+		Description: "Return task counts, live and expired claims, blocked tasks, pending reviews, active sessions, recent reports and recent decisions.",
+		Input:       object([]Property{{"workspace_id", workspaceIDField()}}, "workspace_id"),
+	}, handleWorkspaceStatus
+}
+
+// eventsSinceTool is collab_events_since, served by handleEventsSince.
+func eventsSinceTool() (Tool, Handler) {
+	return Tool{
+		Name: "collab_events_since", Title: "Read the event journal", Class: ReadOnly,
+		Description: "Read a verified page of the append-only journal after a sequence number or an exact anchor. Reading never acknowledges.",
+		Input: object([]Property{
+			{"workspace_id", workspaceIDField()},
+			{"after_sequence", integer().atLeast(0)},
+			{"after_anchor", anchorField("Read after this exact anchor; give this or after_sequence, not both")},
+			{"limit", integer().atLeast(1).atMost(500)},
+		}, "workspace_id"),
+	}, handleEventsSince
+}
+
+// journalVerifyTool is collab_journal_verify, served by handleJournalVerify.
+func journalVerifyTool() (Tool, Handler) {
+	return Tool{
+		Name: "collab_journal_verify", Title: "Verify the whole journal", Class: ReadOnly,
+		Description: "Recompute every event hash of the workspace from genesis and report whether the chain is intact.",
+		Input:       object([]Property{{"workspace_id", workspaceIDField()}}, "workspace_id"),
+	}, handleJournalVerify
+}
+
+// anchorStatusTool is collab_anchor_status, served by handleAnchorStatus.
+func anchorStatusTool() (Tool, Handler) {
+	return Tool{
+		Name: "collab_anchor_status", Title: "Check the local anchor ledger", Class: ReadOnly,
+		Description: "Compare the journal with the newest anchor in the local sidecar ledger. Local file read only: the host sets the ledger path, a caller cannot choose or discover it, and no chain is contacted.",
+		Input:       object([]Property{{"workspace_id", workspaceIDField()}}, "workspace_id"),
+	}, handleAnchorStatus
 }

@@ -2,26 +2,25 @@ package mcp
 
 import "github.com/agenttool/collab/core/search"
 
-func searchTools() []Tool {
-	return []Tool{
-		{
-			Name: "collab_search", Title: "Search everything in the journal", Class: ReadOnly,
-			Description: "Full-text search of one workspace's reports (addressed or not), decisions, tasks, progress notes, reviews, handoffs, artifacts and every event payload, best match first. Plain words just work; FTS5 syntax (\"phrases\", prefix*, AND, OR, NOT) is honoured. Reading never acknowledges.",
-			Input: object([]Property{
-				{"workspace_id", workspaceIDField()},
-				{"query", str().min(1).max(1000).describe("Words to find, or an FTS5 expression; text that is not valid FTS5 is searched as plain words")},
-				{"kinds", array(enum(search.Kinds...)).max(len(search.Kinds)).describe("Only hits of these kinds")},
-				{"actor", str().min(1).max(200).describe("Only events written under this actor label")},
-				{"session_id", str().min(1).describe("Only events written by this session")},
-				{"task_id", str().min(1).describe("Only events about this task")},
-				{"since", boundField("Earliest hit, inclusive")},
-				{"until", boundField("Latest hit, inclusive")},
-				{"order", enum(search.ByRelevance, search.ByRecency).describe("relevance (default) or recent; recent pages stay exact while the journal grows")},
-				{"limit", integer().atLeast(1).atMost(search.MaxLimit).describe("Hits per page, 1 to 50 (default 10)")},
-				{"cursor", str().min(1).max(1000).describe("next_cursor of the previous page; repeat the same query and filters")},
-			}, "workspace_id", "query"),
-		},
-	}
+// searchTool is collab_search, served by handleSearch.
+func searchTool() (Tool, Handler) {
+	return Tool{
+		Name: "collab_search", Title: "Search everything in the journal", Class: ReadOnly,
+		Description: "Full-text search of one workspace's reports (addressed or not), decisions, tasks, progress notes, reviews, handoffs, artifacts and every event payload, best match first. Plain words just work; FTS5 syntax (\"phrases\", prefix*, AND, OR, NOT) is honoured. Reading never acknowledges.",
+		Input: object([]Property{
+			{"workspace_id", workspaceIDField()},
+			{"query", str().min(1).max(1000).describe("Words to find, or an FTS5 expression; text that is not valid FTS5 is searched as plain words")},
+			{"kinds", array(enum(search.Kinds...)).max(len(search.Kinds)).describe("Only hits of these kinds")},
+			{"actor", str().min(1).max(200).describe("Only events written under this actor label")},
+			{"session_id", str().min(1).describe("Only events written by this session")},
+			{"task_id", str().min(1).describe("Only events about this task")},
+			{"since", boundField("Earliest hit, inclusive")},
+			{"until", boundField("Latest hit, inclusive")},
+			{"order", enum(search.ByRelevance, search.ByRecency).describe("relevance (default) or recent; recent pages stay exact while the journal grows")},
+			{"limit", integer().atLeast(1).atMost(search.MaxLimit).describe("Hits per page, 1 to 50 (default 10)")},
+			{"cursor", str().min(1).max(1000).describe("next_cursor of the previous page; repeat the same query and filters")},
+		}, "workspace_id", "query"),
+	}, handleSearch
 }
 
 func boundField(what string) *Schema {

@@ -11,7 +11,7 @@ import (
 func ToolTable() string {
 	var b strings.Builder
 	b.WriteString("# collab tools\n\n")
-	b.WriteString("Generated from `hosts/mcp` tool definitions by `UPDATE_DOCS=1 go test ./hosts/mcp -run TestToolTableIsCurrent`; do not edit by hand.\n\n")
+	b.WriteString("Generated from `hosts/mcp` tool definitions by `go generate ./hosts/mcp`; do not edit by hand.\n\n")
 	b.WriteString("Annotation classes: **read-only** never writes; **retry-safe** writes, and repeating the same call (same idempotency key) is harmless; **mutating** writes and should not be repeated blindly; **destructive** ends or removes something.\n\n")
 	b.WriteString("| tool | class | purpose |\n|---|---|---|\n")
 	for _, t := range Definitions() {

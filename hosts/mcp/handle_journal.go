@@ -45,8 +45,8 @@ func handleAnchorStatus(ctx context.Context, p *Process, a Args) (any, error) {
 	id := a.String("workspace_id")
 	ws, err := p.store.Workspace(ctx, id)
 	if err != nil {
-		if collaberr.HasCode(err, "workspace_not_found") {
-			return nil, collaberr.New("workspace_not_found", "No workspace has this id").With("workspace_id", id)
+		if collaberr.HasCode(err, collaberr.WorkspaceNotFound) {
+			return nil, collaberr.New(collaberr.WorkspaceNotFound, "No workspace has this id").With("workspace_id", id)
 		}
 		return nil, err
 	}

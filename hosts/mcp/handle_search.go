@@ -66,7 +66,7 @@ func (p *Process) searchIndex(ctx context.Context) (*search.Index, error) {
 	}
 	ix, err := open(ctx)
 	if err != nil {
-		return nil, collaberr.New("search_index_unavailable", "The search index beside the database could not be opened; check that its directory is writable, or run agenttool-collab-mcp search --rebuild")
+		return nil, collaberr.New(collaberr.SearchIndexUnavailable, "The search index beside the database could not be opened; check that its directory is writable, or run agenttool-collab-mcp search --rebuild")
 	}
 	p.index = ix
 	return ix, nil

@@ -30,7 +30,7 @@ type SessionStarted struct {
 
 func handleSessionStart(ctx context.Context, p *Process, a Args) (any, error) {
 	if p.binding != nil {
-		return nil, collaberr.New("session_already_bound", "This process already has a bound session; one process holds one session").
+		return nil, collaberr.New(collaberr.SessionAlreadyBound, "This process already has a bound session; one process holds one session").
 			With("session_id", p.binding.sessionID)
 	}
 	started, err := p.store.StartSession(ctx, store.StartSessionInput{
@@ -71,7 +71,7 @@ type SessionEnded struct {
 
 func handleSessionEnd(ctx context.Context, p *Process, a Args) (any, error) {
 	if p.binding == nil {
-		return nil, collaberr.New("session_not_bound", "No session is bound to this process, so there is nothing to end")
+		return nil, collaberr.New(collaberr.SessionNotBound, "No session is bound to this process, so there is nothing to end")
 	}
 	b := p.binding
 	sess, err := p.store.EndSession(ctx, b.credential(), a.OptString("reason"))

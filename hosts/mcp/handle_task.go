@@ -16,7 +16,7 @@ func handleTaskCreate(ctx context.Context, p *Process, a Args) (any, error) {
 	}
 	if p.binding == nil {
 		if in.WorkMode != nil || in.CompletionPolicy != nil || in.ExpectedBaseSHA != nil {
-			return nil, collaberr.New("session_required_for_v2_task_options",
+			return nil, collaberr.New(collaberr.SessionRequiredForV2TaskOptions,
 				"work_mode, completion_policy and expected_base_sha need a bound session; call collab_session_start first")
 		}
 		actor, err := legacyActor(a)

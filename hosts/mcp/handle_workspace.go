@@ -9,7 +9,7 @@ import (
 
 func handleWorkspaceOpen(ctx context.Context, p *Process, a Args) (any, error) {
 	if p.binding != nil {
-		return nil, collaberr.New("session_already_bound",
+		return nil, collaberr.New(collaberr.SessionAlreadyBound,
 			"This process is bound to a session and cannot open or register another workspace; use a new process").
 			With("session_id", p.binding.sessionID)
 	}

@@ -62,7 +62,7 @@ func failure(err error, scrub func(string) string) *sdk.CallToolResult {
 		if strings.Contains(msg, guardAbortMessage) {
 			msg = guardAbortMessage
 		}
-		ce = collaberr.New("internal_error", scrub(msg))
+		ce = collaberr.New(collaberr.InternalError, scrub(msg))
 	}
 	var b bytes.Buffer
 	w := objectWriter{buf: &b}

@@ -33,7 +33,7 @@ func (p *Process) ResumeFile(ctx context.Context, path string, allowCursorRecove
 	}
 	defer p.endTurn()
 	if p.binding != nil {
-		return collaberr.New("session_already_bound", "This process already has a bound session; one process holds one session")
+		return collaberr.New(collaberr.SessionAlreadyBound, "This process already has a bound session; one process holds one session")
 	}
 	cred, err := credfile.Read(path)
 	if err != nil {

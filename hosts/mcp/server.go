@@ -48,17 +48,22 @@ func newServer(version string, p *Process, sessionID string) *sdk.Server {
 	srv.AddReceivingMiddleware(unknownToolMiddleware(known))
 	for _, t := range tools {
 		t := t
-		srv.AddTool(&sdk.Tool{
-			Name:        t.Name,
-			Title:       t.Title,
-			Description: t.Description,
-			InputSchema: t.Input.topLevel(),
-			Annotations: t.Class.annotations(),
-		}, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		srv.AddTool(t.listing(), func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return p.call(ctx, t, req.Params.Arguments)
 		})
 	}
 	return srv
+}
+
+// listing is the tool as tools/list presents it.
+func (t Tool) listing() *sdk.Tool {
+	return &sdk.Tool{
+		Name:        t.Name,
+		Title:       t.Title,
+		Description: t.Description,
+		InputSchema: t.Input.topLevel(),
+		Annotations: t.Class.annotations(),
+	}
 }
 
 // unknownToolMiddleware answers a call to a tool this server does not

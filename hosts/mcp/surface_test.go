@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"sort"
 	"testing"
+
+	"github.com/agenttool/collab/internal/golden"
 )
 
 // referenceSurface is testdata/reference-surface.json: the reference's
@@ -122,14 +124,5 @@ func TestEveryToolIsServedWithTitleDescriptionAndHandler(t *testing.T) {
 
 func TestToolTableIsCurrent(t *testing.T) {
 	path := filepath.Join("..", "..", "docs", "tools.md")
-	want := ToolTable()
-	if os.Getenv("UPDATE_DOCS") == "1" {
-		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile(path)
-	if err != nil || string(got) != want {
-		t.Fatalf("docs/tools.md is stale; run UPDATE_DOCS=1 go test ./hosts/mcp -run TestToolTableIsCurrent (%v)", err)
-	}
+	golden.Check(t, path, []byte(ToolTable()))
 }

@@ -52,7 +52,9 @@ type Tool struct {
 	Description string
 	Class       Class
 	Input       *Schema
-	Handle      Handler
+	// Handle serves the tool. Tools sets it from the handler the tool's
+	// constructor returns beside the definition (see catalogue).
+	Handle Handler
 	// Waits marks a handler that blocks: the process does not serialise
 	// it with other calls, and it takes the process lock only to read the
 	// binding.

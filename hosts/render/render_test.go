@@ -20,11 +20,11 @@ func TestGeneratedFilesAreCurrent(t *testing.T) {
 	for _, f := range files {
 		got, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(f.Path)))
 		if err != nil {
-			t.Errorf("%s: %v (run go run ./hosts/render/hostgen)", f.Path, err)
+			t.Errorf("%s: %v (run go generate ./hosts/render)", f.Path, err)
 			continue
 		}
 		if !bytes.Equal(got, f.Data) {
-			t.Errorf("%s is stale: run go run ./hosts/render/hostgen", f.Path)
+			t.Errorf("%s is stale: run go generate ./hosts/render", f.Path)
 		}
 	}
 }

@@ -1,0 +1,6 @@
+package main
+
+// docs/cli.md is generated from real runs of this command by
+// TestCLIDocsAreCurrent, which fails when the page is stale; with -update
+// it rewrites the page (see internal/golden).
+//go:generate go test -count=1 -run "^TestCLIDocsAreCurrent" . -args -update
