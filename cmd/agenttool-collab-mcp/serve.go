@@ -29,6 +29,10 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 	if _, err := mcp.SelectTools(os.Getenv(mcp.ToolsEnv)); err != nil {
 		return fail(stderr, err)
 	}
+	channel, err := mcp.ChannelEnabled(os.Getenv(mcp.ChannelEnv))
+	if err != nil {
+		return fail(stderr, err)
+	}
 	choice, err := dbpath.Resolve(osEnv())
 	if err != nil {
 		return fail(stderr, err)
@@ -40,12 +44,16 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer st.Close()
 	proc := mcp.NewProcess(mcp.ProcessConfig{Store: st, Getenv: os.Getenv})
+	transport := mcp.StdioTransport(stdin, stdout)
+	if channel {
+		transport = proc.EnableChannel(transport)
+	}
 	resumed, err := proc.ResumeFromEnv(ctx)
 	if err != nil {
 		return fail(stderr, err)
 	}
 	server := mcp.NewServer(appVersion(), proc)
-	session, err := server.Connect(ctx, mcp.StdioTransport(stdin, stdout), nil)
+	session, err := server.Connect(ctx, transport, nil)
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/agenttool/collab/core/collaberr"
-	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/wake"
 )
 
@@ -61,7 +60,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "collab watch: started without a parent; nothing to report to")
 		return 0
 	}
-	w := &watcher{src: src, out: stdout, diag: stderr, json: *asJSON, shown: map[string]bool{}}
+	w := &watcher{src: src, out: stdout, diag: stderr, json: *asJSON}
 	if err := w.run(ctx, *interval, parent); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "collab watch: %s\n", wakeError(err))
 		return 1
@@ -71,12 +70,11 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 
 // watcher follows one session's journal from the head it saw first.
 type watcher struct {
-	src   *wakeSource
-	out   io.Writer
-	diag  io.Writer
-	json  bool
-	after int64
-	shown map[string]bool // lease notices already printed, by task and expiry
+	src    *wakeSource
+	out    io.Writer
+	diag   io.Writer
+	json   bool
+	follow *wake.Follower
 }
 
 func (w *watcher) run(ctx context.Context, interval time.Duration, parent int) error {
@@ -93,8 +91,8 @@ func (w *watcher) run(ctx context.Context, interval time.Duration, parent int) e
 	if err != nil {
 		return err
 	}
-	w.after = snap.Head.Sequence
-	fmt.Fprintf(w.diag, "collab watch: watching from #%d\n", w.after)
+	w.follow = wake.NewFollower(snap.Head.Sequence)
+	fmt.Fprintf(w.diag, "collab watch: watching from #%d\n", w.follow.After())
 	if done, err := w.report(ctx); done || err != nil {
 		return err
 	}
@@ -128,7 +126,7 @@ func (w *watcher) run(ctx context.Context, interval time.Duration, parent int) e
 // position (the watcher's own, never the session's cursor). It returns
 // done when the session has ended.
 func (w *watcher) report(ctx context.Context) (bool, error) {
-	after := w.after
+	after := w.follow.After()
 	snap, err := w.src.st.WakeForSession(ctx, w.src.cred, &after, wake.CandidateLimit)
 	if collaberr.HasCode(err, collaberr.SessionAuthFailed) {
 		// Ending a session or resuming it elsewhere rotates its token: follow
@@ -146,20 +144,8 @@ func (w *watcher) report(ctx context.Context) (bool, error) {
 		fmt.Fprintln(w.diag, "collab watch: the session ended; stopping")
 		return true, nil
 	}
-	sum := wake.Summarise(snap, time.Now())
-	for _, n := range sum.Notices {
-		if n.Sequence == 0 {
-			key := n.TaskID + "|" + leaseOf(snap.Tasks, n.TaskID)
-			if w.shown[key] {
-				continue
-			}
-			w.shown[key] = true
-		}
+	for _, n := range w.follow.Take(snap, time.Now()) {
 		w.print(n)
-	}
-	w.after = snap.Head.Sequence
-	if sum.Truncated {
-		w.after = snap.Candidates[len(snap.Candidates)-1].Sequence
 	}
 	return false, nil
 }
@@ -174,13 +160,4 @@ func (w *watcher) print(n wake.Notice) {
 		return
 	}
 	fmt.Fprintf(w.out, "collab: #%d %s — call collab_next\n", n.Sequence, n.Text)
-}
-
-func leaseOf(tasks []store.WakeTask, id string) string {
-	for _, t := range tasks {
-		if t.ID == id && t.LeaseExpiresAt != nil {
-			return *t.LeaseExpiresAt
-		}
-	}
-	return ""
 }

@@ -34,6 +34,8 @@ type Manifest struct {
 	// Hooks and Experimental (monitors) wake the agent: see wake.go.
 	Hooks        map[string][]HookGroup `json:"hooks,omitempty"`
 	Experimental *Experimental          `json:"experimental,omitempty"`
+	// Channels declares the server as a channel: see channel.go.
+	Channels []Channel `json:"channels,omitempty"`
 }
 
 // Person names an author or owner.
@@ -67,11 +69,12 @@ func PluginManifest() Manifest {
 			plugin.Server: {
 				Command: "${" + RootVariable + "}/" + plugin.Launcher,
 				Args:    []string{},
-				Env:     map[string]string{plugin.HostVariable: string(Host)},
+				Env:     map[string]string{plugin.HostVariable: string(Host), ChannelVariable: "1"},
 			},
 		},
 		Hooks:        WakeHooks(),
 		Experimental: WakeMonitors(),
+		Channels:     Channels(),
 	}
 }
 

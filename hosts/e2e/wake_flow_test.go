@@ -15,10 +15,15 @@ import (
 // wakeNotice is the part of peek's one-line notice the tests look for.
 const wakeNotice = "1 handoff offered to you"
 
-// offerHandoff starts two sessions, alice and bob, through the packaged
-// server, has alice offer bob a task, and returns bob's credential file and
-// session id. Both server processes stay alive until the test ends.
-func offerHandoff(t *testing.T, w world, suffix string) (string, string) {
+// wakeSessions are alice and bob, each with a session started through the
+// packaged server (both server processes stay alive until the test ends).
+type wakeSessions struct {
+	alice       *mcptest.Client
+	ws          any
+	bobID, file string // bob's session and credential file
+}
+
+func startWakeSessions(t *testing.T, w world, suffix string) *wakeSessions {
 	t.Helper()
 	start := func() *mcptest.Client {
 		c, err := mcptest.Start([]string{filepath.Join(w.root, plugin.Launcher)}, w.env())
@@ -28,28 +33,41 @@ func offerHandoff(t *testing.T, w world, suffix string) (string, string) {
 		t.Cleanup(func() { c.Close() })
 		return c
 	}
-	call := func(c *mcptest.Client, tool string, args map[string]any) map[string]any {
-		r, err := c.Call(tool, args)
-		if err != nil || r.IsError || r.RPCError != nil {
-			t.Fatalf("%s: %v %s", tool, err, r.Raw)
-		}
-		return r.Structured
-	}
 	alice, bob := start(), start()
 	session := func(c *mcptest.Client, actor string) map[string]any {
-		return call(c, "collab_session_start", map[string]any{"root_path": w.project, "actor": actor + suffix, "repository_key": "hosts-e2e"})
+		return wakeCall(t, c, "collab_session_start", map[string]any{"root_path": w.project, "actor": actor + suffix, "repository_key": "hosts-e2e"})
 	}
 	a, b := session(alice, "alice"), session(bob, "bob")
-	ws := a["workspace"].(map[string]any)["id"]
-	bobID := b["session"].(map[string]any)["id"].(string)
-	task := "wake" + suffix
-	call(alice, "collab_task_create", map[string]any{"workspace_id": ws, "task_id": task, "idempotency_key": "c" + task, "title": "wake", "work_mode": "coordination"})
-	claimed := call(alice, "collab_task_claim", map[string]any{"workspace_id": ws, "task_id": task, "idempotency_key": "k" + task, "expected_version": 1})
+	return &wakeSessions{alice: alice, ws: a["workspace"].(map[string]any)["id"], bobID: b["session"].(map[string]any)["id"].(string),
+		file: filepath.Join(filepath.Dir(w.journal), "collab-sessions", b["session_file_name"].(string))}
+}
+
+// offer has alice create and claim task and offer it to bob.
+func (s *wakeSessions) offer(t *testing.T, task string) {
+	t.Helper()
+	wakeCall(t, s.alice, "collab_task_create", map[string]any{"workspace_id": s.ws, "task_id": task, "idempotency_key": "c" + task, "title": "wake", "work_mode": "coordination"})
+	claimed := wakeCall(t, s.alice, "collab_task_claim", map[string]any{"workspace_id": s.ws, "task_id": task, "idempotency_key": "k" + task, "expected_version": 1})
 	tk := claimed["task"].(map[string]any)
-	call(alice, "collab_handoff_offer", map[string]any{"workspace_id": ws, "task_id": task, "lease_id": tk["lease_id"],
-		"idempotency_key": "o" + task, "expected_version": tk["version"], "to_session_id": bobID, "summary": "take over"})
-	file := filepath.Join(filepath.Dir(w.journal), "collab-sessions", b["session_file_name"].(string))
-	return file, bobID
+	wakeCall(t, s.alice, "collab_handoff_offer", map[string]any{"workspace_id": s.ws, "task_id": task, "lease_id": tk["lease_id"],
+		"idempotency_key": "o" + task, "expected_version": tk["version"], "to_session_id": s.bobID, "summary": "take over"})
+}
+
+func wakeCall(t *testing.T, c *mcptest.Client, tool string, args map[string]any) map[string]any {
+	t.Helper()
+	r, err := c.Call(tool, args)
+	if err != nil || r.IsError || r.RPCError != nil {
+		t.Fatalf("%s: %v %s", tool, err, r.Raw)
+	}
+	return r.Structured
+}
+
+// offerHandoff starts alice's and bob's sessions, has alice offer bob a
+// task, and returns bob's credential file and session id.
+func offerHandoff(t *testing.T, w world, suffix string) (string, string) {
+	t.Helper()
+	s := startWakeSessions(t, w, suffix)
+	s.offer(t, "wake"+suffix)
+	return s.file, s.bobID
 }
 
 // bobCursor reads a session's persisted cursor sequence and version.

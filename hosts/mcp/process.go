@@ -32,6 +32,8 @@ type Process struct {
 	// changes is the store's shared change poller, made on first use.
 	changesOnce sync.Once
 	changes     *wake.Changes
+	// channel, when enabled (EnableChannel), pushes notices to the client.
+	channel *channel
 }
 
 // ProcessConfig configures NewProcess.
@@ -95,12 +97,18 @@ func (p *Process) principalActor(actor string) string {
 }
 
 func (p *Process) notifyBind(sessionID string) {
+	if p.channel != nil {
+		p.channel.bind(p.binding)
+	}
 	if p.onBind != nil {
 		p.onBind(sessionID)
 	}
 }
 
 func (p *Process) notifyUnbind(sessionID string) {
+	if p.channel != nil {
+		p.channel.unbind(true)
+	}
 	if p.onUnbind != nil {
 		p.onUnbind(sessionID)
 	}

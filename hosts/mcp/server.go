@@ -31,7 +31,7 @@ func NewSessionServer(version string, p *Process, sessionID string) *sdk.Server 
 func newServer(version string, p *Process, sessionID string) *sdk.Server {
 	opts := &sdk.ServerOptions{
 		Instructions: Instructions,
-		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
+		Capabilities: p.capabilities(),
 	}
 	if sessionID != "" {
 		opts.GetSessionID = func() string { return sessionID }

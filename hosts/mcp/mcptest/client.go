@@ -20,6 +20,8 @@ type Client struct {
 	out    *bufio.Reader
 	stderr *lockedBuffer
 	nextID int
+	// notes are the server's notifications read so far and not yet taken.
+	notes []map[string]any
 	// Initialize is the server's initialize result.
 	Initialize map[string]any
 }
@@ -114,6 +116,7 @@ func (c *Client) request(method string, params any) (map[string]any, error) {
 			msg["_raw"] = string(line)
 			return msg, nil
 		}
+		c.keepNote(msg, line)
 	}
 }
 
@@ -225,6 +228,7 @@ func (c *Client) CallMany(name string, calls []map[string]any) ([]Result, error)
 		id, ok := msg["id"].(float64)
 		i, mine := ids[int(id)]
 		if !ok || !mine {
+			c.keepNote(msg, line)
 			continue
 		}
 		msg["_raw"] = string(line)
