@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agenttool/collab/internal/golden"
+	"github.com/agenttool/collab/core/golden"
 )
 
 // docStep is one command docs/cli.md shows, with why a person runs it.

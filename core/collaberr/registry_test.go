@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/agenttool/collab/core/collaberr"
-	"github.com/agenttool/collab/internal/golden"
+	"github.com/agenttool/collab/core/golden"
 )
 
 // declaredCodes parses codes.go and returns every constant of type Code,

@@ -11,7 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agenttool/collab/core/store"
-	"github.com/agenttool/collab/internal/golden"
+	"github.com/agenttool/collab/core/golden"
 )
 
 // connect serves a process with the given profile over an in-memory

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agenttool/collab/internal/golden"
+	"github.com/agenttool/collab/core/golden"
 )
 
 // snapshotDir holds one JSON file per tool: its tools/list entry (name,

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/agenttool/collab/internal/golden"
+	"github.com/agenttool/collab/core/golden"
 )
 
 // referenceSurface is testdata/reference-surface.json: the reference's
