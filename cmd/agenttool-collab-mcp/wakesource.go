@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/agenttool/collab/core/credfile"
-	"github.com/agenttool/collab/core/dbpath"
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -42,7 +42,7 @@ func (w *wakeSource) reload() bool {
 // the credential path or its token.
 func openWakeSource(ctx context.Context, db, file string) (*wakeSource, error) {
 	if file == "" {
-		file = os.Getenv("AGENTOOL_COLLAB_SESSION_FILE")
+		file = os.Getenv(place.EnvSessionFile)
 	}
 	if file == "" {
 		return nil, errNoSession
@@ -52,7 +52,7 @@ func openWakeSource(ctx context.Context, db, file string) (*wakeSource, error) {
 		return nil, errors.New("the session credential file cannot be read")
 	}
 	if db == "" {
-		choice, err := dbpath.Resolve(osEnv())
+		choice, err := place.Database(place.OS())
 		if err != nil {
 			return nil, err
 		}

@@ -55,8 +55,9 @@ func (e Env) cwd() (string, error) {
 	return e.Cwd()
 }
 
-// errNoHome is returned when no variable names the home directory.
-var errNoHome = errors.New("no home directory: HOME (USERPROFILE on Windows) is unset or empty")
+// ErrNoHome is returned when the variable naming the home directory is
+// unset or empty.
+var ErrNoHome = errors.New("no home directory: HOME (USERPROFILE on Windows) is unset or empty")
 
 // Home returns the user's home directory the way the operating system's
 // convention (and Go's os.UserHomeDir) finds it: USERPROFILE on Windows,
@@ -67,7 +68,7 @@ func (e Env) Home() (string, error) {
 	if v := e.Get(name); v != "" {
 		return v, nil
 	}
-	return "", errNoHome
+	return "", ErrNoHome
 }
 
 // HomeVar names the variable that holds the home directory on goos.
