@@ -255,7 +255,7 @@ func runCheck(ctx context.Context, in guard.CheckInput) (guard.Verdict, error) {
 	}
 	if f := os.Getenv(place.EnvSessionFile); f != "" {
 		if c, err := credfile.Read(f); err == nil {
-			in.Own = &store.Credential{SessionID: c.SessionID, Token: c.Token, Generation: c.Generation}
+			in.Own = &c
 		}
 	}
 	v, err := guard.Check(ctx, in)

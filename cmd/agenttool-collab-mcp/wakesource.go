@@ -31,9 +31,9 @@ func (w *wakeSource) reload() bool {
 	if err != nil {
 		return false
 	}
-	fresh := store.Credential{SessionID: c.SessionID, Token: c.Token, Generation: c.Generation}
-	changed := fresh != w.cred
-	w.cred = fresh
+	// The cursor the file records is the resuming process's, not ours.
+	changed := c.SessionID != w.cred.SessionID || c.Token != w.cred.Token || c.Generation != w.cred.Generation
+	w.cred = c
 	return changed
 }
 
@@ -68,5 +68,5 @@ func openWakeSource(ctx context.Context, db, file string) (*wakeSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &wakeSource{st: st, cred: store.Credential{SessionID: c.SessionID, Token: c.Token, Generation: c.Generation}, file: file}, nil
+	return &wakeSource{st: st, cred: c, file: file}, nil
 }
