@@ -102,14 +102,8 @@ func hostDir(in Inputs, variable, dot string) string {
 	if d := in.Env[variable]; d != "" {
 		return d
 	}
-	return filepath.Join(userHome(in.Env), dot)
-}
-
-func userHome(env map[string]string) string {
-	if h := env["HOME"]; h != "" {
-		return h
-	}
-	return env["USERPROFILE"]
+	home, _ := place.Map(in.OS, in.Env, in.Cwd).Home()
+	return filepath.Join(home, dot)
 }
 
 func claudeEntries(in Inputs, r *root, want Database) []HostReport {
@@ -174,7 +168,8 @@ func missingEnvVars(listed []string) []string {
 }
 
 func hermesEntries(in Inputs, want Database) []HostReport {
-	home, err := hermes.Home("", "", func(k string) string { return in.Env[k] }, func() (string, error) { return userHome(in.Env), nil })
+	env := place.Map(in.OS, in.Env, in.Cwd)
+	home, err := hermes.Home("", "", env.Get, env.Home)
 	if err != nil {
 		return nil
 	}
