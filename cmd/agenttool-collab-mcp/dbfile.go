@@ -7,17 +7,17 @@ import (
 	"os"
 
 	"github.com/agenttool/collab/core/collaberr"
-	"github.com/agenttool/collab/core/dbpath"
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
 )
 
 // dbSource names the setting that chose a database path, for messages.
-func dbSource(s dbpath.Source) string {
+func dbSource(s place.Source) string {
 	switch s {
-	case dbpath.FromEnv:
-		return "AGENTOOL_COLLAB_DB"
-	case dbpath.FromXDG:
-		return "XDG_DATA_HOME"
+	case place.FromEnv:
+		return place.EnvDB
+	case place.FromXDG:
+		return place.EnvXDGData
 	}
 	return "the default location"
 }

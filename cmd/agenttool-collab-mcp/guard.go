@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/agenttool/collab/core/credfile"
-	"github.com/agenttool/collab/core/dbpath"
 	"github.com/agenttool/collab/core/guard"
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -196,7 +196,7 @@ func guardCheck(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		}
 		return 0
 	}
-	if os.Getenv("AGENTOOL_COLLAB_GUARD") == "off" {
+	if os.Getenv(place.EnvGuard) == "off" {
 		return 0
 	}
 	in := guard.CheckInput{Hook: *hook, Dir: ".", Database: *db}
@@ -233,7 +233,7 @@ func guardCheck(ctx context.Context, args []string, stdin io.Reader, stdout, std
 // checks within the time budget.
 func runCheck(ctx context.Context, in guard.CheckInput) (guard.Verdict, error) {
 	budget := defaultGuardBudget
-	if v := os.Getenv("AGENTOOL_COLLAB_GUARD_TIMEOUT"); v != "" {
+	if v := os.Getenv(place.EnvGuardTimeout); v != "" {
 		if d, err := time.ParseDuration(v); err == nil {
 			budget = d
 		}
@@ -241,7 +241,7 @@ func runCheck(ctx context.Context, in guard.CheckInput) (guard.Verdict, error) {
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	if in.Database == "" {
-		choice, err := dbpath.Resolve(osEnv())
+		choice, err := place.Database(place.OS())
 		if err != nil {
 			return guard.Verdict{}, err
 		}
@@ -253,9 +253,9 @@ func runCheck(ctx context.Context, in guard.CheckInput) (guard.Verdict, error) {
 	if _, err := os.Stat(in.Database); err != nil {
 		return guard.Verdict{}, fmt.Errorf("no collab database at %s", in.Database)
 	}
-	if f := os.Getenv("AGENTOOL_COLLAB_SESSION_FILE"); f != "" {
+	if f := os.Getenv(place.EnvSessionFile); f != "" {
 		if c, err := credfile.Read(f); err == nil {
-			in.Own = &store.Credential{SessionID: c.SessionID, Token: c.Token, Generation: c.Generation}
+			in.Own = &c
 		}
 	}
 	v, err := guard.Check(ctx, in)

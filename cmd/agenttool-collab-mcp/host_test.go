@@ -8,15 +8,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/hosts/setup"
 )
 
 func testHostEnv(vars map[string]string, home string) setup.Env {
+	withHome := map[string]string{place.HomeVar(runtime.GOOS): home}
+	for k, v := range vars {
+		withHome[k] = v
+	}
 	return setup.Env{
-		Getenv:     func(k string) string { return vars[k] },
-		LookupEnv:  func(k string) (string, bool) { v, ok := vars[k]; return v, ok },
-		UserHome:   func() (string, error) { return home, nil },
-		Cwd:        func() (string, error) { return home, nil },
+		Env:        place.Map(runtime.GOOS, withHome, home),
 		Executable: func() (string, error) { return "/opt/collab/bin/linux-x64/agenttool-collab-mcp", nil },
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agenttool/collab/core/dbpath"
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/search"
 	"github.com/agenttool/collab/core/store"
 )
@@ -66,7 +66,7 @@ func searchCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 func runSearch(ctx context.Context, db string, rebuild bool, q search.Query, asJSON bool, stdout, stderr io.Writer) int {
 	path := db
 	if path == "" {
-		choice, err := dbpath.Resolve(osEnv())
+		choice, err := place.Database(place.OS())
 		if err != nil {
 			return fail(stderr, err)
 		}

@@ -11,15 +11,10 @@ import (
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agenttool/collab/core/collaberr"
-	"github.com/agenttool/collab/core/dbpath"
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/hosts/mcp"
 )
-
-// osEnv reads the real process environment.
-func osEnv() dbpath.Env {
-	return dbpath.Env{LookupEnv: os.LookupEnv, Home: os.UserHomeDir, Cwd: os.Getwd}
-}
 
 // serve runs the MCP stdio server until stdin closes (every request read
 // by then is answered first) or ctx is cancelled. stdout carries JSON-RPC
@@ -33,12 +28,12 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	choice, err := dbpath.Resolve(osEnv())
+	choice, err := place.Database(place.OS())
 	if err != nil {
 		return fail(stderr, err)
 	}
 	firstRunHint(stdin, stderr, choice.Path)
-	st, err := store.Open(ctx, store.Options{Path: choice.Path, Synchronous: os.Getenv("AGENTOOL_COLLAB_SYNCHRONOUS")})
+	st, err := store.Open(ctx, store.Options{Path: choice.Path, Synchronous: os.Getenv(place.EnvSynchronous)})
 	if err != nil {
 		return fail(stderr, err)
 	}

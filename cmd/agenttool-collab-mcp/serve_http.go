@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agenttool/collab/core/dbpath"
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/tokens"
 	"github.com/agenttool/collab/hosts/httpserve"
@@ -58,11 +58,11 @@ func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 		tlsConfig = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
 	}
-	choice, err := dbpath.Resolve(osEnv())
+	choice, err := place.Database(place.OS())
 	if err != nil {
 		return fail(stderr, err)
 	}
-	st, err := store.Open(ctx, store.Options{Path: choice.Path, Synchronous: os.Getenv("AGENTOOL_COLLAB_SYNCHRONOUS")})
+	st, err := store.Open(ctx, store.Options{Path: choice.Path, Synchronous: os.Getenv(place.EnvSynchronous)})
 	if err != nil {
 		return fail(stderr, err)
 	}

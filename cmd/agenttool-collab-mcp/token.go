@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/agenttool/collab/core/dbpath"
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/tokens"
 	"github.com/agenttool/collab/hosts/cli"
 )
@@ -78,7 +78,7 @@ func tokenCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 
 func tokenFile(db string) (string, error) {
 	if db == "" {
-		choice, err := dbpath.Resolve(osEnv())
+		choice, err := place.Database(place.OS())
 		if err != nil {
 			return "", err
 		}

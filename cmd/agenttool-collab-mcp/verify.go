@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/agenttool/collab/core/collaberr"
-	"github.com/agenttool/collab/core/dbpath"
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -81,7 +81,7 @@ func verifyTarget(files []string, db string) (path, source string, err error) {
 	case db != "":
 		return db, "--db", nil
 	}
-	choice, err := dbpath.Resolve(osEnv())
+	choice, err := place.Database(place.OS())
 	if err != nil {
 		return "", "", err
 	}

@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/agenttool/collab/core/credfile"
-	"github.com/agenttool/collab/core/dbpath"
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -31,9 +31,9 @@ func (w *wakeSource) reload() bool {
 	if err != nil {
 		return false
 	}
-	fresh := store.Credential{SessionID: c.SessionID, Token: c.Token, Generation: c.Generation}
-	changed := fresh != w.cred
-	w.cred = fresh
+	// The cursor the file records is the resuming process's, not ours.
+	changed := c.SessionID != w.cred.SessionID || c.Token != w.cred.Token || c.Generation != w.cred.Generation
+	w.cred = c
 	return changed
 }
 
@@ -42,7 +42,7 @@ func (w *wakeSource) reload() bool {
 // the credential path or its token.
 func openWakeSource(ctx context.Context, db, file string) (*wakeSource, error) {
 	if file == "" {
-		file = os.Getenv("AGENTOOL_COLLAB_SESSION_FILE")
+		file = os.Getenv(place.EnvSessionFile)
 	}
 	if file == "" {
 		return nil, errNoSession
@@ -52,7 +52,7 @@ func openWakeSource(ctx context.Context, db, file string) (*wakeSource, error) {
 		return nil, errors.New("the session credential file cannot be read")
 	}
 	if db == "" {
-		choice, err := dbpath.Resolve(osEnv())
+		choice, err := place.Database(place.OS())
 		if err != nil {
 			return nil, err
 		}
@@ -68,5 +68,5 @@ func openWakeSource(ctx context.Context, db, file string) (*wakeSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &wakeSource{st: st, cred: store.Credential{SessionID: c.SessionID, Token: c.Token, Generation: c.Generation}, file: file}, nil
+	return &wakeSource{st: st, cred: c, file: file}, nil
 }

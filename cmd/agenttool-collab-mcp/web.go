@@ -11,8 +11,7 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/agenttool/collab/core/anchor"
-	"github.com/agenttool/collab/core/dbpath"
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/search"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/hosts/web"
@@ -20,7 +19,7 @@ import (
 
 // webTokenEnv names the access token required when the view listens
 // beyond loopback.
-const webTokenEnv = "AGENTOOL_COLLAB_WEB_TOKEN"
+const webTokenEnv = place.EnvWebToken
 
 // webCommand serves the read-only web view until ctx ends. It exits 2 on
 // bad flags or a refused bind, 1 when the database cannot be opened.
@@ -51,7 +50,7 @@ func webCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	path := *db
 	if path == "" {
-		choice, err := dbpath.Resolve(osEnv())
+		choice, err := place.Database(place.OS())
 		if err != nil {
 			fail(stderr, err)
 			return 2
@@ -69,7 +68,7 @@ func webCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	// The search box reads the same sidecar index as collab_search and the
 	// search command (created or repaired beside the database; the
 	// database itself is only read). Without it the box is shown disabled.
-	opts := web.Options{Store: st, Token: token, AnchorLedger: anchor.DefaultLedgerPath(os.Getenv)}
+	opts := web.Options{Store: st, Token: token, AnchorLedger: place.AnchorLedger(place.OS())}
 	if ix, err := search.Open(ctx, st); err != nil {
 		fmt.Fprintf(stderr, "⚠ search is off: %v\n", err)
 	} else {

@@ -6,6 +6,6 @@
 // The check is read-only and local: it never contacts a chain, never writes
 // the ledger, and never fails because of the ledger — a missing, special,
 // oversized or malformed ledger simply reports "unanchored". The ledger path
-// is chosen by the host (see DefaultLedgerPath) and never appears in a
+// is chosen by the host (see place.AnchorLedger) and never appears in a
 // result.
 package anchor

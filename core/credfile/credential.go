@@ -18,8 +18,11 @@ type Cursor struct {
 	Hash     string `json:"hash"`
 }
 
-// Credential is the content of one session credential file. LastCursor is
-// nil when the file carries no last_cursor member.
+// Credential is collab's one session credential type (store.Credential is
+// the same type): what authenticates a credential-bound session and what
+// one credential file holds. A newer Generation (a later resume) fences
+// every older one. LastCursor, the host's last acknowledged position, is
+// nil when the file carries no last_cursor member; only a resume reads it.
 type Credential struct {
 	SessionID  string
 	Token      string

@@ -9,9 +9,10 @@
 // ever names the path or the token — each carries only an "operation" detail,
 // so an error can be shown to a model without leaking where the secret lives.
 //
-// Platform notes: on Unix ownership means "owned by the effective uid" and
-// privacy means "no group or other permission bits". Windows has neither uid
-// ownership nor POSIX permission bits in os.FileMode, so there the owner and
-// mode checks are skipped and only the "regular file, not a symlink, real
-// directory" checks remain; access control is left to the directory's ACL.
+// Platform notes: on Unix ownership means "owned by the real uid" (the one
+// owner check, core/fileowner) and privacy means "no group or other
+// permission bits". Windows has neither uid ownership nor POSIX permission
+// bits in os.FileMode, so there the owner and mode checks are skipped and
+// only the "regular file, not a symlink, real directory" checks remain;
+// access control is left to the directory's ACL.
 package credfile

@@ -1,35 +1,33 @@
 package credfile
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/agenttool/collab/core/place"
 )
 
-// MemoryDatabase is the database path that names an in-memory SQLite store,
-// which has no directory to hold credential files.
-const MemoryDatabase = ":memory:"
-
 // DirName is the directory, beside the database file, that holds the
-// default credential files.
-const DirName = "collab-sessions"
+// default credential files (place.CredentialDirName).
+const DirName = place.CredentialDirName
 
-// PathFor returns the default credential path of a session:
+// PathFor returns the default credential path of a session,
+// place.Beside.CredentialFile:
 // <directory of the absolute database path>/collab-sessions/<sessionID>.json.
 // An in-memory database is refused with session_file_path_required, and a
 // session id that could escape that directory with invalid_session_id.
 func PathFor(databasePath, sessionID string) (string, error) {
-	if databasePath == MemoryDatabase {
+	if databasePath == place.Memory {
 		return "", errPathRequired()
 	}
 	if !safeFileStem(sessionID) {
 		return "", errInvalidSessionID()
 	}
-	abs, err := filepath.Abs(databasePath)
+	b, err := place.BesideDatabase(databasePath)
 	if err != nil {
-		return "", fmt.Errorf("resolve database path: %w", err)
+		return "", err
 	}
-	return filepath.Join(filepath.Dir(abs), DirName, sessionID+".json"), nil
+	return b.CredentialFile(sessionID), nil
 }
 
 // safeFileStem reports whether id can be used as a file name stem without

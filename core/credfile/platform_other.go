@@ -7,10 +7,6 @@ import (
 	"os"
 )
 
-// ownedByCurrentUser always holds on platforms without POSIX uids (Windows):
-// ownership there is an ACL question this package does not answer.
-func ownedByCurrentUser(fs.FileInfo) bool { return true }
-
 // privateMode always holds on platforms whose os.FileMode does not carry
 // group/other permission bits (Windows synthesises 0666 or 0444).
 func privateMode(fs.FileInfo) bool { return true }

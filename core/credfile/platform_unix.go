@@ -8,13 +8,6 @@ import (
 	"syscall"
 )
 
-// ownedByCurrentUser reports whether fi belongs to the effective uid, which is
-// the uid that owns every file this process creates.
-func ownedByCurrentUser(fi fs.FileInfo) bool {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && uint64(st.Uid) == uint64(os.Geteuid())
-}
-
 // privateMode reports whether fi grants nothing to group or other users.
 func privateMode(fi fs.FileInfo) bool {
 	return fi.Mode().Perm()&0o077 == 0

@@ -1,10 +1,15 @@
 package credfile
 
 import (
+	"github.com/agenttool/collab/core/fileowner"
 	"io/fs"
 	"os"
 	"path/filepath"
 )
+
+// ownedByCurrentUser is collab's one owner check (core/fileowner): the
+// file belongs to this process's real uid.
+func ownedByCurrentUser(fi fs.FileInfo) bool { return fileowner.Mine(fi) }
 
 // isPrivateDirectory reports whether fi (from Lstat) is a real directory, not
 // a symlink, owned by this user and closed to group and other users.

@@ -16,10 +16,9 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
-)
 
-// SidecarSuffix is appended to the database path to name its index.
-const SidecarSuffix = ".search"
+	"github.com/agenttool/collab/core/place"
+)
 
 // sidecarApplicationID marks a collab search sidecar ("ATCS").
 const sidecarApplicationID = 0x41544353
@@ -29,8 +28,8 @@ const sidecarApplicationID = 0x41544353
 const sidecarFormat = 1
 
 // SidecarPath names the index file of the database at dbPath: the same
-// directory, the database's name plus SidecarSuffix.
-func SidecarPath(dbPath string) string { return dbPath + SidecarSuffix }
+// directory, the database's name plus place.SearchSuffix.
+func SidecarPath(dbPath string) string { return dbPath + place.SearchSuffix }
 
 var sidecarSchema = []string{
 	`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,

@@ -10,14 +10,12 @@ import (
 	"github.com/agenttool/collab/core/normalize"
 )
 
-// Credential authenticates one credential-bound session: its id, its
-// bearer token and the generation this process holds. A newer generation
-// (a later resume) fences every older one.
-type Credential struct {
-	SessionID  string
-	Token      string
-	Generation int64
-}
+// Credential authenticates one credential-bound session. It is the one
+// credential type, credfile.Credential: the session id, the bearer token
+// and the generation this process holds (a newer generation, from a later
+// resume, fences every older one). Its LastCursor is read by ResumeSession
+// only; every other method ignores it.
+type Credential = credfile.Credential
 
 // identityBoundary is recorded with every session start.
 const identityBoundary = "session_credentials_fence_cooperating_local_clients_but_do_not_authenticate_a_person_or_model"

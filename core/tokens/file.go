@@ -14,21 +14,25 @@ import (
 	"regexp"
 	"sort"
 	"time"
+
+	"github.com/agenttool/collab/core/place"
 )
 
-// FileName is the token file's name, beside the database file.
-const FileName = "collab-tokens.json"
+// FileName is the token file's name, beside the database file
+// (place.TokensFileName).
+const FileName = place.TokensFileName
 
 // Prefix starts every token, so a leaked one is recognisable in a scan.
 const Prefix = "collab_"
 
-// PathFor returns the token file of the database at databasePath.
+// PathFor returns the token file of the database at databasePath
+// (place.Beside.TokensFile).
 func PathFor(databasePath string) (string, error) {
-	abs, err := filepath.Abs(databasePath)
+	b, err := place.BesideDatabase(databasePath)
 	if err != nil {
-		return "", fmt.Errorf("resolve database path: %w", err)
+		return "", err
 	}
-	return filepath.Join(filepath.Dir(abs), FileName), nil
+	return b.TokensFile(), nil
 }
 
 // Entry is one client's token as stored: its name and the hash, never the

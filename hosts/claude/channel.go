@@ -1,12 +1,15 @@
 package claude
 
-import "github.com/agenttool/collab/hosts/plugin"
+import (
+	"github.com/agenttool/collab/core/place"
+	"github.com/agenttool/collab/hosts/plugin"
+)
 
 // ChannelVariable turns the server's claude/channel capability on (it is
 // hosts/mcp.ChannelEnv; a test keeps the two equal). The plugin's server
 // entry sets it, since only Claude Code reads channel notifications; the
 // server is off without it, for every other host and for a bare run.
-const ChannelVariable = "AGENTOOL_COLLAB_CHANNEL"
+const ChannelVariable = place.EnvChannel
 
 // Channel is one entry of the manifest's channels list: it names the
 // mcpServers entry that may push messages into a session. Claude Code

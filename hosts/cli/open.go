@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agenttool/collab/core/dbpath"
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -113,7 +113,7 @@ func (c *common) databasePath() (string, error) {
 	if c.db != "" {
 		return c.db, nil
 	}
-	choice, err := dbpath.Resolve(dbpath.Env{LookupEnv: os.LookupEnv, Home: os.UserHomeDir, Cwd: os.Getwd})
+	choice, err := place.Database(place.OS())
 	if err != nil {
 		return "", &problem{what: "cannot tell which database to open: " + err.Error(), fix: "pass --db FILE or set AGENTOOL_COLLAB_DB", code: ExitUsage}
 	}

@@ -2,17 +2,15 @@ package cli
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"os/user"
-	"path/filepath"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agenttool/collab/core/credfile"
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/hosts/mcp"
 	"github.com/agenttool/collab/hosts/mcpclient"
@@ -31,23 +29,13 @@ type seat struct {
 }
 
 // seatPath is where the person's credential for database db and workspace
-// ws lives: $XDG_STATE_HOME/agenttool/collab-person/<digest>.json (else
-// ~/.local/state/...), a 0600 file in a 0700 directory.
+// ws lives (place.PersonCredential), a 0600 file in a 0700 directory.
 func seatPath(db, ws string) (string, error) {
-	base := os.Getenv("XDG_STATE_HOME")
-	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", &problem{what: "cannot find your home directory for the session credential", fix: "set XDG_STATE_HOME", code: ExitUsage}
-		}
-		base = filepath.Join(home, ".local", "state")
+	path, err := place.PersonCredential(place.OS(), db, ws)
+	if errors.Is(err, place.ErrNoHome) {
+		return "", &problem{what: "cannot find your home directory for the session credential", fix: "set " + place.EnvXDGState, code: ExitUsage}
 	}
-	abs, err := filepath.Abs(db)
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256([]byte(abs + "\x00" + ws))
-	return filepath.Join(base, "agenttool", "collab-person", hex.EncodeToString(sum[:12])+".json"), nil
+	return path, err
 }
 
 // defaultActor names the person: --as, else $COLLAB_PERSON, else the login.
@@ -55,7 +43,7 @@ func defaultActor(as string) string {
 	if as != "" {
 		return as
 	}
-	if v := os.Getenv("COLLAB_PERSON"); v != "" {
+	if v := os.Getenv(place.EnvPerson); v != "" {
 		return v
 	}
 	if u, err := user.Current(); err == nil && u.Username != "" {
@@ -145,7 +133,7 @@ func (s *seat) start(ctx context.Context, actor string) error {
 // resume binds the person's session, moving it to a new generation.
 func (s *seat) resume(ctx context.Context) error {
 	getenv := func(k string) string {
-		if k == "AGENTOOL_COLLAB_SESSION_FILE" {
+		if k == place.EnvSessionFile {
 			return s.credPath
 		}
 		return ""

@@ -12,6 +12,8 @@ import (
 	"flag"
 	"io"
 	"os"
+
+	"github.com/agenttool/collab/core/place"
 )
 
 // Exit codes shared by every command.
@@ -48,5 +50,5 @@ func IsTerminal(w io.Writer) bool {
 // ColorFor reports whether output to w may carry ANSI colour: only on a
 // terminal, and never when NO_COLOR is set to anything non-empty.
 func ColorFor(w io.Writer) bool {
-	return os.Getenv("NO_COLOR") == "" && IsTerminal(w)
+	return os.Getenv(place.EnvNoColor) == "" && IsTerminal(w)
 }

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/hosts/mcpclient"
 )
 
@@ -20,7 +21,7 @@ type agent struct {
 // startAgent launches one server process on the demo database.
 func startAgent(ctx context.Context, opts Options, name, db string) (*agent, error) {
 	cmd := exec.CommandContext(ctx, opts.Server[0], opts.Server[1:]...)
-	cmd.Env = append(serverEnv(), "AGENTOOL_COLLAB_DB="+db)
+	cmd.Env = append(serverEnv(), place.EnvDB+"="+db)
 	cmd.Env = append(cmd.Env, opts.Env...)
 	conn, err := mcpclient.Start(ctx, cmd, "collab-demo-"+name)
 	if err != nil {
@@ -34,7 +35,7 @@ func startAgent(ctx context.Context, opts Options, name, db string) (*agent, err
 func serverEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "AGENTOOL_COLLAB_") {
+		if strings.HasPrefix(kv, place.EnvPrefix) {
 			continue
 		}
 		env = append(env, kv)

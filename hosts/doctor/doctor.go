@@ -48,7 +48,7 @@ func (r Report) ActionNeeded() bool { return len(r.Problems) > 0 }
 // Run performs every check.
 func Run(ctx context.Context, in Inputs) Report {
 	r := Report{Version: in.Version, Executable: in.Executable, Launch: launchOf(in), Problems: []string{}}
-	r.Database = resolve(in.Env, in.Cwd, "this process")
+	r.Database = resolve(in.OS, in.Env, in.Cwd)
 	if r.Database.Error != "" {
 		r.problem("the database location cannot be resolved: %s", r.Database.Error)
 	} else if r.Database.Relative {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/hosts/plugin"
 )
 
@@ -39,14 +40,15 @@ func checkFiles(in Inputs, db Database, r *RootReport) []FileCheck {
 	}
 	var rules []modeRule
 	if db.Path != "" && !db.Memory {
-		dir := filepath.Dir(db.Path)
-		rules = append(rules,
-			modeRule{"database", db.Path, false, 0o077, 0, "0600"},
-			modeRule{"database WAL", db.Path + "-wal", false, 0o077, 0, "0600"},
-			modeRule{"database shared memory", db.Path + "-shm", false, 0o077, 0, "0600"},
-			modeRule{"credential folder", filepath.Join(dir, "collab-sessions"), true, 0o077, 0, "0700"},
-			modeRule{"database folder", dir, true, 0o022, 0, "not writable by group or others"},
-		)
+		if b, err := place.BesideDatabase(db.Path); err == nil {
+			rules = append(rules,
+				modeRule{"database", b.Database(), false, 0o077, 0, "0600"},
+				modeRule{"database WAL", b.WAL(), false, 0o077, 0, "0600"},
+				modeRule{"database shared memory", b.SHM(), false, 0o077, 0, "0600"},
+				modeRule{"credential folder", b.CredentialDir(), true, 0o077, 0, "0700"},
+				modeRule{"database folder", b.Dir(), true, 0o022, 0, "not writable by group or others"},
+			)
+		}
 	}
 	if r != nil {
 		rules = append(rules,

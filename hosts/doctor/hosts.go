@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/hosts/claude"
 	"github.com/agenttool/collab/hosts/codex"
 	"github.com/agenttool/collab/hosts/hermes"
@@ -34,7 +35,7 @@ type HostReport struct {
 }
 
 // relevant are the variables the database and ledger rules read.
-func relevant() []string { return append(plugin.ServerEnv(), "HOME") }
+func relevant() []string { return append(plugin.ServerEnv(), place.EnvHome) }
 
 func evaluateHosts(in Inputs, root *root, want Database) []HostReport {
 	var out []HostReport
@@ -45,7 +46,7 @@ func evaluateHosts(in Inputs, root *root, want Database) []HostReport {
 
 // compare fills the forwarding and agreement fields of h from the
 // environment the host would give the server, started in cwd.
-func compare(h HostReport, user, forwarded map[string]string, cwd string, want Database) HostReport {
+func compare(goos string, h HostReport, user, forwarded map[string]string, cwd string, want Database) HostReport {
 	h.Forwarded, h.Dropped = []string{}, []string{}
 	for _, k := range relevant() {
 		got, ok := forwarded[k]
@@ -56,7 +57,7 @@ func compare(h HostReport, user, forwarded map[string]string, cwd string, want D
 			h.Dropped = append(h.Dropped, k)
 		}
 	}
-	h.Database = resolve(forwarded, cwd, h.Host)
+	h.Database = resolve(goos, forwarded, cwd)
 	h.Agrees = h.Database.Error == "" && !h.Database.Relative && h.Database.Path == want.Path
 	switch {
 	case h.Database.Error != "":
@@ -101,14 +102,8 @@ func hostDir(in Inputs, variable, dot string) string {
 	if d := in.Env[variable]; d != "" {
 		return d
 	}
-	return filepath.Join(userHome(in.Env), dot)
-}
-
-func userHome(env map[string]string) string {
-	if h := env["HOME"]; h != "" {
-		return h
-	}
-	return env["USERPROFILE"]
+	home, _ := place.Map(in.OS, in.Env, in.Cwd).Home()
+	return filepath.Join(home, dot)
 }
 
 func claudeEntries(in Inputs, r *root, want Database) []HostReport {
@@ -130,7 +125,7 @@ func claudeEntries(in Inputs, r *root, want Database) []HostReport {
 		fwd := claude.Forward(in.Env, pluginDir, m.MCPServers[plugin.Server])
 		// Claude Code starts servers in the session's project; this
 		// process's directory stands in for it.
-		out = append(out, compare(h, in.Env, fwd, in.Cwd, want))
+		out = append(out, compare(in.OS, h, in.Env, fwd, in.Cwd, want))
 	}
 	return out
 }
@@ -152,7 +147,7 @@ func codexEntries(in Inputs, r *root, want Database) []HostReport {
 		h.Version = m.Version
 		s := m.MCPServers[plugin.Server]
 		pluginDir := filepath.Dir(filepath.Dir(p))
-		h = compare(h, in.Env, codex.Forward(in.Env, s), filepath.Join(pluginDir, s.Cwd), want)
+		h = compare(in.OS, h, in.Env, codex.Forward(in.Env, s), filepath.Join(pluginDir, s.Cwd), want)
 		if missing := missingEnvVars(s.EnvVars); len(missing) > 0 && h.Agrees {
 			h.Note = "agrees now, but env_vars lacks " + strings.Join(missing, ", ")
 		}
@@ -173,7 +168,8 @@ func missingEnvVars(listed []string) []string {
 }
 
 func hermesEntries(in Inputs, want Database) []HostReport {
-	home, err := hermes.Home("", "", func(k string) string { return in.Env[k] }, func() (string, error) { return userHome(in.Env), nil })
+	env := place.Map(in.OS, in.Env, in.Cwd)
+	home, err := hermes.Home("", "", env.Get, env.Home)
 	if err != nil {
 		return nil
 	}
@@ -191,7 +187,7 @@ func hermesEntries(in Inputs, want Database) []HostReport {
 			continue
 		}
 		h := HostReport{Host: string(hermes.Host), Entry: p, Installed: true}
-		out = append(out, compare(h, in.Env, hermes.Forward(in.Env, e), in.Cwd, want))
+		out = append(out, compare(in.OS, h, in.Env, hermes.Forward(in.Env, e), in.Cwd, want))
 	}
 	if len(out) == 0 {
 		return []HostReport{{Host: string(hermes.Host), Note: "not configured", Agrees: true, Forwarded: []string{}, Dropped: []string{}}}

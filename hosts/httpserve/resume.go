@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -20,24 +21,22 @@ const InstanceHeader = "X-Collab-Client-Instance"
 
 var instancePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$`)
 
-// resumeDirName holds, beside the database, one small file per (client
-// name, instance) naming the session that pair last bound. The credential
-// file itself stays where collab_session_start wrote it, on the server;
-// neither its path nor its token ever reaches the client.
-const resumeDirName = "collab-remote"
-
-// resumeIndex maps (principal, instance) to a bound session id.
+// resumeIndex maps (principal, instance) to a bound session id: one small
+// file per pair in place.Beside.ResumeDir, naming the session that pair
+// last bound. The credential file itself stays where collab_session_start
+// wrote it, on the server; neither its path nor its token ever reaches the
+// client.
 type resumeIndex struct{ dir string }
 
 func newResumeIndex(databasePath string) (*resumeIndex, error) {
 	if databasePath == store.MemoryPath {
 		return &resumeIndex{}, nil
 	}
-	abs, err := filepath.Abs(databasePath)
+	b, err := place.BesideDatabase(databasePath)
 	if err != nil {
-		return nil, fmt.Errorf("resolve database path: %w", err)
+		return nil, err
 	}
-	return &resumeIndex{dir: filepath.Join(filepath.Dir(abs), resumeDirName)}, nil
+	return &resumeIndex{dir: b.ResumeDir()}, nil
 }
 
 // file is the index entry of the pair; the name is a hash, so neither the

@@ -34,9 +34,9 @@ func (b *binding) fileName() string { return filepath.Base(b.credentialPath) }
 // The rewrite is atomic but not forced to disk, like the database commit
 // that moved the cursor.
 func (b *binding) persist() error {
-	return credfile.Rewrite(b.credentialPath, credfile.Credential{
-		SessionID: b.sessionID, Token: b.token, Generation: b.generation, LastCursor: b.lastCursor,
-	})
+	cred := b.credential()
+	cred.LastCursor = b.lastCursor
+	return credfile.Rewrite(b.credentialPath, cred)
 }
 
 // requireWorkspace refuses a bound process acting on another workspace.

@@ -7,13 +7,15 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/agenttool/collab/core/place"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // ChannelEnv names the variable that turns the Claude Code channel on
 // ("1", "true" or "on"; "", "0", "false" or "off" leave it off). The
 // Claude plugin's server entry sets it; nothing else does.
-const ChannelEnv = "AGENTOOL_COLLAB_CHANNEL"
+const ChannelEnv = place.EnvChannel
 
 // ChannelCapability is the experimental capability a server declares so
 // that Claude Code may register it as a channel.

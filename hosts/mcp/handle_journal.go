@@ -6,6 +6,7 @@ import (
 	"github.com/agenttool/collab/core/anchor"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/place"
 )
 
 // anchorArg reads an anchor object argument (already schema-validated).
@@ -51,5 +52,5 @@ func handleAnchorStatus(ctx context.Context, p *Process, a Args) (any, error) {
 		return nil, err
 	}
 	head := anchor.Head{WorkspaceID: ws.ID, EpochID: ws.EpochID, Sequence: ws.EventHeadSequence, Hash: ws.EventHeadHash}
-	return anchor.Check(ctx, anchor.DefaultLedgerPath(p.getenv), head, p.store)
+	return anchor.Check(ctx, place.AnchorLedger(p.env()), head, p.store)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/credfile"
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -12,7 +13,7 @@ import (
 const (
 	credentialBoundary = "credential_file_is_a_local_bearer_secret_never_return_its_contents_to_a_model_or_commit_it"
 	identityBoundary   = "session_credentials_fence_cooperating_local_clients_but_do_not_authenticate_a_person_or_model"
-	resumeVariable     = "AGENTOOL_COLLAB_SESSION_FILE"
+	resumeVariable     = place.EnvSessionFile
 )
 
 // SessionStarted is collab_session_start's result. It names the credential

@@ -2,10 +2,11 @@ package mcp
 
 import (
 	"context"
-	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/search"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/wake"
@@ -66,13 +67,27 @@ func NewProcess(cfg ProcessConfig) *Process {
 		principal: cfg.Principal, onBind: cfg.OnBind, onUnbind: cfg.OnUnbind, openIndex: cfg.SearchIndex}
 }
 
+// env is the environment this process reads, as the path rules take it.
+// An empty value counts as unset, which is how every rule that reads
+// through getenv treats it.
+func (p *Process) env() place.Env {
+	return place.Env{GOOS: runtime.GOOS, Lookup: func(name string) (string, bool) {
+		v := p.getenv(name)
+		return v, v != ""
+	}}
+}
+
 // credentialDir is the directory holding session credential files for
 // this database; it must never appear in any output.
 func (p *Process) credentialDir() string {
-	if p.store == nil || p.store.Path() == store.MemoryPath {
+	if p.store == nil {
 		return ""
 	}
-	return filepath.Join(filepath.Dir(p.store.Path()), "collab-sessions")
+	b, err := place.BesideDatabase(p.store.Path())
+	if err != nil {
+		return ""
+	}
+	return b.CredentialDir()
 }
 
 // scrub removes the credential directory and any bound token from text

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/agenttool/collab/core/place"
 )
 
 // ToolsEnv names the environment variable that selects the tool profile.
-const ToolsEnv = "AGENTOOL_COLLAB_TOOLS"
+const ToolsEnv = place.EnvTools
 
 // CoreTools is the "core" profile: what a working agent uses in a normal
 // credential-bound session, and nothing else. It is chosen by the flow:

@@ -10,8 +10,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/golden"
+	"github.com/agenttool/collab/core/store"
 )
 
 // connect serves a process with the given profile over an in-memory

@@ -5,6 +5,7 @@ import (
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/credfile"
+	"github.com/agenttool/collab/core/place"
 )
 
 // ResumeFromEnv binds the session named by AGENTOOL_COLLAB_SESSION_FILE, if
@@ -13,11 +14,11 @@ import (
 // rewritten with that generation. With AGENTOOL_COLLAB_ALLOW_CURSOR_RECOVERY
 // set to exactly "1", cursor disagreements start the process in recovery.
 func (p *Process) ResumeFromEnv(ctx context.Context) (bool, error) {
-	path := p.getenv("AGENTOOL_COLLAB_SESSION_FILE")
+	path := p.getenv(place.EnvSessionFile)
 	if path == "" {
 		return false, nil
 	}
-	if err := p.ResumeFile(ctx, path, p.getenv("AGENTOOL_COLLAB_ALLOW_CURSOR_RECOVERY") == "1"); err != nil {
+	if err := p.ResumeFile(ctx, path, p.getenv(place.EnvAllowCursorRecovery) == "1"); err != nil {
 		return false, err
 	}
 	return true, nil

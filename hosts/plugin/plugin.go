@@ -5,6 +5,8 @@
 // one here and regenerating keeps all hosts in step.
 package plugin
 
+import "github.com/agenttool/collab/core/place"
+
 // Version is the plugin version written into every manifest. It is the one
 // source for manifest versions; a release tag must carry the same number.
 const Version = "0.4.0"
@@ -55,19 +57,9 @@ const (
 
 // HostVariable is set by every host entry to the host's name, so the server
 // and doctor can tell which host started the process.
-const HostVariable = "AGENTOOL_COLLAB_HOST"
+const HostVariable = place.EnvHost
 
 // ServerEnv returns the variables the server reads from its environment, in
 // the order the manifests list them. A host that does not forward one of
 // them to the server can open a different journal than the user's shell.
-func ServerEnv() []string {
-	return []string{
-		"AGENTOOL_COLLAB_DB",
-		"XDG_DATA_HOME",
-		"AGENTOOL_COLLAB_SESSION_FILE",
-		"AGENTOOL_COLLAB_ALLOW_CURSOR_RECOVERY",
-		"AGENTOOL_COLLAB_ANCHOR_LEDGER",
-		"AGENTOOL_COLLAB_SYNCHRONOUS",
-		"AGENTOOL_COLLAB_TOOLS",
-	}
-}
+func ServerEnv() []string { return place.ServerVariables() }

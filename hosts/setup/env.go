@@ -9,22 +9,19 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/agenttool/collab/core/dbpath"
-	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/core/place"
 )
 
-// Env is what setup reads from the running process.
+// Env is what setup reads from the running process: its environment
+// (variables, OS, working directory) and its own executable.
 type Env struct {
-	Getenv     func(string) string
-	LookupEnv  func(string) (string, bool)
-	UserHome   func() (string, error)
-	Cwd        func() (string, error)
+	place.Env
 	Executable func() (string, error)
 }
 
 // ProcessEnv reads the real process.
 func ProcessEnv() Env {
-	return Env{Getenv: os.Getenv, LookupEnv: os.LookupEnv, UserHome: os.UserHomeDir, Cwd: os.Getwd, Executable: executablePath}
+	return Env{Env: place.OS(), Executable: executablePath}
 }
 
 // executablePath is this binary's path with symlinks resolved.
@@ -42,12 +39,12 @@ func executablePath() (string, error) {
 // Database returns the absolute database path env selects, the way the
 // server would resolve it in env's working directory.
 func Database(env Env) (string, error) {
-	choice, err := dbpath.Resolve(dbpath.Env{LookupEnv: env.LookupEnv, Home: env.UserHome, Cwd: env.Cwd})
+	choice, err := place.Database(env.Env)
 	if err != nil {
 		return "", err
 	}
-	if choice.Path == store.MemoryPath {
-		return "", fmt.Errorf("AGENTOOL_COLLAB_DB is %s; a host needs a database file", store.MemoryPath)
+	if choice.Path == place.Memory {
+		return "", fmt.Errorf("%s is %s; a host needs a database file", place.EnvDB, place.Memory)
 	}
 	if filepath.IsAbs(choice.Path) {
 		return choice.Path, nil

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agenttool/collab/core/anchor"
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/hosts/hermes"
 	"github.com/agenttool/collab/hosts/plugin"
 	"github.com/agenttool/collab/hosts/render"
@@ -23,7 +23,7 @@ type HermesOptions struct {
 // HermesInstall plans adding the server entry and the skill to the
 // profile. Warnings (such as a binary inside npx's cache) go to warn.
 func HermesInstall(env Env, o HermesOptions, warn io.Writer) (hermes.Plan, error) {
-	home, err := hermes.Home(o.Home, o.Profile, env.Getenv, env.UserHome)
+	home, err := hermes.Home(o.Home, o.Profile, env.Get, env.Home)
 	if err != nil {
 		return hermes.Plan{}, err
 	}
@@ -43,7 +43,7 @@ func HermesInstall(env Env, o HermesOptions, warn io.Writer) (hermes.Plan, error
 
 // HermesUninstall plans removing the server entry and the skill.
 func HermesUninstall(env Env, o HermesOptions) (hermes.Plan, error) {
-	home, err := hermes.Home(o.Home, o.Profile, env.Getenv, env.UserHome)
+	home, err := hermes.Home(o.Home, o.Profile, env.Get, env.Home)
 	if err != nil {
 		return hermes.Plan{}, err
 	}
@@ -69,9 +69,9 @@ func HermesEntry(env Env, db, command string) (hermes.Entry, error) {
 			return hermes.Entry{}, err
 		}
 	}
-	paths := []hermes.Var{{Name: "command", Value: command}, {Name: "AGENTOOL_COLLAB_DB", Value: db}}
-	if ledger := env.Getenv(anchor.EnvLedger); ledger != "" {
-		paths = append(paths, hermes.Var{Name: anchor.EnvLedger, Value: ledger})
+	paths := []hermes.Var{{Name: "command", Value: command}, {Name: place.EnvDB, Value: db}}
+	if ledger := env.Get(place.EnvAnchorLedger); ledger != "" {
+		paths = append(paths, hermes.Var{Name: place.EnvAnchorLedger, Value: ledger})
 	}
 	for _, v := range paths {
 		if !filepath.IsAbs(v.Value) {

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/hosts/claude"
 	"github.com/agenttool/collab/hosts/hermes"
 	"github.com/agenttool/collab/hosts/plugin"
@@ -15,11 +17,12 @@ import (
 
 // fakeEnv is a process with the given variables, home, folder and binary.
 func fakeEnv(vars map[string]string, home, cwd, exe string) Env {
+	withHome := map[string]string{place.HomeVar(runtime.GOOS): home}
+	for k, v := range vars {
+		withHome[k] = v
+	}
 	return Env{
-		Getenv:     func(k string) string { return vars[k] },
-		LookupEnv:  func(k string) (string, bool) { v, ok := vars[k]; return v, ok },
-		UserHome:   func() (string, error) { return home, nil },
-		Cwd:        func() (string, error) { return cwd, nil },
+		Env:        place.Map(runtime.GOOS, withHome, cwd),
 		Executable: func() (string, error) { return exe, nil },
 	}
 }
