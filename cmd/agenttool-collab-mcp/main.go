@@ -17,7 +17,7 @@ func main() {
 	if invokedAsCollab(os.Args[0]) && len(os.Args) == 1 {
 		printPeopleUsage(os.Stdout)
 	} else {
-		code = run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		code = profiled(os.Getenv, os.Stderr, func() int { return run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr) })
 	}
 	stop()
 	os.Exit(code)
@@ -111,6 +111,8 @@ Environment:
   AGENTOOL_COLLAB_ANCHOR_LEDGER         anchor sidecar ledger read by collab_anchor_status
   AGENTOOL_COLLAB_SYNCHRONOUS           normal (default) or full: fsync every commit as well
   AGENTOOL_COLLAB_TOOLS                 tool profile: all (default), core, or a comma list of tool names
+  AGENTOOL_COLLAB_PPROF                 path prefix: write CPU and allocation profiles (PREFIX.PID.cpu.pprof,
+                                        PREFIX.PID.alloc.pprof) for measuring; off when unset
 `)
 }
 
