@@ -36,7 +36,7 @@ func newServer(version string, p *Process, sessionID string) *sdk.Server {
 		opts.GetSessionID = func() string { return sessionID }
 	}
 	srv := sdk.NewServer(&sdk.Implementation{Name: ServerName, Version: version}, opts)
-	srv.AddReceivingMiddleware(newCatalog(p).middleware)
+	srv.AddReceivingMiddleware(newCatalog(p, srv).middleware)
 	return srv
 }
 
