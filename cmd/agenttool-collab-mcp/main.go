@@ -111,8 +111,6 @@ Environment:
   AGENTOOL_COLLAB_ANCHOR_LEDGER         anchor sidecar ledger read by collab_anchor_status
   AGENTOOL_COLLAB_SYNCHRONOUS           normal (default) or full: fsync every commit as well
   AGENTOOL_COLLAB_TOOLS                 tool profile: all (default), core, or a comma list of tool names
-  AGENTOOL_COLLAB_PPROF                 path prefix: write CPU and allocation profiles (PREFIX.PID.cpu.pprof,
-                                        PREFIX.PID.alloc.pprof) for measuring; off when unset
 `)
 }
 
