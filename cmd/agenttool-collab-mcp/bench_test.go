@@ -119,6 +119,36 @@ func BenchmarkCreateAndClaimWithCheckpoint(b *testing.B) {
 	})
 }
 
+// BenchmarkSpawnToInitialize is what a host waits for before it can list
+// tools: a server process started on an existing database until its
+// initialize reply is read. The server is this test binary (the command's
+// entry point, plus the testing package's own initialisation).
+func BenchmarkSpawnToInitialize(b *testing.B) {
+	s := newSandbox(b)
+	warm, err := mcptest.Start([]string{os.Args[0]}, s.env()) // creates the database
+	if err != nil {
+		b.Fatal(err)
+	}
+	warm.Close()
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		c, err := mcptest.Start([]string{os.Args[0]}, s.env())
+		if err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(start))
+		b.StopTimer()
+		if code := c.Close(); code != 0 {
+			b.Fatalf("server exited %d: %s", code, c.Stderr())
+		}
+		b.StartTimer()
+	}
+	b.StopTimer()
+	reportLatency(b, lat)
+}
+
 // fillJournal appends protocol-0.2 events straight into the database (with
 // correct hashes) until the journal holds n events; the server is idle.
 func fillJournal(b *testing.B, e *benchEnv, n int) {

@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(serveEnv) == "1" {
 		// As main does: SIGINT/SIGTERM cancel the context (serve drains).
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		code := profiled(os.Getenv, os.Stderr, func() int { return run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr) })
 		stop()
 		os.Exit(code)
 	}

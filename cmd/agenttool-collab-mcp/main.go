@@ -17,7 +17,7 @@ func main() {
 	if invokedAsCollab(os.Args[0]) && len(os.Args) == 1 {
 		printPeopleUsage(os.Stdout)
 	} else {
-		code = run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		code = profiled(os.Getenv, os.Stderr, func() int { return run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr) })
 	}
 	stop()
 	os.Exit(code)

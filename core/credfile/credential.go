@@ -3,7 +3,6 @@ package credfile
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 )
 
 // Format is the value of the "format" member that identifies a session
@@ -56,7 +55,19 @@ func encode(c Credential) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-var cursorHash = regexp.MustCompile(`^[a-f0-9]{64}$`)
+// isCursorHash reports whether s is 64 lower-case hexadecimal digits
+// (^[a-f0-9]{64}$).
+func isCursorHash(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 // decode parses file content. Text that is not JSON at all yields
 // session_file_read_failed; JSON of the wrong shape yields
@@ -104,7 +115,7 @@ func cursorFrom(raw json.RawMessage) (*Cursor, bool) {
 	epoch, ok1 := jsonString(obj["epoch_id"])
 	seq, ok2 := jsonSafeInteger(obj["sequence"])
 	hash, ok3 := jsonString(obj["hash"])
-	if !ok1 || !ok2 || !ok3 || seq < 0 || !cursorHash.MatchString(hash) {
+	if !ok1 || !ok2 || !ok3 || seq < 0 || !isCursorHash(hash) {
 		return nil, false
 	}
 	return &Cursor{EpochID: epoch, Sequence: seq, Hash: hash}, true

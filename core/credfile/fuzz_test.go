@@ -64,7 +64,7 @@ func checkDecoded(t *testing.T, data []byte, c Credential) {
 	if c.Generation < 1 || c.Generation > maxSafeInteger {
 		t.Fatalf("decode(%q): generation %d out of range", data, c.Generation)
 	}
-	if cur := c.LastCursor; cur != nil && (cur.Sequence < 0 || cur.Sequence > maxSafeInteger || !cursorHash.MatchString(cur.Hash)) {
+	if cur := c.LastCursor; cur != nil && (cur.Sequence < 0 || cur.Sequence > maxSafeInteger || !cursorHashPattern.MatchString(cur.Hash)) {
 		t.Fatalf("decode(%q): cursor %+v out of range", data, *cur)
 	}
 	out, err := encode(c)

@@ -5,14 +5,24 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
 )
 
-// objectID is the shape head_sha must have (checked case-insensitively).
-var objectID = regexp.MustCompile(`^[0-9a-fA-F]{40,64}$`)
+// isObjectID reports whether s has the shape head_sha must have: 40 to 64
+// hexadecimal digits of either case (^[0-9a-fA-F]{40,64}$).
+func isObjectID(s string) bool {
+	if len(s) < 40 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
 
 // Capture observes the worktree of id with the contract's bounds (§8.1,
 // §8.2). Non-Git roots and repositories without a HEAD commit get the
@@ -188,7 +198,7 @@ func digestPtr(d [32]byte, ok bool) *[32]byte {
 // checkpoint assembles the full form from an observation (§8.1 steps 8-11).
 func (o observation) checkpoint(worktreeID string, now time.Time) Checkpoint {
 	cp := Checkpoint{WorktreeID: worktreeID, Digests: &StateDigests{}, CapturedAt: formatCapturedAt(now)}
-	if objectID.MatchString(o.head.value) {
+	if isObjectID(o.head.value) {
 		sha := strings.ToLower(o.head.value)
 		cp.HeadSHA = &sha
 	}

@@ -13,6 +13,7 @@ const (
 	EnvSynchronous         = "AGENTOOL_COLLAB_SYNCHRONOUS"
 	EnvTools               = "AGENTOOL_COLLAB_TOOLS"
 	EnvChannel             = "AGENTOOL_COLLAB_CHANNEL"
+	EnvPprof               = "AGENTOOL_COLLAB_PPROF"
 	EnvHost                = "AGENTOOL_COLLAB_HOST"
 	EnvGuard               = "AGENTOOL_COLLAB_GUARD"
 	EnvGuardTimeout        = "AGENTOOL_COLLAB_GUARD_TIMEOUT"
@@ -59,6 +60,8 @@ var Variables = []Variable{
 		"Tool profile: `all` (default), `core`, or a comma list of tool names."},
 	{EnvChannel, "server (set by the Claude Code plugin's server entry)",
 		"`1`, `true` or `on` declares Claude Code's `claude/channel` capability and pushes one notice per event that concerns the bound session; `0`, `false`, `off` or unset leaves it off; any other value stops the server."},
+	{EnvPprof, "every process of the binary",
+		"Off unless non-empty: a path prefix; the process writes `PREFIX.PID.cpu.pprof` and, on a normal exit, `PREFIX.PID.alloc.pprof`. For measuring only (see `docs/performance.md`)."},
 	{EnvHost, "set by host entries; read by doctor",
 		"The name of the host that started the server."},
 	{EnvGuard, "guard hook",

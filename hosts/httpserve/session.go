@@ -49,7 +49,7 @@ type serverSlot struct{ server *sdk.Server }
 func (s *Server) newSessionServer(r *http.Request) *sdk.Server {
 	principal := principalOf(r.Context())
 	instance := r.Header.Get(InstanceHeader)
-	if !instancePattern.MatchString(instance) {
+	if !validInstance(instance) {
 		instance = ""
 	}
 	cfg := mcp.ProcessConfig{Store: s.cfg.Store, Principal: principal, SearchIndex: s.searchIndex}

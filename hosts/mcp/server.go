@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agenttool/collab/core/canon"
@@ -37,21 +36,7 @@ func newServer(version string, p *Process, sessionID string) *sdk.Server {
 		opts.GetSessionID = func() string { return sessionID }
 	}
 	srv := sdk.NewServer(&sdk.Implementation{Name: ServerName, Version: version}, opts)
-	tools, err := p.Profile()
-	if err != nil {
-		tools = Tools()
-	}
-	known := make(map[string]bool, len(tools))
-	for _, t := range tools {
-		known[t.Name] = true
-	}
-	srv.AddReceivingMiddleware(unknownToolMiddleware(known))
-	for _, t := range tools {
-		t := t
-		srv.AddTool(t.listing(), func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-			return p.call(ctx, t, req.Params.Arguments)
-		})
-	}
+	srv.AddReceivingMiddleware(newCatalog(p, srv).middleware)
 	return srv
 }
 
@@ -63,20 +48,6 @@ func (t Tool) listing() *sdk.Tool {
 		Description: t.Description,
 		InputSchema: t.Input.topLevel(),
 		Annotations: t.Class.annotations(),
-	}
-}
-
-// unknownToolMiddleware answers a call to a tool this server does not
-// have with JSON-RPC invalid params ("Tool <name> not found"), before the
-// SDK's generic wording.
-func unknownToolMiddleware(known map[string]bool) sdk.Middleware {
-	return func(next sdk.MethodHandler) sdk.MethodHandler {
-		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
-			if call, ok := req.(*sdk.CallToolRequest); ok && method == "tools/call" && !known[call.Params.Name] {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("Tool %s not found", call.Params.Name)}
-			}
-			return next(ctx, method, req)
-		}
 	}
 }
 
