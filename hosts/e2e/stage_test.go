@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/agenttool/collab/hosts/plugin"
+	"github.com/agenttool/collab/internal/covertest"
 )
 
 // repoRoot is the repository root, two levels above this package.
@@ -100,7 +101,7 @@ func buildServer(ctx context.Context, t *testing.T, out string) {
 		return
 	}
 	ldflags := "-X main.version=" + plugin.Version
-	run(ctx, t, cmdSpec{dir: repoRoot, name: "go", args: []string{"build", "-trimpath", "-ldflags", ldflags, "-o", out, "./cmd/agenttool-collab-mcp"}, env: os.Environ()})
+	run(ctx, t, cmdSpec{dir: repoRoot, name: "go", args: append(append([]string{"build"}, covertest.BuildFlags()...), "-trimpath", "-ldflags", ldflags, "-o", out, "./cmd/agenttool-collab-mcp"), env: os.Environ()})
 }
 
 func writePackageJSON(t *testing.T, stage string, paths []string) {
