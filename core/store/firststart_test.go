@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/internal/covertest"
 )
 
 // firstStartEnv makes the test binary an opener process: it says "ready",
@@ -53,7 +54,8 @@ type opener struct {
 func startOpener(t *testing.T, db string) *opener {
 	t.Helper()
 	cmd := oscmd.Command(os.Args[0], "-test.run=^TestOpenerProcess$")
-	cmd.Env = append(os.Environ(), firstStartEnv+"="+db)
+	// A coverage run's directory last, so the opener's coverage counts.
+	cmd.Env = append(append(os.Environ(), firstStartEnv+"="+db), covertest.Env()...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
