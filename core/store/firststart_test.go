@@ -8,13 +8,13 @@ import (
 	"os"
 	oscmd "os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/internal/covertest"
+	"github.com/agenttool/collab/internal/stress"
 )
 
 // firstStartEnv makes the test binary an opener process: it says "ready",
@@ -74,20 +74,10 @@ func startOpener(t *testing.T, db string) *opener {
 	return o
 }
 
-// firstStartRounds is how many rounds run: COLLAB_FIRST_START_ROUNDS, or a
-// CI-sized default.
+// firstStartRounds is how many rounds run: sized by COLLAB_STRESS (CI 2,
+// full 10; see internal/stress) or exactly by COLLAB_FIRST_START_ROUNDS.
 func firstStartRounds(t *testing.T) int {
-	if v := os.Getenv("COLLAB_FIRST_START_ROUNDS"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			t.Fatalf("COLLAB_FIRST_START_ROUNDS=%q", v)
-		}
-		return n
-	}
-	if testing.Short() {
-		return 1
-	}
-	return 4
+	return stress.N(t, "COLLAB_FIRST_START_ROUNDS", stress.Size{Short: 1, CI: 2, Full: 10})
 }
 
 func TestConcurrentFirstStartsOnANewFileAllSucceed(t *testing.T) {
