@@ -53,7 +53,7 @@ func TestCLIDocsAreCurrent(t *testing.T) {
 			args = append(args, "--db", db)
 		}
 		cmd := exec.Command(os.Args[0], args...)
-		cmd.Env = append(os.Environ(), serveEnv+"=1", "XDG_STATE_HOME="+state, "COLLAB_PERSON=")
+		cmd.Env = inherited(serveEnv+"=1", "XDG_STATE_HOME="+state, "COLLAB_PERSON=")
 		out, _ := cmd.CombinedOutput()
 		fmt.Fprintf(&page, "%s\n\n```console\n$ collab %s\n%s```\n", st.why, strings.Join(quoteArgs(st.args), " "), normalise(string(out), kept))
 		if code := cmd.ProcessState.ExitCode(); code != 0 {

@@ -12,13 +12,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttool/collab/core/stress"
 	"github.com/agenttool/collab/hosts/mcp/mcptest"
 )
 
 // TestKillNineNeverLeavesAHalfAppliedMutation kills a server with SIGKILL
 // at random moments — during startup, resume, session start and end,
-// appends, task changes, cursor acknowledgements — COLLAB_CRASH_ROUNDS
-// times. After every kill the database opens and verifies in the next
+// appends, task changes, cursor acknowledgements — round after round
+// (COLLAB_STRESS sizes it: CI 10 rounds, full 60; COLLAB_CRASH_ROUNDS names
+// an exact count). After every kill the database opens and verifies in the next
 // process, no receipt lacks its event, no event lacks its row change,
 // every acknowledged write is journalled exactly once (the in-flight one
 // is replayed with its key in the next process), and every credential file
@@ -27,7 +29,7 @@ import (
 // first startup can land before the schema exists; such a round is
 // counted, and the next server must create the schema.
 func TestKillNineNeverLeavesAHalfAppliedMutation(t *testing.T) {
-	rounds := scale(t, crashRoundsEnv, defaultCrashRounds, 5)
+	rounds := stress.N(t, crashRoundsEnv, crashRounds)
 	s := newSandbox(t)
 	repo := s.repo("main", map[string]string{"src/a.go": "package a\n"})
 	seed := uint64(time.Now().UnixNano())

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenttool/collab/core/covertest"
 	"github.com/agenttool/collab/hosts/demo"
 )
 
@@ -19,7 +20,7 @@ import (
 func TestDemoRunsTheWholeScript(t *testing.T) {
 	keep := filepath.Join(t.TempDir(), "kept")
 	cmd := exec.Command(os.Args[0], "demo", "--json", "--keep", keep)
-	cmd.Env = append(os.Environ(), serveEnv+"=1")
+	cmd.Env = inherited(serveEnv + "=1")
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("demo failed: %v\n%s", err, out)
@@ -62,7 +63,7 @@ func TestDemoRunsTheWholeScript(t *testing.T) {
 // refusal and its reason, and where to look afterwards; no colour off a TTY.
 func TestDemoNarrates(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "demo")
-	cmd.Env = append(os.Environ(), serveEnv+"=1")
+	cmd.Env = inherited(serveEnv + "=1")
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("demo failed: %v\n%s", err, out)
@@ -118,7 +119,7 @@ func TestShortNameShowsPeopleHelp(t *testing.T) {
 // the transcript records the failed step.
 func TestDemoFailsWhenAStepMisbehaves(t *testing.T) {
 	tr, err := demo.Run(t.Context(), demo.Options{Server: []string{os.Args[0]},
-		Env: []string{serveEnv + "=1", "AGENTOOL_COLLAB_DB=:memory:"}})
+		Env: append([]string{serveEnv + "=1", "AGENTOOL_COLLAB_DB=:memory:"}, covertest.Env()...)})
 	if !errors.Is(err, demo.ErrScript) {
 		t.Fatalf("err = %v, want ErrScript", err)
 	}

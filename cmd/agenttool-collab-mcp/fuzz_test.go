@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenttool/collab/core/covertest"
 	"github.com/agenttool/collab/hosts/mcp/mcptest"
 )
 
@@ -78,6 +79,7 @@ func startFuzzServer(f *testing.F) (*mcptest.Client, string) {
 	}
 	env := []string{serveEnv + "=1", "PATH=" + os.Getenv("PATH"), "HOME=" + root,
 		"AGENTOOL_COLLAB_DB=" + filepath.Join(root, "state", "collab.sqlite"), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null"}
+	env = append(env, covertest.Env()...)
 	c, err := mcptest.Start([]string{os.Args[0]}, env)
 	if err != nil {
 		f.Fatal(err)

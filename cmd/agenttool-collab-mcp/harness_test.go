@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/agenttool/collab/core/covertest"
 	"github.com/agenttool/collab/hosts/mcp/mcptest"
 )
 
@@ -56,7 +57,15 @@ func (s *sandbox) env(extra ...string) []string {
 		"GIT_CONFIG_NOSYSTEM=1",
 		"GIT_CONFIG_GLOBAL=/dev/null",
 	}
-	return append(env, extra...)
+	// Last, so a coverage run counts what the server runs whatever extra says.
+	return append(append(env, extra...), covertest.Env()...)
+}
+
+// inherited is this process's environment plus extra, for children that
+// should see the developer's environment; a coverage run's directory comes
+// last so the child's coverage counts.
+func inherited(extra ...string) []string {
+	return append(append(os.Environ(), extra...), covertest.Env()...)
 }
 
 // start launches one server process on the sandbox's database.

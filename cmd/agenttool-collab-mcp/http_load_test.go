@@ -5,21 +5,13 @@ import (
 	"fmt"
 	"os"
 	"sort"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/agenttool/collab/core/stress"
 	"github.com/agenttool/collab/hosts/mcp/mcptest"
 )
-
-// envInt reads a positive integer knob of a test, or def.
-func envInt(name string, def int) int {
-	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
-		return n
-	}
-	return def
-}
 
 // caller runs one tool call for a load client, over HTTP or stdio.
 type caller func(tool string, args map[string]any) (mcptest.Result, error)
@@ -194,11 +186,11 @@ func setupContested(t *testing.T, call caller, repo string, rounds int) (string,
 
 // Many HTTP clients of one server write at once: nothing acknowledged is
 // lost or duplicated, the chain verifies, and each contested claim has one
-// winner. COLLAB_HTTP_LOAD_CLIENTS / _ROUNDS size it (CI: 16 × 4; the
-// issue's full size is 64); COLLAB_HTTP_LOAD_STDIO=1 runs the same load
-// over as many stdio processes for comparison.
+// winner. Sized by COLLAB_STRESS (CI: 8 clients × 2 rounds; full: 64 × 4)
+// or exactly by COLLAB_HTTP_LOAD_CLIENTS / _ROUNDS; COLLAB_HTTP_LOAD_STDIO=1
+// runs the same load over as many stdio processes for comparison.
 func TestHTTPManyClientsLoseNothing(t *testing.T) {
-	clients, rounds := envInt("COLLAB_HTTP_LOAD_CLIENTS", 16), envInt("COLLAB_HTTP_LOAD_ROUNDS", 4)
+	clients, rounds := stress.N(t, httpClientsEnv, httpClients), stress.N(t, httpRoundsEnv, httpRounds)
 	sb := newSandbox(t)
 	repo := sb.repo("load", map[string]string{"README": "x"})
 	// One token per client, as in a real deployment; the per-client

@@ -20,7 +20,7 @@ func keptDemo(t *testing.T) (db, state string) {
 	t.Helper()
 	dir := t.TempDir()
 	cmd := exec.Command(os.Args[0], "demo", "--keep", filepath.Join(dir, "kept"))
-	cmd.Env = append(os.Environ(), serveEnv+"=1")
+	cmd.Env = inherited(serveEnv + "=1")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("demo: %v\n%s", err, out)
 	}
@@ -32,7 +32,7 @@ func keptDemo(t *testing.T) (db, state string) {
 func runCLI(t *testing.T, state string, args ...string) (string, string, int) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), serveEnv+"=1", "XDG_STATE_HOME="+state, "NO_COLOR=")
+	cmd.Env = inherited(serveEnv+"=1", "XDG_STATE_HOME="+state, "NO_COLOR=")
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -154,7 +154,7 @@ func TestTailFollowSeesAnotherProcessWithinASecond(t *testing.T) {
 		t.Fatal(err)
 	}
 	tail := exec.Command(os.Args[0], "tail", "-f", "--json", "--db", db, "--since", strconv.FormatInt(st.Workspace.Head, 10))
-	tail.Env = append(os.Environ(), serveEnv+"=1")
+	tail.Env = inherited(serveEnv + "=1")
 	pipe, err := tail.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -171,7 +171,7 @@ func TestTailFollowSeesAnotherProcessWithinASecond(t *testing.T) {
 		}
 		close(lines)
 	}()
-	server, err := mcptest.Start([]string{os.Args[0]}, append(os.Environ(), serveEnv+"=1", "AGENTOOL_COLLAB_DB="+db))
+	server, err := mcptest.Start([]string{os.Args[0]}, inherited(serveEnv+"=1", "AGENTOOL_COLLAB_DB="+db))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestPersonActsUnderTheSameRules(t *testing.T) {
 		t.Fatalf("whoami: exit %d %s", code, out)
 	}
 
-	agent, err := mcptest.Start([]string{os.Args[0]}, append(os.Environ(), serveEnv+"=1", "AGENTOOL_COLLAB_DB="+db,
+	agent, err := mcptest.Start([]string{os.Args[0]}, inherited(serveEnv+"=1", "AGENTOOL_COLLAB_DB="+db,
 		"AGENTOOL_COLLAB_SESSION_FILE="+creds[0]))
 	if err != nil {
 		t.Fatal(err)
@@ -277,7 +277,7 @@ func TestUsageNamesTheCommandAsTyped(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(short, "status", "--bogus")
-	cmd.Env = append(os.Environ(), serveEnv+"=1", "XDG_STATE_HOME="+t.TempDir())
+	cmd.Env = inherited(serveEnv+"=1", "XDG_STATE_HOME="+t.TempDir())
 	out, _ := cmd.CombinedOutput()
 	if !strings.Contains(string(out), "usage: collab status") {
 		t.Fatalf("collab status --bogus should print collab's usage:\n%s", out)

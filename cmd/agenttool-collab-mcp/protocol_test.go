@@ -120,9 +120,10 @@ func TestProtocolEdges(t *testing.T) {
 	var ref struct {
 		Tools []struct{ Name string } `json:"tools"`
 	}
-	data, err := os.ReadFile("../../../shared/reference/tools-list.json")
+	// The reference's tools/list, in its order, as hosts/mcp snapshots it.
+	data, err := os.ReadFile("../../hosts/mcp/testdata/reference-surface.json")
 	if err != nil {
-		t.Skipf("reference tool list not beside the checkout: %v", err)
+		t.Fatal(err)
 	}
 	if err := json.Unmarshal(data, &ref); err != nil {
 		t.Fatal(err)

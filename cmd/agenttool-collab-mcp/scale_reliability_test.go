@@ -1,46 +1,37 @@
 package main
 
 import (
-	"os"
-	"strconv"
 	"testing"
 	"time"
+
+	"github.com/agenttool/collab/core/stress"
 )
 
-// Scale knobs of the reliability suite. The defaults are the sizes CI runs;
-// the environment variables scale a run up (or down) without code changes.
+// Sizes of the heavy process-level tests. COLLAB_STRESS=full selects the
+// Full column (see core/stress); unset, CI runs the CI column, which is
+// still several real processes racing, so every property is exercised on
+// every run. The variables below name one exact size and win over both.
 const (
 	stressProcsEnv   = "COLLAB_STRESS_PROCS"
 	stressSecondsEnv = "COLLAB_STRESS_SECONDS"
 	crashRoundsEnv   = "COLLAB_CRASH_ROUNDS"
-
-	defaultStressProcs   = 16
-	defaultStressSeconds = 6
-	defaultCrashRounds   = 30
+	httpClientsEnv   = "COLLAB_HTTP_LOAD_CLIENTS"
+	httpRoundsEnv    = "COLLAB_HTTP_LOAD_ROUNDS"
+	claimRoundsEnv   = "COLLAB_CLAIM_RACE_ROUNDS"
 )
 
-// scale reads a positive integer knob from the environment, falling back
-// to def (or to short under -short). A malformed value fails the test
-// rather than silently running the default size.
-func scale(t *testing.T, name string, def, short int) int {
-	t.Helper()
-	raw := os.Getenv(name)
-	if raw == "" {
-		if testing.Short() {
-			return short
-		}
-		return def
-	}
-	n, err := strconv.Atoi(raw)
-	if err != nil || n < 1 {
-		t.Fatalf("%s=%q: want a positive integer", name, raw)
-	}
-	return n
-}
+var (
+	stressProcs   = stress.Size{Short: 4, CI: 8, Full: 16}
+	stressSeconds = stress.Size{Short: 2, CI: 3, Full: 10}
+	crashRounds   = stress.Size{Short: 5, CI: 10, Full: 60}
+	httpClients   = stress.Size{Short: 4, CI: 8, Full: 64}
+	httpRounds    = stress.Size{Short: 1, CI: 2, Full: 4}
+	claimRounds   = stress.Size{Short: 1, CI: 2, Full: 10}
+)
 
 // stressSize is the process count and duration of the stress test.
 func stressSize(t *testing.T) (procs int, d time.Duration) {
-	procs = scale(t, stressProcsEnv, defaultStressProcs, 4)
-	secs := scale(t, stressSecondsEnv, defaultStressSeconds, 2)
+	procs = stress.N(t, stressProcsEnv, stressProcs)
+	secs := stress.N(t, stressSecondsEnv, stressSeconds)
 	return procs, time.Duration(secs) * time.Second
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttool/collab/core/stress"
 	"github.com/agenttool/collab/hosts/mcp/mcptest"
 )
 
@@ -129,7 +130,10 @@ func TestOneClientInstanceIsOnePresenceAcrossProcesses(t *testing.T) {
 func TestExactlyOneOfEightProcessesWinsEachClaim(t *testing.T) {
 	s := newSandbox(t)
 	repo := s.repo("main", nil)
-	const procs, rounds = 8, 3
+	// Eight racers at every size (the property is about many at once);
+	// COLLAB_STRESS=full repeats the race more often.
+	const procs = 8
+	rounds := stress.N(t, claimRoundsEnv, claimRounds)
 	clients := make([]*mcptest.Client, procs)
 	var ws string
 	for i := range clients {

@@ -24,11 +24,12 @@ func isObjectID(s string) bool {
 	return true
 }
 
-// Capture observes the worktree of id with the contract's bounds (§8.1,
-// §8.2). Non-Git roots and repositories without a HEAD commit get the
-// reduced form. Git calls that fail, including those interrupted because
-// ctx ended, make the values that depend on them null; callers that must
-// tell cancellation apart check ctx.Err().
+// Capture observes the worktree of id with the contract's bounds
+// (docs/contract.md#checkpoint-capture, #untracked-digest). Non-Git roots and
+// repositories without a HEAD commit get the reduced form. Git calls that
+// fail, including those interrupted because ctx ended, make the values that
+// depend on them null; callers that must tell cancellation apart check
+// ctx.Err().
 func Capture(ctx context.Context, id Identity) Checkpoint {
 	return CaptureWith(ctx, id, Limits{})
 }
@@ -78,8 +79,8 @@ func capture(ctx context.Context, r runner, l Limits, id Identity, head *headSta
 	return obs.checkpoint(id.WorktreeID, time.Now())
 }
 
-// headState is what HEAD resolves to: its object id (§8.1 step 1) and the
-// short name of the branch it points at (step 2).
+// headState is what HEAD resolves to: its object id (checkpoint capture step
+// 1) and the short name of the branch it points at (step 2).
 type headState struct {
 	head, branch gitText
 }
@@ -102,7 +103,8 @@ func readHead(ctx context.Context, r runner, root string) headState {
 	return headState{head: head, branch: r.text(ctx, root, "symbolic-ref", "--quiet", "--short", "HEAD")}
 }
 
-// observation is the raw result of the git calls of §8.1.
+// observation is the raw result of the git calls of checkpoint capture
+// (docs/contract.md#checkpoint-capture).
 type observation struct {
 	headState
 	status1, status2 gitOutput
@@ -116,13 +118,13 @@ type gitOutput struct {
 	ok  bool
 }
 
-// observe runs the calls of §8.1. Those that do not depend on each other run
-// at the same time; the second status runs after all of them, so that equal
-// status outputs bracket every other observation. The calls that may read
-// worktree files through a filter driver (status and diff) wait for the
-// list of configured drivers and run with each one switched off; when that
-// list cannot be read they do not run at all, and the values that depend on
-// them stay null. ok is false when HEAD does not resolve; the remaining
+// observe runs the calls of checkpoint capture. Those that do not depend on
+// each other run at the same time; the second status runs after all of them,
+// so that equal status outputs bracket every other observation. The calls
+// that may read worktree files through a filter driver (status and diff) wait
+// for the list of configured drivers and run with each one switched off; when
+// that list cannot be read they do not run at all, and the values that depend
+// on them stay null. ok is false when HEAD does not resolve; the remaining
 // calls are then abandoned.
 func observe(ctx context.Context, r runner, l Limits, root string, known *headState) (obs observation, ok bool) {
 	if known != nil && !known.head.ok {
@@ -166,9 +168,9 @@ func observe(ctx context.Context, r runner, l Limits, root string, known *headSt
 	return obs, true
 }
 
-// status is the contract's status call (§8.1 steps 3 and 7), without
-// looking into submodules' worktrees (that would start git in them with
-// their own configuration).
+// status is the contract's status call (checkpoint capture steps 3 and 7),
+// without looking into submodules' worktrees (that would start git in them
+// with their own configuration).
 func status(ctx context.Context, r runner, root string) gitOutput {
 	out, ok := r.bytes(ctx, root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=dirty")
 	return gitOutput{out, ok}
@@ -195,7 +197,8 @@ func digestPtr(d [32]byte, ok bool) *[32]byte {
 	return &d
 }
 
-// checkpoint assembles the full form from an observation (§8.1 steps 8-11).
+// checkpoint assembles the full form from an observation (checkpoint capture
+// steps 8-11).
 func (o observation) checkpoint(worktreeID string, now time.Time) Checkpoint {
 	cp := Checkpoint{WorktreeID: worktreeID, Digests: &StateDigests{}, CapturedAt: formatCapturedAt(now)}
 	if isObjectID(o.head.value) {

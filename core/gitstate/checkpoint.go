@@ -11,11 +11,11 @@ const (
 // capturedAtLayout is ECMAScript Date.prototype.toISOString in UTC.
 const capturedAtLayout = "2006-01-02T15:04:05.000Z"
 
-// Checkpoint is a server-observed local Git state (contract §8.1). Pointer
-// fields are nil where the contract has JSON null. Digests is nil for the
-// reduced form used for non-Git roots and for repositories without a HEAD
-// commit; that form has no algorithm, index_sha256, state_sha256 or source
-// keys at all.
+// Checkpoint is a server-observed local Git state
+// (docs/contract.md#checkpoint-capture). Pointer fields are nil where the
+// contract has JSON null. Digests is nil for the reduced form used for
+// non-Git roots and for repositories without a HEAD commit; that form has no
+// algorithm, index_sha256, state_sha256 or source keys at all.
 type Checkpoint struct {
 	WorktreeID string
 	HeadSHA    *string

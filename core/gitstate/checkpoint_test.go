@@ -16,7 +16,7 @@ func TestReducedCheckpointDigestMatchesContractVector(t *testing.T) {
 	}
 	cp := reducedCheckpoint(v.WorktreeID, at.In(time.FixedZone("elsewhere", 5*3600)))
 	// encoding/json sorts map keys; with ASCII keys and values that is the
-	// canonical form of contract §3.1.
+	// canonical form (docs/contract.md#canonical-json).
 	data, err := json.Marshal(cp.Map())
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +43,7 @@ func TestFullCheckpointMapHasExactlyTheContractKeys(t *testing.T) {
 }
 
 // TestCheckpointFollowsStepsEightToEleven checks how the observed outputs
-// become fields (contract §8.1 steps 8-11).
+// become fields (docs/contract.md#checkpoint-capture, steps 8-11).
 func TestCheckpointFollowsStepsEightToEleven(t *testing.T) {
 	head := gitText{value: "ABCDEF0123456789ABCDEF0123456789ABCDEF01", ok: true}
 	status := gitOutput{out: []byte(" M a\x00"), ok: true}

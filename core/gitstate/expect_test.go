@@ -11,8 +11,9 @@ import (
 )
 
 // The functions in this file re-derive the contract's values from scratch,
-// straight from the wording of contract §4.3 and §8, without the package's
-// code paths, so that tests compare two independent derivations.
+// straight from the wording of docs/contract.md (repository identity, Git
+// checkpoints), without the package's code paths, so that tests compare two
+// independent derivations.
 
 func hexOf(b []byte) string {
 	s := sha256.Sum256(b)
@@ -38,7 +39,7 @@ func wantNonGitIdentity(root string) Identity {
 }
 
 // wantDigests computes index_sha256 and state_sha256 of a quiescent
-// worktree from the outputs of the git commands §8.1 names.
+// worktree from the outputs of the git commands checkpoint capture names.
 func wantDigests(t testing.TB, root string) (index, state string) {
 	t.Helper()
 	ls := runGit(t, root, "ls-files", "-s", "-z")

@@ -12,7 +12,8 @@ import (
 	"github.com/agenttool/collab/core/normalize"
 )
 
-// Identity is what a directory resolves to (contract §4.3 and §4.1).
+// Identity is what a directory resolves to
+// (docs/contract.md#repository-identity).
 type Identity struct {
 	RootPath         string  // canonical (realpath) worktree root
 	RepositoryKey    string  // "local-git:<hex>" | "local-path:<hex>" | "explicit:<hex>"
@@ -22,14 +23,14 @@ type Identity struct {
 	Git              bool    // whether the root is a Git worktree's top level
 }
 
-// Inspect resolves root, made absolute against the process working
-// directory, to its repository identity exactly as contract §4.3 describes:
-// a directory inside a Git worktree resolves to that worktree's top level;
-// any other directory is its own non-Git root. A non-blank explicitKey
-// replaces the derived repository key. Refusals: workspace_not_directory
-// {root_path} when root is not an existing directory, and
-// git_identity_unavailable {root_path} when Git names a worktree but not its
-// directories. A context that ends during inspection returns its error.
+// Inspect resolves root, made absolute against the process working directory,
+// to its repository identity exactly as docs/contract.md#repository-identity
+// describes: a directory inside a Git worktree resolves to that worktree's
+// top level; any other directory is its own non-Git root. A non-blank
+// explicitKey replaces the derived repository key. Refusals:
+// workspace_not_directory {root_path} when root is not an existing directory,
+// and git_identity_unavailable {root_path} when Git names a worktree but not
+// its directories. A context that ends during inspection returns its error.
 func Inspect(ctx context.Context, root, explicitKey string) (Identity, error) {
 	id, _, err := inspect(ctx, newRunner(Limits{}.withDefaults()), root, explicitKey, false)
 	return id, err

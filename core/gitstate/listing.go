@@ -6,14 +6,15 @@ import (
 	"sync"
 )
 
-// listFiles learns what "ls-files -s -z" (the index listing, §8.1 step 4)
-// and "ls-files --others --exclude-standard -z" (the untracked listing,
-// step 6) print, normally with one process: "ls-files -t" prints both
-// lists, each entry behind a two-byte tag ("? " for an untracked path, "H ",
-// "S " or "M " for an index entry), and removing the tags gives each list
-// byte for byte. When that call fails (for example because the two lists
-// together exceed the output cap) or prints anything else, the contract's
-// two calls run instead, so the result never depends on the shortcut.
+// listFiles learns what "ls-files -s -z" (the index listing, checkpoint
+// capture step 4) and "ls-files --others --exclude-standard -z" (the
+// untracked listing, step 6) print, normally with one process: "ls-files -t"
+// prints both lists, each entry behind a two-byte tag ("? " for an untracked
+// path, "H ", "S " or "M " for an index entry), and removing the tags gives
+// each list byte for byte. When that call fails (for example because the two
+// lists together exceed the output cap) or prints anything else, the
+// contract's two calls run instead, so the result never depends on the
+// shortcut.
 func listFiles(ctx context.Context, r runner, root string) (index, untracked gitOutput) {
 	out, ok := r.bytes(ctx, root, "ls-files", "-t", "-s", "--others", "--exclude-standard", "-z")
 	if ok {

@@ -50,7 +50,8 @@ func locateDirs(ctx context.Context, r runner, rootPath string, withHead bool) l
 	return gitLocation(rootPath, b.paths[0], b.paths[1], b.head)
 }
 
-// locateStepwise is the contract's sequence of single calls (§4.3).
+// locateStepwise is the contract's sequence of single calls
+// (docs/contract.md#repository-identity).
 func locateStepwise(ctx context.Context, r runner, requested string) location {
 	top := r.text(ctx, requested, "rev-parse", "--show-toplevel")
 	if !top.ok {

@@ -22,7 +22,8 @@ const readChunk = 64 << 10
 // contract's rules; the caller reports it as a null digest.
 var errUnhashable = errors.New("untracked state cannot be digested")
 
-// untrackedHasher digests the untracked files of one worktree (§8.2).
+// untrackedHasher digests the untracked files of one worktree
+// (docs/contract.md#untracked-digest).
 type untrackedHasher struct {
 	root     string
 	budget   int64

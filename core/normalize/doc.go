@@ -1,8 +1,9 @@
 // Package normalize holds the input rules that every collab operation applies
 // to the text, identifiers and small numbers it receives, with the measures
-// the public contract uses: lengths are UTF-16 code units, trimming is
-// ECMAScript String.prototype.trim, sorting is by UTF-16 code units and
-// lower-casing is JavaScript's locale-free String.prototype.toLowerCase.
+// the contract uses (docs/contract.md#text-rules-and-limits): lengths are
+// UTF-16 code units, trimming is ECMAScript String.prototype.trim, sorting is
+// by UTF-16 code units and lower-casing is JavaScript's locale-free
+// String.prototype.toLowerCase.
 //
 // Input assumption: strings reach this package after our own JSON decoding,
 // and the MCP layer has already refused lone UTF-16 surrogates, so every

@@ -1,6 +1,7 @@
 package normalize
 
-// Limits fixed by the contract (§6.12). Lengths are UTF-16 code units.
+// Limits fixed by the contract (docs/contract.md#text-rules-and-limits).
+// Lengths are UTF-16 code units.
 const (
 	MaxIDLength         = 200  // identifiers, idempotency keys and actors
 	MaxRuntimeKind      = 64   // runtime_kind

@@ -7,6 +7,8 @@
 // check is deliberately more cautious than the file system and compares
 // composed (NFC), JavaScript-lower-cased keys segment by segment.
 //
+// The rules are those of docs/contract.md#path-scopes.
+//
 // Inputs are assumed to be well-formed UTF-8 (see package normalize);
 // Normalize refuses anything else.
 package scope

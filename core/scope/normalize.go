@@ -8,8 +8,8 @@ import (
 	"github.com/agenttool/collab/core/normalize"
 )
 
-// Limits on a task's path scopes (contract §6.12); lengths are UTF-16 code
-// units of the scopes as given.
+// Limits on a task's path scopes (docs/contract.md#path-scopes); lengths are
+// UTF-16 code units of the scopes as given.
 const (
 	MaxScopes         = 128
 	MaxScopeLength    = 500

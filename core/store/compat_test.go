@@ -97,8 +97,8 @@ func TestSessionOfferJudgesTheTargetBeforeTheTask(t *testing.T) {
 	wantCode(t, offer("offered", 99, f.b.Session.ID), "version_conflict")
 }
 
-// TestSessionReleaseJournalsOfferExpiryWithoutASession: contract §14
-// writes session_id null on the handoff.expired a release causes.
+// TestSessionReleaseJournalsOfferExpiryWithoutASession: the handoff.expired
+// a release causes has session_id null (docs/contract.md#events).
 func TestSessionReleaseJournalsOfferExpiryWithoutASession(t *testing.T) {
 	f := newReportFixture(t)
 	ws := f.a.Workspace.ID

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agenttool/collab/core/stress"
 )
 
 // concurrencyDeadline bounds the whole shared-store run: a deadlock fails
@@ -29,10 +31,8 @@ const concurrencyDeadline = 8 * time.Minute
 // no refused operation, and the journal verifies at the end.
 func TestOneStoreServesManyGoroutinesAtOnce(t *testing.T) {
 	const writers, readers = 16, 8
-	rounds := 3
-	if testing.Short() {
-		rounds = 1
-	}
+	// Sized by COLLAB_STRESS (CI 2 rounds, full 6; see core/stress).
+	rounds := stress.N(t, "", stress.Size{Short: 1, CI: 2, Full: 6})
 	dir := t.TempDir()
 	root := filepath.Join(dir, "main")
 	if err := os.MkdirAll(root, 0o700); err != nil {

@@ -10,7 +10,8 @@ import (
 
 // TestRecordDecisionLegacyWritesRowEventAndReceipt proves the legacy path:
 // a decisions row, a decision.recorded event carrying the full decision
-// with no session, a receipt over the contract request, exact replays and
+// with no session, a receipt over the request object of
+// docs/contract.md#idempotency-receipts, exact replays and
 // refused changes under the same key.
 func TestRecordDecisionLegacyWritesRowEventAndReceipt(t *testing.T) {
 	f := newReportFixture(t)

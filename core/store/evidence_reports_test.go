@@ -44,11 +44,11 @@ VALUES (?, ?, 'legacy-1', 'file', 'src/a.go', 'lead', '2026-07-21T12:00:00.000Z'
 	return w
 }
 
-// TestResolveEvidenceChecksSyntaxThenExistence proves §9.4: the kind is
-// the text before the first colon, the id must not be empty, only four
-// kinds exist, each must name something in this workspace (a checkpoint
-// by the sha256 of its canonical JSON), and the first bad reference in the
-// given order decides the refusal.
+// TestResolveEvidenceChecksSyntaxThenExistence proves
+// docs/contract.md#evidence-references: the kind is the text before the first
+// colon, the id must not be empty, only four kinds exist, each must name
+// something in this workspace (a checkpoint by the sha256 of its canonical
+// JSON), and the first bad reference in the given order decides the refusal.
 func TestResolveEvidenceChecksSyntaxThenExistence(t *testing.T) {
 	w := newEvidenceWorld(t)
 	cases := []struct {

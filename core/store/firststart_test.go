@@ -8,12 +8,13 @@ import (
 	"os"
 	oscmd "os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/covertest"
+	"github.com/agenttool/collab/core/stress"
 )
 
 // firstStartEnv makes the test binary an opener process: it says "ready",
@@ -53,7 +54,8 @@ type opener struct {
 func startOpener(t *testing.T, db string) *opener {
 	t.Helper()
 	cmd := oscmd.Command(os.Args[0], "-test.run=^TestOpenerProcess$")
-	cmd.Env = append(os.Environ(), firstStartEnv+"="+db)
+	// A coverage run's directory last, so the opener's coverage counts.
+	cmd.Env = append(append(os.Environ(), firstStartEnv+"="+db), covertest.Env()...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -72,20 +74,10 @@ func startOpener(t *testing.T, db string) *opener {
 	return o
 }
 
-// firstStartRounds is how many rounds run: COLLAB_FIRST_START_ROUNDS, or a
-// CI-sized default.
+// firstStartRounds is how many rounds run: sized by COLLAB_STRESS (CI 2,
+// full 10; see core/stress) or exactly by COLLAB_FIRST_START_ROUNDS.
 func firstStartRounds(t *testing.T) int {
-	if v := os.Getenv("COLLAB_FIRST_START_ROUNDS"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			t.Fatalf("COLLAB_FIRST_START_ROUNDS=%q", v)
-		}
-		return n
-	}
-	if testing.Short() {
-		return 1
-	}
-	return 4
+	return stress.N(t, "COLLAB_FIRST_START_ROUNDS", stress.Size{Short: 1, CI: 2, Full: 10})
 }
 
 func TestConcurrentFirstStartsOnANewFileAllSucceed(t *testing.T) {

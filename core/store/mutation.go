@@ -13,8 +13,8 @@ import (
 
 // requestHash is the receipt fingerprint of a mutation: sha256 of the
 // canonical {operation, request} object. The request objects are part of
-// the shared contract, so the same retry hashes the same in either
-// implementation.
+// the compatibility rules (docs/contract.md#idempotency-receipts), so the same
+// retry hashes the same in either implementation.
 func requestHash(operation string, request map[string]any) (string, error) {
 	b, err := canon.Marshal(map[string]any{"operation": operation, "request": request})
 	if err != nil {

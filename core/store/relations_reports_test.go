@@ -12,10 +12,11 @@ type relationStep struct {
 	target   int
 }
 
-// TestCompletionObsoleteFollowsWithdrawalChains proves §9.5's obsoleted
-// set: an active withdraws/corrects/supersedes makes the completion
-// obsolete, withdrawing that relation restores it, and withdrawing the
-// withdrawal makes it obsolete again (the newest relation wins).
+// TestCompletionObsoleteFollowsWithdrawalChains proves the obsoleted set of
+// docs/contract.md#challenges-and-withdrawals: an active
+// withdraws/corrects/supersedes makes the completion obsolete, withdrawing
+// that relation restores it, and withdrawing the withdrawal makes it obsolete
+// again (the newest relation wins).
 func TestCompletionObsoleteFollowsWithdrawalChains(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -46,7 +47,8 @@ func TestCompletionObsoleteFollowsWithdrawalChains(t *testing.T) {
 	}
 }
 
-// TestUnresolvedChallengeNeedsAnActiveResolution proves §9.5: a challenge
+// TestUnresolvedChallengeNeedsAnActiveResolution proves
+// docs/contract.md#challenges-and-withdrawals: a challenge
 // blocks until it is withdrawn or resolved by an active report; a
 // withdrawn resolution no longer clears it; a fresh one does.
 func TestUnresolvedChallengeNeedsAnActiveResolution(t *testing.T) {

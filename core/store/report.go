@@ -11,8 +11,8 @@ import (
 )
 
 // AppendReportInput is one structured report as a session posts it. Nil
-// optional fields take the contract defaults: confidence "unknown",
-// relation "informs", everything else null.
+// optional fields take the defaults of docs/contract.md#idempotency-receipts:
+// confidence "unknown", relation "informs", everything else null.
 type AppendReportInput struct {
 	IdempotencyKey  string
 	TaskID          *string
@@ -102,8 +102,9 @@ func withDefault(v *string, fallback string) string {
 	return *v
 }
 
-// normalizeReport applies the pre-transaction rules in the contract's
-// order, so the first invalid field is the one reported.
+// normalizeReport applies the pre-transaction rules in the order of
+// docs/contract.md#report-append-order, so the first invalid field is the one
+// reported.
 func normalizeReport(in AppendReportInput) (reportDraft, error) {
 	var d reportDraft
 	var err error

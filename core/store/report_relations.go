@@ -9,8 +9,9 @@ import (
 )
 
 // validateReportInput checks a caller's report against the workspace inside
-// the write transaction, in the contract's order: task, recipient, relation
-// and target, decision authority, then evidence.
+// the write transaction, in the order of
+// docs/contract.md#report-append-order: task, recipient, relation and target,
+// decision authority, then evidence.
 func validateReportInput(ctx context.Context, q querier, sess CoordinationSession, d reportDraft) error {
 	if d.TaskID != nil {
 		found, err := rowExists(ctx, q, "SELECT 1 FROM tasks WHERE workspace_id = ? AND id = ?", sess.WorkspaceID, *d.TaskID)

@@ -9,10 +9,10 @@ import (
 	"testing"
 )
 
-// TestAppendReportNormalisesBeforeAuthenticating proves the §9.2 pre-tx
-// order: each case carries two faults and expects the earlier field's
-// code, and all of them are reported before the (bad) credential is even
-// looked at.
+// TestAppendReportNormalisesBeforeAuthenticating proves the pre-transaction
+// order of docs/contract.md#report-append-order: each case carries two faults
+// and expects the earlier field's code, and all of them are reported before
+// the (bad) credential is even looked at.
 func TestAppendReportNormalisesBeforeAuthenticating(t *testing.T) {
 	f := newReportFixture(t)
 	bad := cred(f.a)
@@ -66,9 +66,10 @@ func TestAppendReportNormalisesBeforeAuthenticating(t *testing.T) {
 	}
 }
 
-// TestAppendReportValidatesInContractOrder proves the in-transaction
-// order of §9.2 (task, recipient, relation/target, authority, evidence),
-// the refusal details, and that a refusal writes nothing at all.
+// TestAppendReportValidatesInContractOrder proves the in-transaction order of
+// docs/contract.md#report-append-order (task, recipient, relation/target,
+// authority, evidence), the refusal details, and that a refusal writes
+// nothing at all.
 func TestAppendReportValidatesInContractOrder(t *testing.T) {
 	f := newReportFixture(t)
 	f.task(f.a, "task-1")
@@ -141,8 +142,9 @@ func TestAppendReportValidatesInContractOrder(t *testing.T) {
 }
 
 // TestAppendReportJournalsBeforeStoring proves a report is written as its
-// report.posted event first and then a row pointing at that event, with
-// the contract defaults and the session as author.
+// report.posted event first and then a row pointing at that event, with the
+// defaults of docs/contract.md#idempotency-receipts and the session as
+// author.
 func TestAppendReportJournalsBeforeStoring(t *testing.T) {
 	f := newReportFixture(t)
 	f.task(f.a, "topic")

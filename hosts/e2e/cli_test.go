@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agenttool/collab/core/covertest"
 )
 
 // The host CLI versions the test was written against; override with
@@ -128,5 +130,6 @@ func baseEnv(home, path string) []string {
 			env = append(env, k+"="+v)
 		}
 	}
-	return env
+	// A coverage run counts what the servers the hosts start run.
+	return append(env, covertest.Env()...)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttool/collab/core/covertest"
 	"github.com/agenttool/collab/hosts/claude"
 	"github.com/agenttool/collab/hosts/codex"
 	"github.com/agenttool/collab/hosts/hostnames"
@@ -96,7 +97,7 @@ func TestFromSourceEndToEnd(t *testing.T) {
 func stageBuild(ctx context.Context, t *testing.T, dir, root, version string) {
 	t.Helper()
 	bin := filepath.Join(dir, "build", version, plugin.BinaryName)
-	run(ctx, t, cmdSpec{dir: repoRoot, name: "go", args: []string{"build", "-ldflags", "-X main.version=" + version, "-o", bin, "./cmd/agenttool-collab-mcp"}, env: os.Environ()})
+	run(ctx, t, cmdSpec{dir: repoRoot, name: "go", args: append(append([]string{"build"}, covertest.BuildFlags()...), "-ldflags", "-X main.version="+version, "-o", bin, "./cmd/agenttool-collab-mcp"), env: os.Environ()})
 	out := run(ctx, t, cmdSpec{dir: repoRoot, name: bin, args: []string{"host", "stage", root}, env: os.Environ()})
 	if !strings.Contains(out, "staged agenttool-collab-mcp "+version) {
 		t.Fatalf("host stage printed:\n%s", out)

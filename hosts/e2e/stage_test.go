@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenttool/collab/core/covertest"
 	"github.com/agenttool/collab/hosts/plugin"
 )
 
@@ -100,7 +101,7 @@ func buildServer(ctx context.Context, t *testing.T, out string) {
 		return
 	}
 	ldflags := "-X main.version=" + plugin.Version
-	run(ctx, t, cmdSpec{dir: repoRoot, name: "go", args: []string{"build", "-trimpath", "-ldflags", ldflags, "-o", out, "./cmd/agenttool-collab-mcp"}, env: os.Environ()})
+	run(ctx, t, cmdSpec{dir: repoRoot, name: "go", args: append(append([]string{"build"}, covertest.BuildFlags()...), "-trimpath", "-ldflags", ldflags, "-o", out, "./cmd/agenttool-collab-mcp"), env: os.Environ()})
 }
 
 func writePackageJSON(t *testing.T, stage string, paths []string) {
