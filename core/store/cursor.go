@@ -112,7 +112,7 @@ cursor_version = cursor_version + 1, reset_generation = ?, last_seen_at = ?, cur
 		return nil, fmt.Errorf("reset cursor: %w", err)
 	}
 	if _, err := s.appendEvent(ctx, tx, sess.WorkspaceID, newEvent{
-		Type: "session.cursor_reset", EntityID: resetID, Actor: sess.Actor, SessionID: &sess.ID,
+		Type: journal.KindSessionCursorReset, EntityID: resetID, Actor: sess.Actor, SessionID: &sess.ID,
 		Payload: map[string]any{"from": anchorMap(from), "to": anchorMap(in.Target), "reason": reason, "reset_generation": gen},
 	}); err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 )
 
@@ -82,7 +83,7 @@ recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)`, d.ID, d.WorkspaceID, d.Topic, d.Deci
 		"rationale": nullable(d.Rationale), "recorded_by": d.RecordedBy, "recorded_at": d.RecordedAt,
 	}}
 	if _, err := s.appendEvent(ctx, tx, wsID, newEvent{
-		Type: "decision.recorded", EntityID: d.ID, Actor: f.actor, Payload: payload,
+		Type: journal.KindDecisionRecorded, EntityID: d.ID, Actor: f.actor, Payload: payload,
 	}); err != nil {
 		return nil, err
 	}

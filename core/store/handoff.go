@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 )
 
@@ -90,7 +91,7 @@ func (s *Store) reapTaskOffers(ctx context.Context, wsID, taskID, actor string) 
 
 func (s *Store) insertOffer(ctx context.Context, tx *Tx, t Task, h holder, target, summary string, ttl int64, now string) (any, error) {
 	offer := Handoff{ID: "handoff_" + newUUID(), WorkspaceID: t.WorkspaceID, TaskID: t.ID, FromActor: h.actor, ToActor: target,
-		Summary: summary, Status: "pending", OfferedAt: now, ExpiresAt: addSeconds(now, ttl)}
+		Summary: summary, Status: HandoffPending, OfferedAt: now, ExpiresAt: addSeconds(now, ttl)}
 	if *t.LeaseExpiresAt < offer.ExpiresAt {
 		offer.ExpiresAt = *t.LeaseExpiresAt
 	}
@@ -125,7 +126,7 @@ offered_at, expires_at, resolved_at, from_session_id, to_session_id) VALUES (?, 
 	} else {
 		payload["offer"], payload["note"] = handoffMap(offer), legacyOfferNote
 	}
-	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: "handoff.offered", EntityID: offer.ID, Actor: h.actor,
+	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: journal.KindHandoffOffered, EntityID: offer.ID, Actor: h.actor,
 		SessionID: h.sessionID, Payload: payload}); err != nil {
 		return nil, err
 	}
@@ -146,7 +147,7 @@ func checkOfferTarget(ctx context.Context, q querier, wsID, fromSession, target 
 	if !ok {
 		return sessionNotFound(target)
 	}
-	if to.Status != "active" || to.WorkspaceID != wsID {
+	if to.Status != SessionActive || to.WorkspaceID != wsID {
 		return collaberr.New("handoff_target_unavailable", "The target must be an active session of the same workspace")
 	}
 	from := fromSession
@@ -162,7 +163,7 @@ type handoffResult struct {
 
 func handoffMap(h Handoff) map[string]any {
 	return map[string]any{"id": h.ID, "workspace_id": h.WorkspaceID, "task_id": h.TaskID, "from_actor": h.FromActor,
-		"to_actor": h.ToActor, "summary": h.Summary, "status": h.Status, "offered_at": h.OfferedAt, "expires_at": h.ExpiresAt,
+		"to_actor": h.ToActor, "summary": h.Summary, "status": string(h.Status), "offered_at": h.OfferedAt, "expires_at": h.ExpiresAt,
 		"resolved_at": nullable(h.ResolvedAt), "from_session_id": nullable(h.FromSessionID), "to_session_id": nullable(h.ToSessionID)}
 }
 
@@ -178,8 +179,8 @@ func handoffNotFound(id string) error {
 	return collaberr.Newf("handoff_not_found", "Handoff '%s' was not found in this workspace", id)
 }
 
-func resolveHandoff(ctx context.Context, q querier, id, status, now string) error {
-	if _, err := q.ExecContext(ctx, "UPDATE handoffs SET status = ?, resolved_at = ? WHERE id = ?", status, now, id); err != nil {
+func resolveHandoff(ctx context.Context, q querier, id string, status HandoffStatus, now string) error {
+	if _, err := q.ExecContext(ctx, "UPDATE handoffs SET status = ?, resolved_at = ? WHERE id = ?", string(status), now, id); err != nil {
 		return fmt.Errorf("resolve handoff: %w", err)
 	}
 	return nil

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"fmt"
+
+	"github.com/agenttool/collab/core/journal"
 )
 
 const handoffColumns = "id, workspace_id, task_id, from_actor, to_actor, summary, status, offered_at, expires_at, resolved_at, from_session_id, to_session_id"
@@ -39,7 +41,7 @@ func (s *Store) expireHandoff(ctx context.Context, q querier, h Handoff, reason,
 		return fmt.Errorf("expire handoff: %w", err)
 	}
 	_, err := s.appendEvent(ctx, q, h.WorkspaceID, newEvent{
-		Type: "handoff.expired", EntityID: h.ID, Actor: actor, SessionID: sessionID,
+		Type: journal.KindHandoffExpired, EntityID: h.ID, Actor: actor, SessionID: sessionID,
 		Payload: map[string]any{"task_id": h.TaskID, "reason": reason},
 	})
 	return err

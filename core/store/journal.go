@@ -34,7 +34,7 @@ func readHead(ctx context.Context, q querier, workspaceID string) (head, bool, e
 
 // newEvent describes one event to append.
 type newEvent struct {
-	Type      string
+	Type      journal.Kind
 	EntityID  string
 	Actor     string
 	SessionID *string
@@ -58,7 +58,7 @@ func (s *Store) appendEvent(ctx context.Context, tx querier, workspaceID string,
 	}
 	e := journal.Event{
 		WorkspaceID: workspaceID, EpochID: h.EpochID, Sequence: h.Sequence + 1,
-		ID: "event_" + newUUID(), Protocol: journal.ProtocolV2, Type: ne.Type, EntityID: ne.EntityID,
+		ID: "event_" + newUUID(), Protocol: journal.ProtocolV2, Type: string(ne.Type), EntityID: ne.EntityID,
 		Actor: ne.Actor, OccurredAt: s.nowISO(), PayloadJSON: payload, PrevHash: h.Hash, SessionID: ne.SessionID,
 	}
 	var hasher journal.Hasher

@@ -41,38 +41,38 @@ type Worktree struct {
 // Task is one unit of coordinated work. Checkpoints are emitted as stored
 // (canonical JSON, keys in order); EffectiveStatus is computed at read time.
 type Task struct {
-	ID                  string          `json:"id"`
-	WorkspaceID         string          `json:"workspace_id"`
-	Title               string          `json:"title"`
-	Description         *string         `json:"description"`
-	Status              string          `json:"status"`
-	EffectiveStatus     string          `json:"effective_status"`
-	Dependencies        []string        `json:"dependencies"`
-	PathScopes          []string        `json:"path_scopes"`
-	WorkMode            string          `json:"work_mode"`
-	CompletionPolicy    string          `json:"completion_policy"`
-	ReviewStatus        string          `json:"review_status"`
-	ExpectedBaseSHA     *string         `json:"expected_base_sha"`
-	BaseCheckpoint      json.RawMessage `json:"base_checkpoint"`
-	ResultCheckpoint    json.RawMessage `json:"result_checkpoint"`
-	CompletionReportID  *string         `json:"completion_report_id"`
-	Assignee            *string         `json:"assignee"`
-	AssigneeSessionID   *string         `json:"assignee_session_id"`
-	ClaimWorktreeID     *string         `json:"claim_worktree_id"`
-	LeaseID             *string         `json:"lease_id"`
-	LeaseExpiresAt      *string         `json:"lease_expires_at"`
-	Blocker             *string         `json:"blocker"`
-	LatestProgress      *string         `json:"latest_progress"`
-	ReportedBy          *string         `json:"reported_by"`
-	ReportedBySessionID *string         `json:"reported_by_session_id"`
-	ReportedAt          *string         `json:"reported_at"`
-	AcceptedBy          *string         `json:"accepted_by"`
-	AcceptedBySessionID *string         `json:"accepted_by_session_id"`
-	AcceptedAt          *string         `json:"accepted_at"`
-	Version             int64           `json:"version"`
-	CreatedAt           string          `json:"created_at"`
-	UpdatedAt           string          `json:"updated_at"`
-	CompletedAt         *string         `json:"completed_at"`
+	ID                  string           `json:"id"`
+	WorkspaceID         string           `json:"workspace_id"`
+	Title               string           `json:"title"`
+	Description         *string          `json:"description"`
+	Status              TaskStatus       `json:"status"`
+	EffectiveStatus     TaskStatus       `json:"effective_status"`
+	Dependencies        []string         `json:"dependencies"`
+	PathScopes          []string         `json:"path_scopes"`
+	WorkMode            string           `json:"work_mode"`
+	CompletionPolicy    CompletionPolicy `json:"completion_policy"`
+	ReviewStatus        ReviewStatus     `json:"review_status"`
+	ExpectedBaseSHA     *string          `json:"expected_base_sha"`
+	BaseCheckpoint      json.RawMessage  `json:"base_checkpoint"`
+	ResultCheckpoint    json.RawMessage  `json:"result_checkpoint"`
+	CompletionReportID  *string          `json:"completion_report_id"`
+	Assignee            *string          `json:"assignee"`
+	AssigneeSessionID   *string          `json:"assignee_session_id"`
+	ClaimWorktreeID     *string          `json:"claim_worktree_id"`
+	LeaseID             *string          `json:"lease_id"`
+	LeaseExpiresAt      *string          `json:"lease_expires_at"`
+	Blocker             *string          `json:"blocker"`
+	LatestProgress      *string          `json:"latest_progress"`
+	ReportedBy          *string          `json:"reported_by"`
+	ReportedBySessionID *string          `json:"reported_by_session_id"`
+	ReportedAt          *string          `json:"reported_at"`
+	AcceptedBy          *string          `json:"accepted_by"`
+	AcceptedBySessionID *string          `json:"accepted_by_session_id"`
+	AcceptedAt          *string          `json:"accepted_at"`
+	Version             int64            `json:"version"`
+	CreatedAt           string           `json:"created_at"`
+	UpdatedAt           string           `json:"updated_at"`
+	CompletedAt         *string          `json:"completed_at"`
 
 	coordinationMode string
 	reviewGeneration int64
@@ -118,7 +118,7 @@ type CoordinationSession struct {
 	Actor                  string         `json:"actor"`
 	Role                   *string        `json:"role"`
 	ParentSessionID        *string        `json:"parent_session_id"`
-	Status                 string         `json:"status"`
+	Status                 SessionStatus  `json:"status"`
 	Generation             int64          `json:"generation"`
 	JoinedAt               string         `json:"joined_at"`
 	LastSeenAt             string         `json:"last_seen_at"`
@@ -155,16 +155,16 @@ type Report struct {
 
 // Handoff is an offer to pass a task's lease to another actor or session.
 type Handoff struct {
-	ID            string  `json:"id"`
-	WorkspaceID   string  `json:"workspace_id"`
-	TaskID        string  `json:"task_id"`
-	FromActor     string  `json:"from_actor"`
-	ToActor       string  `json:"to_actor"`
-	Summary       string  `json:"summary"`
-	Status        string  `json:"status"`
-	OfferedAt     string  `json:"offered_at"`
-	ExpiresAt     string  `json:"expires_at"`
-	ResolvedAt    *string `json:"resolved_at"`
-	FromSessionID *string `json:"from_session_id"`
-	ToSessionID   *string `json:"to_session_id"`
+	ID            string        `json:"id"`
+	WorkspaceID   string        `json:"workspace_id"`
+	TaskID        string        `json:"task_id"`
+	FromActor     string        `json:"from_actor"`
+	ToActor       string        `json:"to_actor"`
+	Summary       string        `json:"summary"`
+	Status        HandoffStatus `json:"status"`
+	OfferedAt     string        `json:"offered_at"`
+	ExpiresAt     string        `json:"expires_at"`
+	ResolvedAt    *string       `json:"resolved_at"`
+	FromSessionID *string       `json:"from_session_id"`
+	ToSessionID   *string       `json:"to_session_id"`
 }

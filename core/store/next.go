@@ -124,13 +124,13 @@ type viewer struct {
 
 func (v viewer) available(t *Task) bool {
 	if v.session != nil {
-		return t.EffectiveStatus == "open"
+		return t.EffectiveStatus == TaskOpen
 	}
-	return t.EffectiveStatus == "open" || (t.EffectiveStatus == "lease_expired" && t.AssigneeSessionID == nil)
+	return t.EffectiveStatus == TaskOpen || (t.EffectiveStatus == TaskLeaseExpired && t.AssigneeSessionID == nil)
 }
 
 func (v viewer) owns(t *Task) bool {
-	if t.EffectiveStatus != "claimed" {
+	if t.EffectiveStatus != TaskClaimed {
 		return false
 	}
 	if v.session != nil {

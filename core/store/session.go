@@ -144,7 +144,7 @@ VALUES (?, ?, ?, ?, ?, ?, 'active', 1, ?, ?, ?, NULL, ?, 0, ?, 0, 0, 0)`,
 		return CoordinationSession{}, fmt.Errorf("insert session: %w", err)
 	}
 	if _, err := s.appendEvent(ctx, tx, wsID, newEvent{
-		Type: "session.joined", EntityID: id, Actor: actor, SessionID: &id,
+		Type: journal.KindSessionJoined, EntityID: id, Actor: actor, SessionID: &id,
 		Payload: map[string]any{
 			"worktree_id": opened.Worktree.ID, "role": nullable(role), "parent_session_id": nullable(parent),
 			"identity_boundary": identityBoundary,
@@ -182,7 +182,7 @@ func authenticate(ctx context.Context, q querier, cred Credential, allowRecovery
 		stored = sess.tokenHash
 	}
 	tokenOK := credfile.TokenMatches(stored, cred.Token)
-	if !found || !tokenOK || sess.Generation != cred.Generation || sess.Status != "active" {
+	if !found || !tokenOK || sess.Generation != cred.Generation || sess.Status != SessionActive {
 		return sess, authFailed()
 	}
 	if sess.CursorRecoveryRequired && !allowRecovery {

@@ -48,7 +48,7 @@ func (s *Store) ResumeSession(ctx context.Context, cred credfile.Credential, all
 		if err != nil {
 			return err
 		}
-		if !found || sess.Status != "active" || !credfile.TokenMatches(sess.tokenHash, cred.Token) {
+		if !found || sess.Status != SessionActive || !credfile.TokenMatches(sess.tokenHash, cred.Token) {
 			return authFailed()
 		}
 		recovery, err := resumeRecovery(ctx, tx, sess, cred.LastCursor)
@@ -114,7 +114,7 @@ cursor_recovery_required = ? WHERE id = ? AND generation = ? AND status = 'activ
 		return Resumed{}, authFailed()
 	}
 	if _, err := s.appendEvent(ctx, tx, sess.WorkspaceID, newEvent{
-		Type: "session.resumed", EntityID: sess.ID, Actor: sess.Actor, SessionID: &sess.ID,
+		Type: journal.KindSessionResumed, EntityID: sess.ID, Actor: sess.Actor, SessionID: &sess.ID,
 		Payload: map[string]any{
 			"worktree_id": sess.WorktreeID, "generation": sess.Generation + 1,
 			"cursor_recovery_required": recovery != nil, "cursor_recovery_cause": cause,
@@ -170,7 +170,7 @@ generation = generation + 1, token_hash = ? WHERE id = ?`, now, now, credfile.To
 			return fmt.Errorf("end session: %w", err)
 		}
 		if _, err := s.appendEvent(ctx, tx, sess.WorkspaceID, newEvent{
-			Type: "session.ended", EntityID: sess.ID, Actor: sess.Actor, SessionID: &sess.ID,
+			Type: journal.KindSessionEnded, EntityID: sess.ID, Actor: sess.Actor, SessionID: &sess.ID,
 			Payload: map[string]any{"reason": nullable(why)},
 		}); err != nil {
 			return err

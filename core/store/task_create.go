@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 	"github.com/agenttool/collab/core/scope"
 )
@@ -185,7 +186,7 @@ path_scopes_json, version, created_at, updated_at) VALUES (?, ?, ?, ?, 'open', ?
 	if v2 {
 		payload["work_mode"], payload["completion_policy"], payload["expected_base_sha"] = f.workMode, f.policy, nullable(f.expectedBase)
 	}
-	if _, err := s.appendEvent(ctx, tx, wsID, newEvent{Type: "task.created", EntityID: id, Actor: actor, SessionID: sessionID, Payload: payload}); err != nil {
+	if _, err := s.appendEvent(ctx, tx, wsID, newEvent{Type: journal.KindTaskCreated, EntityID: id, Actor: actor, SessionID: sessionID, Payload: payload}); err != nil {
 		return nil, err
 	}
 	t, err := loadTask(ctx, tx, wsID, id, now)

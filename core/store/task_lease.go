@@ -95,7 +95,7 @@ func requireLease(ctx context.Context, q querier, wsID string, f leaseFields, h 
 	if t.Version != f.version {
 		return t, versionConflict(f.version, t.Version)
 	}
-	if t.Status != "claimed" || t.LeaseID == nil || t.LeaseExpiresAt == nil {
+	if t.Status != TaskClaimed || t.LeaseID == nil || t.LeaseExpiresAt == nil {
 		return t, collaberr.New("lease_not_active", "The task has no active lease")
 	}
 	if now >= *t.LeaseExpiresAt {

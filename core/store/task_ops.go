@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 )
 
@@ -30,13 +31,13 @@ func (s *Store) RenewLease(ctx context.Context, cred *Credential, in LeaseInput,
 				expires, now, t.WorkspaceID, t.ID); err != nil {
 				return nil, err
 			}
-			return s.taskEvent(ctx, tx, t, h, "task.lease_renewed", map[string]any{"lease_id": *t.LeaseID, "lease_expires_at": expires, "version": t.Version + 1}, now)
+			return s.taskEvent(ctx, tx, t, h, journal.KindTaskLeaseRenewed, map[string]any{"lease_id": *t.LeaseID, "lease_expires_at": expires, "version": t.Version + 1}, now)
 		},
 	})
 }
 
 // taskEvent journals a change to t, then returns the reloaded task.
-func (s *Store) taskEvent(ctx context.Context, tx *Tx, t Task, h holder, typ string, payload map[string]any, now string) (any, error) {
+func (s *Store) taskEvent(ctx context.Context, tx *Tx, t Task, h holder, typ journal.Kind, payload map[string]any, now string) (any, error) {
 	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: typ, EntityID: t.ID, Actor: h.actor, SessionID: h.sessionID, Payload: payload}); err != nil {
 		return nil, err
 	}
@@ -60,7 +61,7 @@ func (s *Store) RecordProgress(ctx context.Context, cred *Credential, in LeaseIn
 				msg, now, t.WorkspaceID, t.ID); err != nil {
 				return nil, err
 			}
-			return s.taskEvent(ctx, tx, t, h, "task.progressed", map[string]any{"message": msg, "version": t.Version + 1}, now)
+			return s.taskEvent(ctx, tx, t, h, journal.KindTaskProgressed, map[string]any{"message": msg, "version": t.Version + 1}, now)
 		},
 	})
 }
@@ -86,7 +87,7 @@ lease_expires_at = NULL, `+sessionClear(h)+`version = version + 1, updated_at = 
 				now, t.WorkspaceID, t.ID); err != nil {
 				return nil, err
 			}
-			return s.taskEvent(ctx, tx, t, h, "task.released", map[string]any{"summary": nullable(text), "version": t.Version + 1}, now)
+			return s.taskEvent(ctx, tx, t, h, journal.KindTaskReleased, map[string]any{"summary": nullable(text), "version": t.Version + 1}, now)
 		},
 	})
 }
@@ -121,7 +122,7 @@ lease_expires_at = NULL, `+sessionClear(h)+`version = version + 1, updated_at = 
 				text, now, t.WorkspaceID, t.ID); err != nil {
 				return nil, err
 			}
-			return s.taskEvent(ctx, tx, t, h, "task.blocked", map[string]any{"blocker": text, "version": t.Version + 1}, now)
+			return s.taskEvent(ctx, tx, t, h, journal.KindTaskBlocked, map[string]any{"blocker": text, "version": t.Version + 1}, now)
 		},
 	})
 }
@@ -168,7 +169,7 @@ func (s *Store) UnblockTask(ctx context.Context, cred *Credential, in UnblockInp
 		if t.Version != version {
 			return nil, versionConflict(version, t.Version)
 		}
-		if t.Status != "blocked" {
+		if t.Status != TaskBlocked {
 			return nil, collaberr.New("task_not_blocked", "Only a blocked task can be unblocked")
 		}
 		review := ""
@@ -179,7 +180,7 @@ func (s *Store) UnblockTask(ctx context.Context, cred *Credential, in UnblockInp
 			"version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?", now, wsID, taskID); err != nil {
 			return nil, err
 		}
-		return s.taskEvent(ctx, tx, t, h, "task.unblocked", map[string]any{"note": nullable(note), "version": t.Version + 1}, now)
+		return s.taskEvent(ctx, tx, t, h, journal.KindTaskUnblocked, map[string]any{"note": nullable(note), "version": t.Version + 1}, now)
 	}
 	if cred != nil {
 		return s.mutateAsSession(ctx, sessionMutation{cred: *cred, operation: "task.unblock.v2", key: key, request: request,

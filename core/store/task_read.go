@@ -57,19 +57,19 @@ func scanTask(row rowScanner, now string) (Task, error) {
 // effectiveStatus is the status a reader should act on at now: an expired
 // session lease needs recovery, an expired legacy lease is reclaimable, and
 // completed tasks show their review state.
-func effectiveStatus(t *Task, now string) string {
-	if t.Status == "claimed" && t.LeaseExpiresAt != nil && now >= *t.LeaseExpiresAt {
+func effectiveStatus(t *Task, now string) TaskStatus {
+	if t.Status == TaskClaimed && t.LeaseExpiresAt != nil && now >= *t.LeaseExpiresAt {
 		if t.AssigneeSessionID != nil {
-			return "recovery_required"
+			return TaskRecoveryRequired
 		}
-		return "lease_expired"
+		return TaskLeaseExpired
 	}
-	if t.Status == "completed" {
+	if t.Status == TaskCompleted {
 		switch t.ReviewStatus {
-		case "pending":
-			return "reported_complete"
-		case "accepted":
-			return "accepted"
+		case ReviewPending:
+			return TaskReportedComplete
+		case ReviewAccepted:
+			return TaskAccepted
 		}
 	}
 	return t.Status

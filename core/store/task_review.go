@@ -6,6 +6,7 @@ import (
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/gitstate"
+	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 )
 
@@ -161,7 +162,7 @@ func (s *Store) applyReview(ctx context.Context, tx *Tx, sess CoordinationSessio
 }
 
 func checkReviewable(t Task, sess CoordinationSession) error {
-	if t.CompletionPolicy != "accepted" || t.ReviewStatus != "pending" {
+	if t.CompletionPolicy != CompletionAccepted || t.ReviewStatus != ReviewPending {
 		return collaberr.New("task_not_pending_review", "This task has no completion waiting for review").With("review_status", t.ReviewStatus)
 	}
 	if t.ReportedBySessionID == nil || t.CompletionReportID == nil {
@@ -258,9 +259,9 @@ func (s *Store) recordReview(ctx context.Context, tx *Tx, sess CoordinationSessi
 			refs = append(refs, r)
 		}
 	}
-	kind, relation, outcome, eventType := "observation", "supports", "accepted", "task.accepted"
+	kind, relation, outcome, eventType := "observation", "supports", "accepted", journal.KindTaskAccepted
 	if f.outcome == "request_changes" {
-		kind, relation, outcome, eventType = "inference", "challenges", "changes_requested", "task.changes_requested"
+		kind, relation, outcome, eventType = "inference", "challenges", "changes_requested", journal.KindTaskChangesRequested
 	}
 	scope, basis := reviewAuthorityScope, reviewAuthorityBasis
 	report, err := s.appendReportInternal(ctx, tx, sess, reportDraft{TaskID: &t.ID, ToSessionID: t.ReportedBySessionID, Kind: kind,

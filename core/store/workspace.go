@@ -151,7 +151,7 @@ event_head_hash, repository_key) VALUES (?, ?, ?, ?, ?, 0, ?, ?)`,
 		return err
 	}
 	_, err = s.appendEvent(ctx, tx, wsID, newEvent{
-		Type: "workspace.opened", EntityID: wsID, Actor: actor,
+		Type: journal.KindWorkspaceOpened, EntityID: wsID, Actor: actor,
 		Payload: map[string]any{
 			"root_path": id.RootPath, "repository_key": id.RepositoryKey, "worktree_id": id.WorktreeID,
 			"name": label, "rights_profile": rightsProfile,
@@ -170,7 +170,7 @@ func (s *Store) registerWorktree(ctx context.Context, tx *Tx, wsID, actor string
 		return err
 	}
 	_, err := s.appendEvent(ctx, tx, wsID, newEvent{
-		Type: "worktree.registered", EntityID: id.WorktreeID, Actor: actor,
+		Type: journal.KindWorktreeRegistered, EntityID: id.WorktreeID, Actor: actor,
 		Payload: map[string]any{
 			"root_path": id.RootPath, "repository_key": id.RepositoryKey,
 			"checkpoint": map[string]any{
