@@ -58,8 +58,11 @@ func TestReceiptsHoldTheBareObjectAndReplaysWrapIt(t *testing.T) {
 	if err != nil || !bytes.Equal(replay, answer) {
 		t.Fatalf("replay %s (%v), want %s", replay, err, answer)
 	}
-	if _, err := f.s.write.ExecContext(f.ctx, `UPDATE mutations SET response_json = '{"task":' || response_json || '}'
-WHERE idempotency_key = 'legacy-create'`); err != nil {
+	if err := f.s.writeTx(f.ctx, func(tx *Tx) error {
+		_, err := tx.ExecContext(f.ctx, `UPDATE mutations SET response_json = '{"task":' || response_json || '}'
+WHERE idempotency_key = 'legacy-create'`)
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
 	if replay, err := f.s.CreateTask(f.ctx, in); err != nil || !bytes.Equal(replay, answer) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // JournalHead is one workspace's journal position.
@@ -32,7 +33,7 @@ func (s *Store) ReadJournal(ctx context.Context, fn func(r *JournalReader) error
 		return fmt.Errorf("begin journal read: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only snapshot; nothing to keep
-	hasSession, err := columnExists(ctx, tx, "events", "session_id")
+	hasSession, err := sqlite.ColumnExists(ctx, tx, "events", "session_id")
 	if err != nil {
 		return err
 	}
@@ -88,7 +89,7 @@ func (r *JournalReader) Events(ctx context.Context, workspaceID string, after in
 	defer rows.Close()
 	var e journal.Event
 	for rows.Next() {
-		if err := scanEvent(rows, &e); err != nil {
+		if err := sqlite.ScanEvent(rows, &e); err != nil {
 			return err
 		}
 		if err := fn(&e); err != nil {

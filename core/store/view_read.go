@@ -8,6 +8,7 @@ import (
 
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/scope"
+	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // The reads below serve people looking at a journal (the web view): they
@@ -44,7 +45,7 @@ type PathConflict struct {
 // SchemaVersion returns the file's user_version. The view reads only
 // files at SchemaVersion; an older one needs a writing server to migrate it.
 func (s *Store) SchemaVersion(ctx context.Context) (int64, error) {
-	return pragmaInt(ctx, s.read, "user_version")
+	return sqlite.PragmaInt(ctx, s.read, "user_version")
 }
 
 // Workspaces lists every workspace in creation order.
@@ -279,7 +280,7 @@ func (s *Store) EventsBefore(ctx context.Context, workspaceID string, q EventQue
 		q.Limit = 50
 	}
 	q.Limit = min(q.Limit, 500)
-	query := "SELECT " + eventColumns + " FROM events WHERE workspace_id = ?"
+	query := "SELECT " + sqlite.EventColumns + " FROM events WHERE workspace_id = ?"
 	args := []any{workspaceID}
 	if q.Before > 0 {
 		query += " AND sequence < ?"

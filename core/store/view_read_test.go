@@ -31,8 +31,11 @@ func TestViewPairsOverlappingClaimsFromDifferentWorktrees(t *testing.T) {
 			Title: id, PathScopes: []string{tc.scope}}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.write.ExecContext(ctx, `UPDATE tasks SET status = 'claimed', assignee = 't',
-lease_expires_at = '2999-01-01T00:00:00.000Z', claim_worktree_id = ? WHERE workspace_id = ? AND id = ?`, tc.worktree, ws, id); err != nil {
+		if err := st.writeTx(ctx, func(tx *Tx) error {
+			_, err := tx.ExecContext(ctx, `UPDATE tasks SET status = 'claimed', assignee = 't',
+lease_expires_at = '2999-01-01T00:00:00.000Z', claim_worktree_id = ? WHERE workspace_id = ? AND id = ?`, tc.worktree, ws, id)
+			return err
+		}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // WakeTypes are the event types that can concern one particular session or
@@ -105,7 +106,7 @@ func (s *Store) WakeForActor(ctx context.Context, workspaceID, actor string, aft
 }
 
 func (s *Store) fillWake(ctx context.Context, tx *Tx, out *WakeSnapshot, cursor *journal.Anchor, limit int) error {
-	h, ok, err := readHead(ctx, tx, out.WorkspaceID)
+	h, ok, err := sqlite.ReadHead(ctx, tx, out.WorkspaceID)
 	if err != nil {
 		return err
 	}
@@ -164,7 +165,7 @@ func wakeCandidates(ctx context.Context, q querier, workspaceID string, after in
 		args = append(args, string(t))
 	}
 	args = append(args, limit)
-	return queryEvents(ctx, q, "read wake events", "SELECT "+eventColumns+
+	return queryEvents(ctx, q, "read wake events", "SELECT "+sqlite.EventColumns+
 		" FROM events WHERE workspace_id = ? AND sequence > ? AND type IN (?"+
 		strings.Repeat(", ?", len(WakeTypes)-1)+") ORDER BY sequence LIMIT ?", args...)
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/agenttool/collab/core/gitstate"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // rightsProfile is recorded in every workspace.opened event.
@@ -147,7 +149,7 @@ event_head_hash, repository_key) VALUES (?, ?, ?, ?, ?, 0, ?, ?)`,
 		wsID, "epoch_"+newUUID(), id.RootPath, label, now, journal.GenesisHash, id.RepositoryKey); err != nil {
 		return fmt.Errorf("insert workspace: %w", err)
 	}
-	if err := insertWorktreeRow(ctx, tx, wsID, withCheckpoint(id, cp), now); err != nil {
+	if err := sqlite.InsertWorktree(ctx, tx, wsID, engine.FactsOf(id, cp), now); err != nil {
 		return err
 	}
 	_, err = s.appendEvent(ctx, tx, wsID, newEvent{
@@ -166,7 +168,7 @@ func (s *Store) registerWorktree(ctx context.Context, tx *Tx, wsID, actor string
 	if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO repositories (key, created_at) VALUES (?, ?)", id.RepositoryKey, now); err != nil {
 		return fmt.Errorf("insert repository: %w", err)
 	}
-	if err := insertWorktreeRow(ctx, tx, wsID, withCheckpoint(id, cp), now); err != nil {
+	if err := sqlite.InsertWorktree(ctx, tx, wsID, engine.FactsOf(id, cp), now); err != nil {
 		return err
 	}
 	_, err := s.appendEvent(ctx, tx, wsID, newEvent{
@@ -182,33 +184,10 @@ func (s *Store) registerWorktree(ctx context.Context, tx *Tx, wsID, actor string
 	return err
 }
 
-// worktreeFacts is what a worktree row records beyond its identity.
-type worktreeFacts struct {
-	gitstate.Identity
-	Branch  *string
-	HeadSHA *string
-	Dirty   *bool
-}
-
-func withCheckpoint(id gitstate.Identity, cp gitstate.Checkpoint) worktreeFacts {
-	return worktreeFacts{Identity: id, Branch: cp.Branch, HeadSHA: cp.HeadSHA, Dirty: cp.Dirty}
-}
-
-func insertWorktreeRow(ctx context.Context, q querier, wsID string, w worktreeFacts, now string) error {
-	_, err := q.ExecContext(ctx, `INSERT INTO worktrees (id, workspace_id, repository_key, root_path, git_common_dir_hash,
-fingerprint, branch, head_sha, dirty, registered_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		w.WorktreeID, wsID, w.RepositoryKey, w.RootPath, w.GitCommonDirHash, w.Fingerprint, w.Branch, w.HeadSHA,
-		boolToInt(w.Dirty), now, now)
-	if err != nil {
-		return fmt.Errorf("insert worktree: %w", err)
-	}
-	return nil
-}
-
 // touchWorktree records the latest observed Git facts of a worktree.
 func touchWorktree(ctx context.Context, q querier, worktreeID string, cp gitstate.Checkpoint, now string) error {
 	_, err := q.ExecContext(ctx, "UPDATE worktrees SET branch = ?, head_sha = ?, dirty = ?, last_seen_at = ? WHERE id = ?",
-		cp.Branch, cp.HeadSHA, boolToInt(cp.Dirty), now, worktreeID)
+		cp.Branch, cp.HeadSHA, sqlite.NullableBool(cp.Dirty), now, worktreeID)
 	if err != nil {
 		return fmt.Errorf("touch worktree: %w", err)
 	}
@@ -277,16 +256,6 @@ func readWorkspace(ctx context.Context, q querier, id string) (Workspace, error)
 // Workspace reads one workspace.
 func (s *Store) Workspace(ctx context.Context, id string) (Workspace, error) {
 	return readWorkspace(ctx, s.read, id)
-}
-
-func boolToInt(b *bool) any {
-	if b == nil {
-		return nil
-	}
-	if *b {
-		return 1
-	}
-	return 0
 }
 
 func nullable(s *string) any {

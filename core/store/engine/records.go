@@ -1,0 +1,47 @@
+package engine
+
+import (
+	"github.com/agenttool/collab/core/gitstate"
+	"github.com/agenttool/collab/core/journal"
+)
+
+// Head is a workspace's journal position: the anchor of its newest event
+// (sequence 0 and journal.GenesisHash for an empty journal). It is the one
+// type for "where a workspace's journal stands"; a session's cursor and a
+// client's anchor are the journal.Anchor inside it.
+type Head struct {
+	WorkspaceID string
+	journal.Anchor
+}
+
+// WorktreeFacts is what a worktree row records: its identity and the Git
+// state last observed there.
+type WorktreeFacts struct {
+	gitstate.Identity
+	Branch  *string
+	HeadSHA *string
+	Dirty   *bool
+}
+
+// FactsOf combines an identity with the checkpoint observed in it.
+func FactsOf(id gitstate.Identity, cp gitstate.Checkpoint) WorktreeFacts {
+	return WorktreeFacts{Identity: id, Branch: cp.Branch, HeadSHA: cp.HeadSHA, Dirty: cp.Dirty}
+}
+
+// ReceiptScope names one idempotency receipt: receipts are unique per
+// (workspace, actor, key). Actor is a legacy label, or "session:<id>" for
+// a credential-bound session, so one session's keys never collide with
+// another's or with a label's.
+type ReceiptScope struct {
+	WorkspaceID string
+	Actor       string
+	Key         string
+}
+
+// Receipt is a stored idempotency record: the operation and the hash of
+// its canonical request, and the response bytes in the stored form.
+type Receipt struct {
+	Operation   string
+	RequestHash string
+	Response    []byte
+}
