@@ -36,7 +36,7 @@ func queryHandoffs(ctx context.Context, q querier, where string, args ...any) ([
 const sweepOrder = " ORDER BY to_actor, status, expires_at, rowid"
 
 // expireHandoff marks one pending offer expired and journals why.
-func (s *Store) expireHandoff(ctx context.Context, q querier, h Handoff, reason, actor string, sessionID *string, now string) error {
+func (s *Store) expireHandoff(ctx context.Context, q *Tx, h Handoff, reason, actor string, sessionID *string, now string) error {
 	if _, err := q.ExecContext(ctx, "UPDATE handoffs SET status = 'expired', resolved_at = ? WHERE id = ?", now, h.ID); err != nil {
 		return fmt.Errorf("expire handoff: %w", err)
 	}
@@ -49,7 +49,7 @@ func (s *Store) expireHandoff(ctx context.Context, q querier, h Handoff, reason,
 
 // expireTaskHandoffs expires every pending offer of a task (on release,
 // block, completion or lease expiry).
-func (s *Store) expireTaskHandoffs(ctx context.Context, q querier, workspaceID, taskID, reason, actor string, sessionID *string, now string) error {
+func (s *Store) expireTaskHandoffs(ctx context.Context, q *Tx, workspaceID, taskID, reason, actor string, sessionID *string, now string) error {
 	offers, err := queryHandoffs(ctx, q, "workspace_id = ? AND task_id = ? AND status = 'pending'"+sweepOrder, workspaceID, taskID)
 	if err != nil {
 		return err
@@ -64,7 +64,7 @@ func (s *Store) expireTaskHandoffs(ctx context.Context, q querier, workspaceID, 
 
 // reapElapsedHandoffs expires pending offers whose deadline has passed.
 // taskID narrows the sweep to one task when non-empty.
-func (s *Store) reapElapsedHandoffs(ctx context.Context, q querier, workspaceID, taskID, actor, now string) error {
+func (s *Store) reapElapsedHandoffs(ctx context.Context, q *Tx, workspaceID, taskID, actor, now string) error {
 	where := "workspace_id = ? AND status = 'pending' AND expires_at <= ?"
 	args := []any{workspaceID, now}
 	if taskID != "" {

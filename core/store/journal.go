@@ -9,7 +9,6 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store/engine"
-	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // newEvent describes one event to append.
@@ -24,8 +23,8 @@ type newEvent struct {
 // appendEvent writes one event at the head of the workspace's journal and
 // moves the head, inside the caller's write transaction. The stored
 // payload is canonical JSON, so the stored text is exactly what is hashed.
-func (s *Store) appendEvent(ctx context.Context, tx querier, workspaceID string, ne newEvent) (journal.Event, error) {
-	h, ok, err := sqlite.ReadHead(ctx, tx, workspaceID)
+func (s *Store) appendEvent(ctx context.Context, tx engine.Journal, workspaceID string, ne newEvent) (journal.Event, error) {
+	h, ok, err := tx.Head(ctx, workspaceID)
 	if err != nil {
 		return journal.Event{}, err
 	}
@@ -45,16 +44,8 @@ func (s *Store) appendEvent(ctx context.Context, tx querier, workspaceID string,
 	if e.Hash, err = hasher.Hash(&e); err != nil {
 		return journal.Event{}, fmt.Errorf("hash %s event: %w", ne.Type, err)
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO events (workspace_id, epoch_id, sequence, id, protocol, type, entity_id, actor,
-occurred_at, payload_json, prev_hash, hash, session_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		e.WorkspaceID, e.EpochID, e.Sequence, e.ID, e.Protocol, e.Type, e.EntityID, e.Actor, e.OccurredAt,
-		string(e.PayloadJSON), e.PrevHash, e.Hash, e.SessionID)
-	if err != nil {
-		return journal.Event{}, fmt.Errorf("insert %s event: %w", ne.Type, err)
-	}
-	if _, err := tx.ExecContext(ctx, "UPDATE workspaces SET event_head_sequence = ?, event_head_hash = ? WHERE id = ?",
-		e.Sequence, e.Hash, workspaceID); err != nil {
-		return journal.Event{}, fmt.Errorf("move journal head: %w", err)
+	if err := tx.Append(ctx, &e); err != nil {
+		return journal.Event{}, err
 	}
 	return e, nil
 }

@@ -3,7 +3,7 @@ package store
 import (
 	"encoding/json"
 
-	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // The types below are the public shapes of the collab tools. Field order is
@@ -110,26 +110,8 @@ type Decision struct {
 }
 
 // CoordinationSession is a credential-bound session as tools show it; the
-// token hash never leaves the store.
-type CoordinationSession struct {
-	ID                     string         `json:"id"`
-	WorkspaceID            string         `json:"workspace_id"`
-	WorktreeID             string         `json:"worktree_id"`
-	Actor                  string         `json:"actor"`
-	Role                   *string        `json:"role"`
-	ParentSessionID        *string        `json:"parent_session_id"`
-	Status                 SessionStatus  `json:"status"`
-	Generation             int64          `json:"generation"`
-	JoinedAt               string         `json:"joined_at"`
-	LastSeenAt             string         `json:"last_seen_at"`
-	EndedAt                *string        `json:"ended_at"`
-	Cursor                 journal.Anchor `json:"cursor"`
-	CursorVersion          int64          `json:"cursor_version"`
-	ResetGeneration        int64          `json:"reset_generation"`
-	CursorRecoveryRequired bool           `json:"cursor_recovery_required"`
-
-	tokenHash string
-}
+// token hash never leaves the store (it is not rendered).
+type CoordinationSession = engine.Session
 
 // Report is a structured, append-only statement by a session.
 type Report struct {

@@ -55,7 +55,7 @@ func (s *Store) NextForSession(ctx context.Context, cred Credential, knownCursor
 			return invalidEventLimit()
 		}
 		now := s.nowISO()
-		if err := touchSession(ctx, tx, sess.ID, now); err != nil {
+		if err := tx.TouchSession(ctx, sess.ID, now); err != nil {
 			return err
 		}
 		if err := s.reapElapsedHandoffs(ctx, tx, sess.WorkspaceID, "", clockActor, now); err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // Credential authenticates one credential-bound session: its id, its
@@ -169,17 +170,17 @@ func authFailed() error {
 // well-formed id, the token, the current generation and an active session.
 // Every failure looks the same to the caller. Unless allowRecovery, a
 // session waiting for an audited cursor reset is refused too.
-func authenticate(ctx context.Context, q querier, cred Credential, allowRecovery bool) (CoordinationSession, error) {
+func authenticate(ctx context.Context, q engine.Sessions, cred Credential, allowRecovery bool) (CoordinationSession, error) {
 	if _, err := normalize.ID(cred.SessionID, "session_id"); err != nil {
 		return CoordinationSession{}, authFailed()
 	}
-	sess, found, err := findSession(ctx, q, cred.SessionID)
+	sess, found, err := q.Session(ctx, cred.SessionID)
 	if err != nil {
 		return sess, err
 	}
 	stored := journal.GenesisHash
 	if found {
-		stored = sess.tokenHash
+		stored = sess.TokenHash
 	}
 	tokenOK := credfile.TokenMatches(stored, cred.Token)
 	if !found || !tokenOK || sess.Generation != cred.Generation || sess.Status != SessionActive {
@@ -191,12 +192,6 @@ func authenticate(ctx context.Context, q querier, cred Credential, allowRecovery
 			With("persisted_cursor", sess.Cursor).With("expected_cursor_version", sess.CursorVersion)
 	}
 	return sess, nil
-}
-
-// touchSession records that the session was just seen.
-func touchSession(ctx context.Context, q querier, id, now string) error {
-	_, err := q.ExecContext(ctx, "UPDATE coordination_sessions SET last_seen_at = ? WHERE id = ?", now, id)
-	return err
 }
 
 // Session reads one credential-bound session.

@@ -48,7 +48,7 @@ func (s *Store) ResumeSession(ctx context.Context, cred credfile.Credential, all
 		if err != nil {
 			return err
 		}
-		if !found || sess.Status != SessionActive || !credfile.TokenMatches(sess.tokenHash, cred.Token) {
+		if !found || sess.Status != SessionActive || !credfile.TokenMatches(sess.TokenHash, cred.Token) {
 			return authFailed()
 		}
 		recovery, err := resumeRecovery(ctx, tx, sess, cred.LastCursor)

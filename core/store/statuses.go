@@ -1,5 +1,7 @@
 package store
 
+import "github.com/agenttool/collab/core/store/engine"
+
 // TaskStatus is a task's stored status (the tasks.status column) or, in
 // Task.EffectiveStatus, the status a reader should act on. The strings are
 // part of the shared contract and appear verbatim in results and events.
@@ -51,13 +53,13 @@ const (
 	HandoffExpired  HandoffStatus = "expired"
 )
 
-// SessionStatus is a coordination session's state.
-type SessionStatus string
+// SessionStatus is a coordination session's state: active until ended.
+type SessionStatus = engine.SessionStatus
 
-// The session states: active until ended, never back.
+// The session states.
 const (
-	SessionActive SessionStatus = "active"
-	SessionEnded  SessionStatus = "ended"
+	SessionActive = engine.SessionActive
+	SessionEnded  = engine.SessionEnded
 )
 
 // CompletionPolicy says whether a completed task needs a review.

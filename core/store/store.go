@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agenttool/collab/core/gitstate"
+	"github.com/agenttool/collab/core/store/engine"
 	"github.com/agenttool/collab/core/store/sqlite"
 )
 
@@ -100,6 +101,9 @@ func (s *Store) QuickCheck(ctx context.Context) ([]string, error) { return s.db.
 // instead of failing on a missing column. A writable Open has already
 // migrated.
 func (s *Store) NeedsMigration(ctx context.Context) (bool, error) { return s.db.NeedsMigration(ctx) }
+
+// engine is the store's engine seen through the seam.
+func (s *Store) engine() engine.Engine { return sqlite.Engine{DB: s.db} }
 
 // writeTx runs fn in one write transaction of the engine; any error rolls
 // everything back, so a refusal never leaves a partial write.

@@ -102,7 +102,7 @@ func (s *Store) View(ctx context.Context, workspaceID string) (WorkspaceView, er
 
 // allSessions lists every credential-bound session, active ones first.
 func allSessions(ctx context.Context, q querier, workspaceID string) ([]CoordinationSession, error) {
-	return querySessions(ctx, q, "WHERE workspace_id = ? ORDER BY status, last_seen_at DESC, id", workspaceID)
+	return sqlite.QuerySessions(ctx, q, "WHERE workspace_id = ? ORDER BY status, last_seen_at DESC, id", workspaceID)
 }
 
 // allPresence lists every self-declared presence record, newest first.

@@ -82,7 +82,7 @@ func (s *Store) WakeForSession(ctx context.Context, cred Credential, after *int6
 		if err != nil {
 			return err
 		}
-		if !found || !credfile.TokenMatches(sess.tokenHash, cred.Token) || sess.Generation != cred.Generation {
+		if !found || !credfile.TokenMatches(sess.TokenHash, cred.Token) || sess.Generation != cred.Generation {
 			return authFailed()
 		}
 		out = WakeSnapshot{WorkspaceID: sess.WorkspaceID, SessionID: sess.ID, Actor: sess.Actor, Active: sess.Status == SessionActive}

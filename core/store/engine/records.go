@@ -45,3 +45,35 @@ type Receipt struct {
 	RequestHash string
 	Response    []byte
 }
+
+// Session is a credential-bound coordination session. TokenHash is the
+// SHA-256 of its bearer token; it is never rendered (json:"-") and never
+// leaves the rules.
+type Session struct {
+	ID                     string         `json:"id"`
+	WorkspaceID            string         `json:"workspace_id"`
+	WorktreeID             string         `json:"worktree_id"`
+	Actor                  string         `json:"actor"`
+	Role                   *string        `json:"role"`
+	ParentSessionID        *string        `json:"parent_session_id"`
+	Status                 SessionStatus  `json:"status"`
+	Generation             int64          `json:"generation"`
+	JoinedAt               string         `json:"joined_at"`
+	LastSeenAt             string         `json:"last_seen_at"`
+	EndedAt                *string        `json:"ended_at"`
+	Cursor                 journal.Anchor `json:"cursor"`
+	CursorVersion          int64          `json:"cursor_version"`
+	ResetGeneration        int64          `json:"reset_generation"`
+	CursorRecoveryRequired bool           `json:"cursor_recovery_required"`
+
+	TokenHash string `json:"-"`
+}
+
+// SessionStatus is a coordination session's state.
+type SessionStatus string
+
+// The session states: active until ended, never back.
+const (
+	SessionActive SessionStatus = "active"
+	SessionEnded  SessionStatus = "ended"
+)

@@ -1,0 +1,90 @@
+// Package engine is the seam between the coordination rules (package
+// store) and a storage engine (package sqlite today; PostgreSQL next). The
+// rules decide what happens: validation order, refusal codes, which events
+// to append, lease and claim logic, recovery. An engine stores and finds
+// the data they read and write, and gives the guarantees below. The
+// records crossing the seam are plain Go values; no SQL and no JSON
+// rendering crosses it.
+//
+// Guarantees every engine gives (docs/architecture.md restates them):
+//
+//   - Write runs its function in one transaction that commits entirely or
+//     not at all. Writes that touch the same workspace are serialised: from
+//     the first Head read inside a write transaction until it ends, no other
+//     transaction can append to that workspace's journal, so sequences are
+//     contiguous (1, 2, 3, … without gaps or duplicates) and every event's
+//     prev_hash is the hash of the event before it.
+//   - Transient contention (SQLite busy, PostgreSQL serialization failures
+//     and deadlocks) is retried inside Write for a bounded window and never
+//     surfaces as an error; Write may therefore call its function more than
+//     once, so the function must have no effect outside the transaction.
+//   - Receipts are unique per ReceiptScope (workspace, actor, key): of two
+//     transactions inserting the same scope, one fails or waits and then
+//     finds the other's receipt.
+//   - A contested claim has one winner: the rules read a task and update it
+//     inside one write transaction, and the engine's serialisation makes a
+//     second claimant see the first one's committed claim.
+//   - Read runs its function against one consistent snapshot.
+package engine
+
+import (
+	"context"
+
+	"github.com/agenttool/collab/core/journal"
+)
+
+// Engine stores the coordination journal of any number of workspaces.
+type Engine interface {
+	// Write runs fn in one write transaction and commits it when fn
+	// returns nil; any error rolls everything back.
+	Write(ctx context.Context, fn func(tx Tx) error) error
+	// Read runs fn in one read-only snapshot.
+	Read(ctx context.Context, fn func(tx Tx) error) error
+	// VerifyChain recomputes one workspace's hash chain from genesis
+	// against its head, in one snapshot; found is false when there is no
+	// such workspace.
+	VerifyChain(ctx context.Context, workspaceID string) (ok, found bool, err error)
+	// Close releases the engine's resources.
+	Close() error
+}
+
+// Tx is one transaction of an engine: the data the rules read and write,
+// grouped by domain.
+type Tx interface {
+	Journal
+	Receipts
+	Sessions
+}
+
+// Journal is the hash-chained event journal of each workspace.
+type Journal interface {
+	// Head returns the workspace's journal head; found is false when there
+	// is no such workspace. Inside a write transaction the head stays
+	// locked until the transaction ends.
+	Head(ctx context.Context, workspaceID string) (h Head, found bool, err error)
+	// Append stores e, which extends the head read in this transaction
+	// (e.Sequence is the head's sequence + 1, e.PrevHash its hash, e.Hash
+	// computed by journal.Hasher), and moves the head to e. PayloadJSON is
+	// stored byte for byte.
+	Append(ctx context.Context, e *journal.Event) error
+}
+
+// Receipts are the idempotency records of mutations.
+type Receipts interface {
+	// FindReceipt returns the receipt stored for scope, if any.
+	FindReceipt(ctx context.Context, scope ReceiptScope) (r Receipt, found bool, err error)
+	// InsertReceipt stores r for scope; a second insert for the same scope
+	// fails.
+	InsertReceipt(ctx context.Context, scope ReceiptScope, r Receipt, createdAt string) error
+}
+
+// Sessions are the credential-bound coordination sessions.
+type Sessions interface {
+	// Session returns one session by id, token hash included.
+	Session(ctx context.Context, id string) (s Session, found bool, err error)
+	// ActiveSessions lists a workspace's active sessions in (joined_at, id)
+	// order; never nil.
+	ActiveSessions(ctx context.Context, workspaceID string) ([]Session, error)
+	// TouchSession records that the session was seen at now.
+	TouchSession(ctx context.Context, id, now string) error
+}
