@@ -50,8 +50,8 @@ func normalizeArtifact(in ArtifactInput) (artifactFields, error) {
 
 // AttachArtifact records a reference (never the bytes) on a task whose
 // lease the caller holds.
-func (s *Store) AttachArtifact(ctx context.Context, cred *Credential, in LeaseInput, a ArtifactInput) (json.RawMessage, error) {
-	lc, err := newLeaseCall(cred, in)
+func (s *Store) AttachArtifact(ctx context.Context, who Actor, in LeaseInput, a ArtifactInput) (json.RawMessage, error) {
+	lc, err := newLeaseCall(who, in)
 	if err != nil {
 		return nil, err
 	}

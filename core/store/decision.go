@@ -10,11 +10,11 @@ import (
 )
 
 // RecordDecisionInput is one decision as collab_decision_record receives it.
-// Actor is used in legacy mode only; the authority fields in session mode
-// only.
+// WorkspaceID is used in legacy mode only; the authority fields in session
+// mode only.
 type RecordDecisionInput struct {
 	WorkspaceID    string
-	Actor          string
+	actor          string // legacy label, set from the Actor
 	IdempotencyKey string
 	Topic          string
 	Decision       string
@@ -32,7 +32,7 @@ type decisionFields struct {
 func normalizeDecision(in RecordDecisionInput) (decisionFields, error) {
 	var f decisionFields
 	var err error
-	if f.actor, err = normalize.Actor(in.Actor); err != nil {
+	if f.actor, err = normalize.Actor(in.actor); err != nil {
 		return f, err
 	}
 	if f.key, err = normalize.IdempotencyKey(in.IdempotencyKey); err != nil {
@@ -51,7 +51,16 @@ func normalizeDecision(in RecordDecisionInput) (decisionFields, error) {
 // RecordDecision stores a legacy (actor-labelled) decision: a decisions
 // row and its decision.recorded event, idempotent per actor and key. The
 // authority fields are ignored. The result is {decision}.
-func (s *Store) RecordDecision(ctx context.Context, in RecordDecisionInput) (json.RawMessage, error) {
+func (s *Store) RecordDecision(ctx context.Context, who Actor, in RecordDecisionInput) (json.RawMessage, error) {
+	if cred, ok := who.Session(); ok {
+		return s.recordDecisionAsSession(ctx, cred, in)
+	}
+	in.actor = who.Label()
+	return s.recordDecisionAsLabel(ctx, in)
+}
+
+// recordDecisionAsLabel stores a legacy decision.
+func (s *Store) recordDecisionAsLabel(ctx context.Context, in RecordDecisionInput) (json.RawMessage, error) {
 	f, err := normalizeDecision(in)
 	if err != nil {
 		return nil, err
@@ -104,7 +113,7 @@ func decisionBody(in RecordDecisionInput) string {
 // RecordDecisionForSession records a decision as the credential's session:
 // it becomes a task-less decision report (confidence unknown, relation
 // informs) and so needs both authority fields. The result is {report}.
-func (s *Store) RecordDecisionForSession(ctx context.Context, cred Credential, in RecordDecisionInput) (json.RawMessage, error) {
+func (s *Store) recordDecisionAsSession(ctx context.Context, cred Credential, in RecordDecisionInput) (json.RawMessage, error) {
 	confidence := "unknown"
 	return s.AppendReport(ctx, cred, AppendReportInput{
 		IdempotencyKey: in.IdempotencyKey, Kind: "decision", Body: decisionBody(in), Confidence: &confidence,

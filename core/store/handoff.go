@@ -27,13 +27,13 @@ type OfferInput struct {
 
 // OfferHandoff invites another party to take over a task the caller
 // holds. The lease stays with the caller until the offer is accepted.
-func (s *Store) OfferHandoff(ctx context.Context, cred *Credential, in OfferInput) (json.RawMessage, error) {
-	lc, err := newLeaseCall(cred, in.Lease)
+func (s *Store) OfferHandoff(ctx context.Context, who Actor, in OfferInput) (json.RawMessage, error) {
+	lc, err := newLeaseCall(who, in.Lease)
 	if err != nil {
 		return nil, err
 	}
 	var target string
-	if cred != nil {
+	if lc.cred != nil {
 		if in.ToSessionID == nil {
 			return nil, collaberr.New("invalid_to_session_id", "to_session_id is required for a session handoff")
 		}
@@ -56,7 +56,7 @@ func (s *Store) OfferHandoff(ctx context.Context, cred *Credential, in OfferInpu
 		return nil, err
 	}
 	extra := map[string]any{"summary": summary, "ttl_seconds": ttl}
-	if cred != nil {
+	if lc.cred != nil {
 		extra["to_session_id"] = target
 	} else {
 		extra["to_actor"] = target
@@ -68,7 +68,7 @@ func (s *Store) OfferHandoff(ctx context.Context, cred *Credential, in OfferInpu
 		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
 			return s.insertOffer(ctx, tx, t, h, target, summary, ttl, now)
 		}}
-	if cred != nil {
+	if lc.cred != nil {
 		// The reference judges the target session before the task, its
 		// version and the lease: self, unknown, then ended or elsewhere.
 		change.precheck = func(ctx context.Context, tx *Tx, wsID string, h holder) error {

@@ -12,7 +12,7 @@ import (
 // RespondInput accepts or declines an offer.
 type RespondInput struct {
 	WorkspaceID     string
-	Actor           string // legacy mode only
+	actor           string // legacy label, set from the Actor
 	HandoffID       string
 	IdempotencyKey  string
 	ExpectedVersion int64 // of the task
@@ -50,12 +50,21 @@ func handoffExpired() error {
 
 // RespondToHandoff answers an offer in legacy mode: only the named actor
 // may respond; accepting moves the lease to them atomically.
-func (s *Store) RespondToHandoff(ctx context.Context, in RespondInput) (json.RawMessage, error) {
+func (s *Store) RespondToHandoff(ctx context.Context, who Actor, in RespondInput) (json.RawMessage, error) {
+	if cred, ok := who.Session(); ok {
+		return s.respondToHandoffAsSession(ctx, cred, in)
+	}
+	in.actor = who.Label()
+	return s.respondToHandoffAsLabel(ctx, in)
+}
+
+// respondToHandoffAsLabel answers an offer in legacy mode.
+func (s *Store) respondToHandoffAsLabel(ctx context.Context, in RespondInput) (json.RawMessage, error) {
 	f, err := normalizeRespond(in)
 	if err != nil {
 		return nil, err
 	}
-	actor, err := normalize.Actor(in.Actor)
+	actor, err := normalize.Actor(in.actor)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +185,7 @@ func (s *Store) handoffEvent(ctx context.Context, tx *Tx, h Handoff, t Task, who
 // RespondToHandoffForSession answers an offer addressed to this session.
 // Accepting observes the responder's worktree (outside the transaction)
 // and moves the lease, with a fresh base checkpoint, to the responder.
-func (s *Store) RespondToHandoffForSession(ctx context.Context, cred Credential, in RespondInput) (json.RawMessage, error) {
+func (s *Store) respondToHandoffAsSession(ctx context.Context, cred Credential, in RespondInput) (json.RawMessage, error) {
 	f, err := normalizeRespond(in)
 	if err != nil {
 		return nil, err

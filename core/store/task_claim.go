@@ -13,7 +13,7 @@ import (
 // ClaimInput asks for a task's lease.
 type ClaimInput struct {
 	WorkspaceID     string
-	Actor           string // legacy mode only
+	actor           string // legacy label, set from the Actor
 	TaskID          string
 	IdempotencyKey  string
 	ExpectedVersion int64
@@ -24,7 +24,7 @@ type ClaimInput struct {
 // answered from its receipt before Git is consulted; otherwise the
 // session's worktree is observed outside the transaction and re-checked
 // inside it, and exactly one of any number of concurrent claimers wins.
-func (s *Store) ClaimTaskForSession(ctx context.Context, cred Credential, in ClaimInput) (json.RawMessage, error) {
+func (s *Store) claimTaskAsSession(ctx context.Context, cred Credential, in ClaimInput) (json.RawMessage, error) {
 	taskID, err := normalize.ID(in.TaskID, "task_id")
 	if err != nil {
 		return nil, err
@@ -200,12 +200,21 @@ accepted_at = NULL, completed_at = NULL, version = version + 1, updated_at = ? W
 
 // ClaimTask takes the lease in legacy mode. An expired lease of any kind
 // is released first, by the claimant.
-func (s *Store) ClaimTask(ctx context.Context, in ClaimInput) (json.RawMessage, error) {
+func (s *Store) ClaimTask(ctx context.Context, who Actor, in ClaimInput) (json.RawMessage, error) {
+	if cred, ok := who.Session(); ok {
+		return s.claimTaskAsSession(ctx, cred, in)
+	}
+	in.actor = who.Label()
+	return s.claimTaskAsLabel(ctx, in)
+}
+
+// claimTaskAsLabel takes the lease in legacy mode.
+func (s *Store) claimTaskAsLabel(ctx context.Context, in ClaimInput) (json.RawMessage, error) {
 	version, err := normalize.ExpectedVersion(in.ExpectedVersion)
 	if err != nil {
 		return nil, err
 	}
-	actor, err := normalize.Actor(in.Actor)
+	actor, err := normalize.Actor(in.actor)
 	if err != nil {
 		return nil, err
 	}

@@ -57,8 +57,16 @@ func normalizeComplete(in CompleteInput) (completeFields, error) {
 
 // CompleteTask reports completion in legacy mode: the holder's own report,
 // which is not review or acceptance.
-func (s *Store) CompleteTask(ctx context.Context, in CompleteInput) (json.RawMessage, error) {
-	lc, err := newLeaseCall(nil, in.Lease)
+func (s *Store) CompleteTask(ctx context.Context, who Actor, in CompleteInput) (json.RawMessage, error) {
+	if cred, ok := who.Session(); ok {
+		return s.completeTaskAsSession(ctx, cred, in)
+	}
+	return s.completeTaskAsLabel(ctx, who, in)
+}
+
+// completeTaskAsLabel reports completion in legacy mode.
+func (s *Store) completeTaskAsLabel(ctx context.Context, who Actor, in CompleteInput) (json.RawMessage, error) {
+	lc, err := newLeaseCall(who, in.Lease)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +92,7 @@ WHERE workspace_id = ? AND id = ?`, summary, now, now, t.WorkspaceID, t.ID); err
 // CompleteTaskForSession reports completion with a structured completion
 // report and the server-observed result checkpoint. A reviewed task then
 // waits for a distinct session to accept it.
-func (s *Store) CompleteTaskForSession(ctx context.Context, cred Credential, in CompleteInput) (json.RawMessage, error) {
+func (s *Store) completeTaskAsSession(ctx context.Context, cred Credential, in CompleteInput) (json.RawMessage, error) {
 	lf, err := normalizeLease(in.Lease)
 	if err != nil {
 		return nil, err

@@ -15,7 +15,7 @@ import (
 // ExpectedBaseSHA apply to session-created tasks only.
 type CreateTaskInput struct {
 	WorkspaceID      string
-	Actor            string // legacy mode
+	actor            string // legacy label, set from the Actor
 	IdempotencyKey   string
 	TaskID           *string
 	Title            string
@@ -106,8 +106,17 @@ func normalizeSessionOptions(f *taskFields, in CreateTaskInput) error {
 }
 
 // CreateTask creates a task in legacy (actor-labelled) mode.
-func (s *Store) CreateTask(ctx context.Context, in CreateTaskInput) (json.RawMessage, error) {
-	actor, err := normalize.Actor(in.Actor)
+func (s *Store) CreateTask(ctx context.Context, who Actor, in CreateTaskInput) (json.RawMessage, error) {
+	if cred, ok := who.Session(); ok {
+		return s.createTaskAsSession(ctx, cred, in)
+	}
+	in.actor = who.Label()
+	return s.createTaskAsLabel(ctx, in)
+}
+
+// createTaskAsLabel creates a task in legacy mode.
+func (s *Store) createTaskAsLabel(ctx context.Context, in CreateTaskInput) (json.RawMessage, error) {
+	actor, err := normalize.Actor(in.actor)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +140,7 @@ func (s *Store) CreateTask(ctx context.Context, in CreateTaskInput) (json.RawMes
 }
 
 // CreateTaskForSession creates a task owned by the session plane.
-func (s *Store) CreateTaskForSession(ctx context.Context, cred Credential, in CreateTaskInput) (json.RawMessage, error) {
+func (s *Store) createTaskAsSession(ctx context.Context, cred Credential, in CreateTaskInput) (json.RawMessage, error) {
 	f, err := normalizeTaskFields(in)
 	if err != nil {
 		return nil, err

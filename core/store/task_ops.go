@@ -11,8 +11,8 @@ import (
 
 // RenewLease extends the caller's lease to at least now+ttl; it never
 // shortens a lease.
-func (s *Store) RenewLease(ctx context.Context, cred *Credential, in LeaseInput, ttl *int64) (json.RawMessage, error) {
-	lc, err := newLeaseCall(cred, in)
+func (s *Store) RenewLease(ctx context.Context, who Actor, in LeaseInput, ttl *int64) (json.RawMessage, error) {
+	lc, err := newLeaseCall(who, in)
 	if err != nil {
 		return nil, err
 	}
@@ -45,8 +45,8 @@ func (s *Store) taskEvent(ctx context.Context, tx *Tx, t Task, h holder, typ jou
 }
 
 // RecordProgress sets the task's latest progress note.
-func (s *Store) RecordProgress(ctx context.Context, cred *Credential, in LeaseInput, message string) (json.RawMessage, error) {
-	lc, err := newLeaseCall(cred, in)
+func (s *Store) RecordProgress(ctx context.Context, who Actor, in LeaseInput, message string) (json.RawMessage, error) {
+	lc, err := newLeaseCall(who, in)
 	if err != nil {
 		return nil, err
 	}
@@ -67,8 +67,8 @@ func (s *Store) RecordProgress(ctx context.Context, cred *Credential, in LeaseIn
 }
 
 // ReleaseLease returns the task to the open pool; its pending offers expire.
-func (s *Store) ReleaseLease(ctx context.Context, cred *Credential, in LeaseInput, summary *string) (json.RawMessage, error) {
-	lc, err := newLeaseCall(cred, in)
+func (s *Store) ReleaseLease(ctx context.Context, who Actor, in LeaseInput, summary *string) (json.RawMessage, error) {
+	lc, err := newLeaseCall(who, in)
 	if err != nil {
 		return nil, err
 	}
@@ -102,8 +102,8 @@ func sessionClear(h holder) string {
 }
 
 // BlockTask records a blocker and releases the lease; pending offers expire.
-func (s *Store) BlockTask(ctx context.Context, cred *Credential, in LeaseInput, blocker string) (json.RawMessage, error) {
-	lc, err := newLeaseCall(cred, in)
+func (s *Store) BlockTask(ctx context.Context, who Actor, in LeaseInput, blocker string) (json.RawMessage, error) {
+	lc, err := newLeaseCall(who, in)
 	if err != nil {
 		return nil, err
 	}
@@ -129,17 +129,18 @@ lease_expires_at = NULL, `+sessionClear(h)+`version = version + 1, updated_at = 
 
 // UnblockInput moves a blocked task back to the open pool.
 type UnblockInput struct {
-	WorkspaceID, Actor, TaskID, IdempotencyKey string
-	ExpectedVersion                            int64
-	Note                                       *string
+	WorkspaceID, TaskID, IdempotencyKey string
+	ExpectedVersion                     int64
+	Note                                *string
 }
 
 // UnblockTask needs no lease: any actor or session may unblock.
-func (s *Store) UnblockTask(ctx context.Context, cred *Credential, in UnblockInput) (json.RawMessage, error) {
+func (s *Store) UnblockTask(ctx context.Context, who Actor, in UnblockInput) (json.RawMessage, error) {
 	var actor string
 	var err error
-	if cred == nil {
-		if actor, err = normalize.Actor(in.Actor); err != nil {
+	cred, session := who.Session()
+	if !session {
+		if actor, err = normalize.Actor(who.Label()); err != nil {
 			return nil, err
 		}
 	}
@@ -182,8 +183,8 @@ func (s *Store) UnblockTask(ctx context.Context, cred *Credential, in UnblockInp
 		}
 		return s.taskEvent(ctx, tx, t, h, journal.KindTaskUnblocked, map[string]any{"note": nullable(note), "version": t.Version + 1}, now)
 	}
-	if cred != nil {
-		return s.mutateAsSession(ctx, sessionMutation{cred: *cred, operation: "task.unblock.v2", key: key, request: request,
+	if session {
+		return s.mutateAsSession(ctx, sessionMutation{cred: cred, operation: "task.unblock.v2", key: key, request: request,
 			apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
 				return apply(ctx, tx, sess.WorkspaceID, holder{actor: sess.Actor, sessionID: &sess.ID})
 			}})

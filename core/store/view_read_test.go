@@ -27,7 +27,7 @@ func TestViewPairsOverlappingClaimsFromDifferentWorktrees(t *testing.T) {
 	}
 	for _, tc := range tasks {
 		id := tc.id
-		if _, err := st.CreateTask(ctx, CreateTaskInput{WorkspaceID: ws, Actor: "t", IdempotencyKey: id, TaskID: &id,
+		if _, err := st.CreateTask(ctx, LabelActor("t"), CreateTaskInput{WorkspaceID: ws, IdempotencyKey: id, TaskID: &id,
 			Title: id, PathScopes: []string{tc.scope}}); err != nil {
 			t.Fatal(err)
 		}
