@@ -131,7 +131,7 @@ func rootLabel(root string) string {
 	return label
 }
 
-func (s *Store) createWorkspace(ctx context.Context, tx *Tx, wsID, actor string, name *string,
+func (s *Store) createWorkspace(ctx context.Context, tx engine.Tx, wsID, actor string, name *string,
 	id gitstate.Identity, cp gitstate.Checkpoint, now string) error {
 	label := rootLabel(id.RootPath)
 	if name != nil {
@@ -141,15 +141,11 @@ func (s *Store) createWorkspace(ctx context.Context, tx *Tx, wsID, actor string,
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO repositories (key, created_at) VALUES (?, ?)", id.RepositoryKey, now); err != nil {
-		return fmt.Errorf("insert repository: %w", err)
+	if err := tx.CreateWorkspace(ctx, engine.NewWorkspace{ID: wsID, EpochID: "epoch_" + newUUID(), RootPath: id.RootPath,
+		Name: label, RepositoryKey: id.RepositoryKey, CreatedAt: now}); err != nil {
+		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO workspaces (id, epoch_id, root_path, name, created_at, event_head_sequence,
-event_head_hash, repository_key) VALUES (?, ?, ?, ?, ?, 0, ?, ?)`,
-		wsID, "epoch_"+newUUID(), id.RootPath, label, now, journal.GenesisHash, id.RepositoryKey); err != nil {
-		return fmt.Errorf("insert workspace: %w", err)
-	}
-	if err := sqlite.InsertWorktree(ctx, tx, wsID, engine.FactsOf(id, cp), now); err != nil {
+	if err := tx.AddWorktree(ctx, wsID, engine.FactsOf(id, cp), now); err != nil {
 		return err
 	}
 	_, err = s.appendEvent(ctx, tx, wsID, newEvent{
@@ -163,12 +159,9 @@ event_head_hash, repository_key) VALUES (?, ?, ?, ?, ?, 0, ?, ?)`,
 }
 
 // registerWorktree adds a worktree to an existing workspace and journals it.
-func (s *Store) registerWorktree(ctx context.Context, tx *Tx, wsID, actor string,
+func (s *Store) registerWorktree(ctx context.Context, tx engine.Tx, wsID, actor string,
 	id gitstate.Identity, cp gitstate.Checkpoint, now string) error {
-	if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO repositories (key, created_at) VALUES (?, ?)", id.RepositoryKey, now); err != nil {
-		return fmt.Errorf("insert repository: %w", err)
-	}
-	if err := sqlite.InsertWorktree(ctx, tx, wsID, engine.FactsOf(id, cp), now); err != nil {
+	if err := tx.AddWorktree(ctx, wsID, engine.FactsOf(id, cp), now); err != nil {
 		return err
 	}
 	_, err := s.appendEvent(ctx, tx, wsID, newEvent{

@@ -51,9 +51,21 @@ type Engine interface {
 // Tx is one transaction of an engine: the data the rules read and write,
 // grouped by domain.
 type Tx interface {
+	Workspaces
 	Journal
 	Receipts
 	Sessions
+}
+
+// Workspaces are the journals' owners and the worktrees registered in them.
+type Workspaces interface {
+	// CreateWorkspace stores a new workspace whose journal is empty (head
+	// at sequence 0 and journal.GenesisHash), and its repository when the
+	// repository is new.
+	CreateWorkspace(ctx context.Context, w NewWorkspace) error
+	// AddWorktree registers a worktree in a workspace, and its repository
+	// when the repository is new.
+	AddWorktree(ctx context.Context, workspaceID string, w WorktreeFacts, now string) error
 }
 
 // Journal is the hash-chained event journal of each workspace.

@@ -14,6 +14,16 @@ type Head struct {
 	journal.Anchor
 }
 
+// NewWorkspace is a workspace to create.
+type NewWorkspace struct {
+	ID            string
+	EpochID       string
+	RootPath      string
+	Name          string
+	RepositoryKey string
+	CreatedAt     string
+}
+
 // WorktreeFacts is what a worktree row records: its identity and the Git
 // state last observed there.
 type WorktreeFacts struct {

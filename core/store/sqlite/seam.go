@@ -85,3 +85,31 @@ response_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`, scope.WorkspaceID, sco
 	}
 	return nil
 }
+
+// CreateWorkspace stores a new workspace with an empty journal.
+func (t *Tx) CreateWorkspace(ctx context.Context, w engine.NewWorkspace) error {
+	if err := insertRepository(ctx, t, w.RepositoryKey, w.CreatedAt); err != nil {
+		return err
+	}
+	if _, err := t.ExecContext(ctx, `INSERT INTO workspaces (id, epoch_id, root_path, name, created_at, event_head_sequence,
+event_head_hash, repository_key) VALUES (?, ?, ?, ?, ?, 0, ?, ?)`,
+		w.ID, w.EpochID, w.RootPath, w.Name, w.CreatedAt, journal.GenesisHash, w.RepositoryKey); err != nil {
+		return fmt.Errorf("insert workspace: %w", err)
+	}
+	return nil
+}
+
+// AddWorktree registers a worktree (and its repository when new).
+func (t *Tx) AddWorktree(ctx context.Context, workspaceID string, w engine.WorktreeFacts, now string) error {
+	if err := insertRepository(ctx, t, w.RepositoryKey, now); err != nil {
+		return err
+	}
+	return InsertWorktree(ctx, t, workspaceID, w, now)
+}
+
+func insertRepository(ctx context.Context, q Querier, key, now string) error {
+	if _, err := q.ExecContext(ctx, "INSERT OR IGNORE INTO repositories (key, created_at) VALUES (?, ?)", key, now); err != nil {
+		return fmt.Errorf("insert repository: %w", err)
+	}
+	return nil
+}
