@@ -11,32 +11,10 @@ import (
 // the same in either implementation.
 
 // Workspace is one repository's shared journal.
-type Workspace struct {
-	ID                string `json:"id"`
-	EpochID           string `json:"epoch_id"`
-	RootPath          string `json:"root_path"`
-	RepositoryKey     string `json:"repository_key"`
-	Name              string `json:"name"`
-	CreatedAt         string `json:"created_at"`
-	EventHeadSequence int64  `json:"event_head_sequence"`
-	EventHeadHash     string `json:"event_head_hash"`
-}
+type Workspace = engine.Workspace
 
 // Worktree is one registered checkout of a workspace's repository.
-type Worktree struct {
-	ID               string  `json:"id"`
-	WorkspaceID      string  `json:"workspace_id"`
-	RootPath         string  `json:"root_path"`
-	RepositoryKey    string  `json:"repository_key"`
-	GitCommonDirHash *string `json:"git_common_dir_hash"`
-	Branch           *string `json:"branch"`
-	HeadSHA          *string `json:"head_sha"`
-	Dirty            *bool   `json:"dirty"`
-	RegisteredAt     string  `json:"registered_at"`
-	LastSeenAt       string  `json:"last_seen_at"`
-	// fingerprint is compared but never emitted.
-	fingerprint string
-}
+type Worktree = engine.Worktree
 
 // Task is one unit of coordinated work. Checkpoints are emitted as stored
 // (canonical JSON, keys in order); EffectiveStatus is computed at read time.

@@ -96,9 +96,9 @@ func (s *Store) mutateAsSession(ctx context.Context, m sessionMutation) (json.Ra
 			}
 			return tx.TouchSession(ctx, sess.ID, now)
 		}
-		nonce := "guard_" + newUUID()
-		if _, err := tx.ExecContext(ctx, "INSERT INTO v2_write_guard (nonce, enabled) VALUES (?, 1)", nonce); err != nil {
-			return fmt.Errorf("take write guard: %w", err)
+		release, err := tx.TakeWriteGuard(ctx, "guard_"+newUUID())
+		if err != nil {
+			return err
 		}
 		response, err := m.apply(ctx, tx, sess)
 		if err != nil {
@@ -113,8 +113,7 @@ func (s *Store) mutateAsSession(ctx context.Context, m sessionMutation) (json.Ra
 		if err := tx.TouchSession(ctx, sess.ID, s.nowISO()); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, "DELETE FROM v2_write_guard WHERE nonce = ?", nonce)
-		return err
+		return release(ctx)
 	})
 	return out, err
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/agenttool/collab/core/gitstate"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // Review labels shared with @agenttool/collab.
@@ -120,7 +121,7 @@ func (s *Store) observeResult(ctx context.Context, wsID, taskID string) (reviewO
 	if err := json.Unmarshal(t.ResultCheckpoint, &cp); err != nil || cp.Source == nil || *cp.Source != gitstate.Source {
 		return obs, nil
 	}
-	wt, ok, err := worktreeByID(ctx, s.read, cp.WorktreeID)
+	wt, ok, err := sqlite.WorktreeByID(ctx, s.read, cp.WorktreeID)
 	if err != nil {
 		return obs, err
 	}
@@ -203,11 +204,11 @@ func checkResultCheckpoint(ctx context.Context, q querier, t Task, obs reviewObs
 	if string(t.ResultCheckpoint) != obs.storedResult {
 		return collaberr.New("worktree_observation_stale", "The completion checkpoint changed while the review was being prepared; review again")
 	}
-	wt, ok, err := worktreeByID(ctx, q, obs.worktree.ID)
+	wt, ok, err := sqlite.WorktreeByID(ctx, q, obs.worktree.ID)
 	if err != nil {
 		return err
 	}
-	if !ok || wt.RootPath != obs.worktree.RootPath || wt.fingerprint != obs.worktree.fingerprint ||
+	if !ok || wt.RootPath != obs.worktree.RootPath || wt.Fingerprint != obs.worktree.Fingerprint ||
 		!equalPtr(wt.GitCommonDirHash, obs.worktree.GitCommonDirHash) || wt.WorkspaceID != obs.worktree.WorkspaceID {
 		return collaberr.New("worktree_observation_stale", "The registered worktree changed after it was inspected; review again").
 			With("worktree_id", obs.worktree.ID)

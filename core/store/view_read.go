@@ -50,7 +50,7 @@ func (s *Store) SchemaVersion(ctx context.Context) (int64, error) {
 
 // Workspaces lists every workspace in creation order.
 func (s *Store) Workspaces(ctx context.Context) ([]Workspace, error) {
-	rows, err := s.read.QueryContext(ctx, "SELECT "+workspaceColumns+" FROM workspaces ORDER BY created_at, id")
+	rows, err := s.read.QueryContext(ctx, "SELECT "+sqlite.WorkspaceColumns+" FROM workspaces ORDER BY created_at, id")
 	if err != nil {
 		return nil, fmt.Errorf("list workspaces: %w", err)
 	}
@@ -125,14 +125,14 @@ func allPresence(ctx context.Context, q querier, workspaceID, now string) ([]Pre
 }
 
 func workspaceWorktrees(ctx context.Context, q querier, workspaceID string) ([]Worktree, error) {
-	rows, err := q.QueryContext(ctx, "SELECT "+worktreeColumns+" FROM worktrees WHERE workspace_id = ? ORDER BY registered_at, id", workspaceID)
+	rows, err := q.QueryContext(ctx, "SELECT "+sqlite.WorktreeColumns+" FROM worktrees WHERE workspace_id = ? ORDER BY registered_at, id", workspaceID)
 	if err != nil {
 		return nil, fmt.Errorf("list worktrees: %w", err)
 	}
 	defer rows.Close()
 	out := []Worktree{}
 	for rows.Next() {
-		w, err := scanWorktree(rows)
+		w, err := sqlite.ScanWorktree(rows)
 		if err != nil {
 			return nil, err
 		}

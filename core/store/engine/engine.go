@@ -55,6 +55,13 @@ type Tx interface {
 	Journal
 	Receipts
 	Sessions
+	// TakeWriteGuard admits the session-plane writes that follow, until
+	// release, in engines whose data older clients can also reach: a
+	// SQLite file carries the v0.2 triggers that refuse session-plane
+	// writes from clients holding no guard row. An engine no older client
+	// reaches returns a release that does nothing. nonce is unique per
+	// call.
+	TakeWriteGuard(ctx context.Context, nonce string) (release func(ctx context.Context) error, err error)
 }
 
 // Workspaces are the journals' owners and the worktrees registered in them.
@@ -66,6 +73,18 @@ type Workspaces interface {
 	// AddWorktree registers a worktree in a workspace, and its repository
 	// when the repository is new.
 	AddWorktree(ctx context.Context, workspaceID string, w WorktreeFacts, now string) error
+	// Workspace returns one workspace, its head included.
+	Workspace(ctx context.Context, id string) (w Workspace, found bool, err error)
+	// WorkspaceForRepository returns the id of the repository's earliest
+	// workspace by (created_at, id).
+	WorkspaceForRepository(ctx context.Context, repositoryKey string) (id string, found bool, err error)
+	// WorktreeByRoot returns the worktree registered at a root path.
+	WorktreeByRoot(ctx context.Context, root string) (w Worktree, found bool, err error)
+	// WorktreeByID returns one worktree.
+	WorktreeByID(ctx context.Context, id string) (w Worktree, found bool, err error)
+	// TouchWorktree records the Git state last observed in a worktree (the
+	// identity part of w is ignored).
+	TouchWorktree(ctx context.Context, id string, w WorktreeFacts, now string) error
 }
 
 // Journal is the hash-chained event journal of each workspace.

@@ -87,3 +87,31 @@ const (
 	SessionActive SessionStatus = "active"
 	SessionEnded  SessionStatus = "ended"
 )
+
+// Workspace is one repository's shared journal.
+type Workspace struct {
+	ID                string `json:"id"`
+	EpochID           string `json:"epoch_id"`
+	RootPath          string `json:"root_path"`
+	RepositoryKey     string `json:"repository_key"`
+	Name              string `json:"name"`
+	CreatedAt         string `json:"created_at"`
+	EventHeadSequence int64  `json:"event_head_sequence"`
+	EventHeadHash     string `json:"event_head_hash"`
+}
+
+// Worktree is one registered checkout of a workspace's repository.
+type Worktree struct {
+	ID               string  `json:"id"`
+	WorkspaceID      string  `json:"workspace_id"`
+	RootPath         string  `json:"root_path"`
+	RepositoryKey    string  `json:"repository_key"`
+	GitCommonDirHash *string `json:"git_common_dir_hash"`
+	Branch           *string `json:"branch"`
+	HeadSHA          *string `json:"head_sha"`
+	Dirty            *bool   `json:"dirty"`
+	RegisteredAt     string  `json:"registered_at"`
+	LastSeenAt       string  `json:"last_seen_at"`
+	// Fingerprint is compared but never rendered.
+	Fingerprint string `json:"-"`
+}

@@ -113,3 +113,15 @@ func insertRepository(ctx context.Context, q Querier, key, now string) error {
 	}
 	return nil
 }
+
+// TakeWriteGuard holds a v2_write_guard row, which the v0.2 triggers
+// require of every session-plane write, until release deletes it.
+func (t *Tx) TakeWriteGuard(ctx context.Context, nonce string) (func(ctx context.Context) error, error) {
+	if _, err := t.ExecContext(ctx, "INSERT INTO v2_write_guard (nonce, enabled) VALUES (?, 1)", nonce); err != nil {
+		return nil, fmt.Errorf("take write guard: %w", err)
+	}
+	return func(ctx context.Context) error {
+		_, err := t.ExecContext(ctx, "DELETE FROM v2_write_guard WHERE nonce = ?", nonce)
+		return err
+	}, nil
+}
