@@ -1,8 +1,6 @@
 package store
 
 import (
-	"encoding/json"
-
 	"github.com/agenttool/collab/core/store/engine"
 )
 
@@ -16,65 +14,14 @@ type Workspace = engine.Workspace
 // Worktree is one registered checkout of a workspace's repository.
 type Worktree = engine.Worktree
 
-// Task is one unit of coordinated work. Checkpoints are emitted as stored
-// (canonical JSON, keys in order); EffectiveStatus is computed at read time.
-type Task struct {
-	ID                  string           `json:"id"`
-	WorkspaceID         string           `json:"workspace_id"`
-	Title               string           `json:"title"`
-	Description         *string          `json:"description"`
-	Status              TaskStatus       `json:"status"`
-	EffectiveStatus     TaskStatus       `json:"effective_status"`
-	Dependencies        []string         `json:"dependencies"`
-	PathScopes          []string         `json:"path_scopes"`
-	WorkMode            string           `json:"work_mode"`
-	CompletionPolicy    CompletionPolicy `json:"completion_policy"`
-	ReviewStatus        ReviewStatus     `json:"review_status"`
-	ExpectedBaseSHA     *string          `json:"expected_base_sha"`
-	BaseCheckpoint      json.RawMessage  `json:"base_checkpoint"`
-	ResultCheckpoint    json.RawMessage  `json:"result_checkpoint"`
-	CompletionReportID  *string          `json:"completion_report_id"`
-	Assignee            *string          `json:"assignee"`
-	AssigneeSessionID   *string          `json:"assignee_session_id"`
-	ClaimWorktreeID     *string          `json:"claim_worktree_id"`
-	LeaseID             *string          `json:"lease_id"`
-	LeaseExpiresAt      *string          `json:"lease_expires_at"`
-	Blocker             *string          `json:"blocker"`
-	LatestProgress      *string          `json:"latest_progress"`
-	ReportedBy          *string          `json:"reported_by"`
-	ReportedBySessionID *string          `json:"reported_by_session_id"`
-	ReportedAt          *string          `json:"reported_at"`
-	AcceptedBy          *string          `json:"accepted_by"`
-	AcceptedBySessionID *string          `json:"accepted_by_session_id"`
-	AcceptedAt          *string          `json:"accepted_at"`
-	Version             int64            `json:"version"`
-	CreatedAt           string           `json:"created_at"`
-	UpdatedAt           string           `json:"updated_at"`
-	CompletedAt         *string          `json:"completed_at"`
-
-	coordinationMode string
-	reviewGeneration int64
-}
+// Task is one unit of coordinated work.
+type Task = engine.Task
 
 // TaskWithArtifacts is a task as collab_task_get returns it.
-type TaskWithArtifacts struct {
-	Task
-	Artifacts []Artifact `json:"artifacts"`
-}
+type TaskWithArtifacts = engine.TaskWithArtifacts
 
 // Artifact is a reference attached to a task; the bytes stay elsewhere.
-type Artifact struct {
-	ID                  string  `json:"id"`
-	TaskID              string  `json:"task_id"`
-	Kind                string  `json:"kind"`
-	URI                 string  `json:"uri"`
-	SHA256              *string `json:"sha256"`
-	MediaType           *string `json:"media_type"`
-	Label               *string `json:"label"`
-	AttachedBy          string  `json:"attached_by"`
-	AttachedAt          string  `json:"attached_at"`
-	AttachedBySessionID *string `json:"attached_by_session_id"`
-}
+type Artifact = engine.Artifact
 
 // Decision is a legacy-mode decision record.
 type Decision struct {
@@ -128,3 +75,6 @@ type Handoff struct {
 	FromSessionID *string       `json:"from_session_id"`
 	ToSessionID   *string       `json:"to_session_id"`
 }
+
+// rowScanner is what *sql.Row and *sql.Rows offer.
+type rowScanner interface{ Scan(dest ...any) error }

@@ -2,73 +2,37 @@ package store
 
 import "github.com/agenttool/collab/core/store/engine"
 
-// TaskStatus is a task's stored status (the tasks.status column) or, in
-// Task.EffectiveStatus, the status a reader should act on. The strings are
-// part of the shared contract and appear verbatim in results and events.
-type TaskStatus string
-
-// Stored task statuses: the only values the tasks.status column admits.
-const (
-	TaskOpen      TaskStatus = "open"
-	TaskClaimed   TaskStatus = "claimed"
-	TaskBlocked   TaskStatus = "blocked"
-	TaskCompleted TaskStatus = "completed"
+// The status types and values are defined with the records that carry
+// them, in package engine; these names keep the rules and their callers
+// reading store.TaskOpen, store.ReviewPending and so on.
+type (
+	TaskStatus       = engine.TaskStatus
+	ReviewStatus     = engine.ReviewStatus
+	HandoffStatus    = engine.HandoffStatus
+	CompletionPolicy = engine.CompletionPolicy
+	SessionStatus    = engine.SessionStatus
 )
 
-// Effective-only task statuses: computed at read time from the stored
-// status, the lease expiry and the review state, never stored.
 const (
-	// TaskLeaseExpired is a legacy (label) claim whose lease ran out: any
-	// actor may claim the task again.
-	TaskLeaseExpired TaskStatus = "lease_expired"
-	// TaskRecoveryRequired is a session claim whose lease ran out: the
-	// task must be recovered (collab_task_recover) before it moves on.
-	TaskRecoveryRequired TaskStatus = "recovery_required"
-	// TaskReportedComplete is a completed task waiting for review.
-	TaskReportedComplete TaskStatus = "reported_complete"
-	// TaskAccepted is a completed task whose review accepted it.
-	TaskAccepted TaskStatus = "accepted"
-)
-
-// ReviewStatus is a task's review state (the tasks.review_status column).
-type ReviewStatus string
-
-// The review states the tasks.review_status column admits.
-const (
-	ReviewLegacyUnreviewed ReviewStatus = "legacy_unreviewed"
-	ReviewNotRequired      ReviewStatus = "not_required"
-	ReviewPending          ReviewStatus = "pending"
-	ReviewAccepted         ReviewStatus = "accepted"
-	ReviewChangesRequested ReviewStatus = "changes_requested"
-)
-
-// HandoffStatus is a handoff offer's state (the handoffs.status column).
-type HandoffStatus string
-
-// The handoff states: an offer starts pending and is resolved exactly once.
-const (
-	HandoffPending  HandoffStatus = "pending"
-	HandoffAccepted HandoffStatus = "accepted"
-	HandoffDeclined HandoffStatus = "declined"
-	HandoffExpired  HandoffStatus = "expired"
-)
-
-// SessionStatus is a coordination session's state: active until ended.
-type SessionStatus = engine.SessionStatus
-
-// The session states.
-const (
-	SessionActive = engine.SessionActive
-	SessionEnded  = engine.SessionEnded
-)
-
-// CompletionPolicy says whether a completed task needs a review.
-type CompletionPolicy string
-
-// The completion policies a task can be created with.
-const (
-	// CompletionReported completes a task when its holder reports it done.
-	CompletionReported CompletionPolicy = "reported"
-	// CompletionAccepted leaves a completed task pending review.
-	CompletionAccepted CompletionPolicy = "accepted"
+	TaskOpen               = engine.TaskOpen
+	TaskClaimed            = engine.TaskClaimed
+	TaskBlocked            = engine.TaskBlocked
+	TaskCompleted          = engine.TaskCompleted
+	TaskLeaseExpired       = engine.TaskLeaseExpired
+	TaskRecoveryRequired   = engine.TaskRecoveryRequired
+	TaskReportedComplete   = engine.TaskReportedComplete
+	TaskAccepted           = engine.TaskAccepted
+	ReviewLegacyUnreviewed = engine.ReviewLegacyUnreviewed
+	ReviewNotRequired      = engine.ReviewNotRequired
+	ReviewPending          = engine.ReviewPending
+	ReviewAccepted         = engine.ReviewAccepted
+	ReviewChangesRequested = engine.ReviewChangesRequested
+	HandoffPending         = engine.HandoffPending
+	HandoffAccepted        = engine.HandoffAccepted
+	HandoffDeclined        = engine.HandoffDeclined
+	HandoffExpired         = engine.HandoffExpired
+	CompletionReported     = engine.CompletionReported
+	CompletionAccepted     = engine.CompletionAccepted
+	SessionActive          = engine.SessionActive
+	SessionEnded           = engine.SessionEnded
 )

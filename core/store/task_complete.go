@@ -152,6 +152,6 @@ WHERE workspace_id = ? AND id = ?`, review, f.summary, string(prep.canonical), r
 	}
 	h := holder{actor: sess.Actor, sessionID: &sess.ID}
 	return s.taskEvent(ctx, tx, t, h, eventType, map[string]any{"completion_report_id": report.ID, "completion_policy": string(t.CompletionPolicy),
-		"review_status": string(review), "review_generation": t.reviewGeneration + 1, "result_checkpoint": prep.rawCheckpoint(),
+		"review_status": string(review), "review_generation": t.ReviewGeneration + 1, "result_checkpoint": prep.rawCheckpoint(),
 		"summary": f.summary, "version": t.Version + 1, "note": note}, now)
 }

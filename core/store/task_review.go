@@ -282,11 +282,11 @@ accepted_by_session_id = NULL, accepted_at = NULL, completed_at = NULL, version 
 	if err != nil {
 		return nil, err
 	}
-	review := TaskReview{ID: "review_" + newUUID(), WorkspaceID: t.WorkspaceID, TaskID: t.ID, ReviewGeneration: t.reviewGeneration,
+	review := TaskReview{ID: "review_" + newUUID(), WorkspaceID: t.WorkspaceID, TaskID: t.ID, ReviewGeneration: t.ReviewGeneration,
 		Outcome: outcome, Summary: f.summary, ReviewerActor: sess.Actor, ReviewerSessionID: sess.ID, CreatedAt: now}
 	ev, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: eventType, EntityID: t.ID, Actor: sess.Actor, SessionID: &sess.ID,
 		Payload: map[string]any{"review_id": review.ID, "review_report_id": report.ID, "completion_report_id": completion,
-			"review_generation": t.reviewGeneration, "outcome": outcome, "summary": f.summary, "version": t.Version + 1,
+			"review_generation": t.ReviewGeneration, "outcome": outcome, "summary": f.summary, "version": t.Version + 1,
 			"authority_boundary": reviewAuthorityBoundary}})
 	if err != nil {
 		return nil, err

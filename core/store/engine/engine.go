@@ -55,6 +55,7 @@ type Tx interface {
 	Journal
 	Receipts
 	Sessions
+	Tasks
 	// TakeWriteGuard admits the session-plane writes that follow, until
 	// release, in engines whose data older clients can also reach: a
 	// SQLite file carries the v0.2 triggers that refuse session-plane
@@ -118,4 +119,18 @@ type Sessions interface {
 	ActiveSessions(ctx context.Context, workspaceID string) ([]Session, error)
 	// TouchSession records that the session was seen at now.
 	TouchSession(ctx context.Context, id, now string) error
+}
+
+// Tasks are the units of coordinated work and their artifacts. The rules
+// compute each task's effective status; an engine returns it empty.
+type Tasks interface {
+	// Tasks lists a workspace's tasks in (created_at, id) order, only
+	// those whose stored status is status when status is not empty; never
+	// nil.
+	Tasks(ctx context.Context, workspaceID, status string) ([]Task, error)
+	// Task returns one task of a workspace.
+	Task(ctx context.Context, workspaceID, taskID string) (t Task, found bool, err error)
+	// Artifacts lists a task's artifacts in (attached_at, id) order; never
+	// nil.
+	Artifacts(ctx context.Context, workspaceID, taskID string) ([]Artifact, error)
 }

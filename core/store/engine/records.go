@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"encoding/json"
+
 	"github.com/agenttool/collab/core/gitstate"
 	"github.com/agenttool/collab/core/journal"
 )
@@ -79,39 +81,63 @@ type Session struct {
 	TokenHash string `json:"-"`
 }
 
-// SessionStatus is a coordination session's state.
-type SessionStatus string
+// Task is one unit of coordinated work. Checkpoints are emitted as stored
+// (canonical JSON, keys in order); EffectiveStatus is computed at read time by the rules; an engine leaves it empty.
+type Task struct {
+	ID                  string           `json:"id"`
+	WorkspaceID         string           `json:"workspace_id"`
+	Title               string           `json:"title"`
+	Description         *string          `json:"description"`
+	Status              TaskStatus       `json:"status"`
+	EffectiveStatus     TaskStatus       `json:"effective_status"`
+	Dependencies        []string         `json:"dependencies"`
+	PathScopes          []string         `json:"path_scopes"`
+	WorkMode            string           `json:"work_mode"`
+	CompletionPolicy    CompletionPolicy `json:"completion_policy"`
+	ReviewStatus        ReviewStatus     `json:"review_status"`
+	ExpectedBaseSHA     *string          `json:"expected_base_sha"`
+	BaseCheckpoint      json.RawMessage  `json:"base_checkpoint"`
+	ResultCheckpoint    json.RawMessage  `json:"result_checkpoint"`
+	CompletionReportID  *string          `json:"completion_report_id"`
+	Assignee            *string          `json:"assignee"`
+	AssigneeSessionID   *string          `json:"assignee_session_id"`
+	ClaimWorktreeID     *string          `json:"claim_worktree_id"`
+	LeaseID             *string          `json:"lease_id"`
+	LeaseExpiresAt      *string          `json:"lease_expires_at"`
+	Blocker             *string          `json:"blocker"`
+	LatestProgress      *string          `json:"latest_progress"`
+	ReportedBy          *string          `json:"reported_by"`
+	ReportedBySessionID *string          `json:"reported_by_session_id"`
+	ReportedAt          *string          `json:"reported_at"`
+	AcceptedBy          *string          `json:"accepted_by"`
+	AcceptedBySessionID *string          `json:"accepted_by_session_id"`
+	AcceptedAt          *string          `json:"accepted_at"`
+	Version             int64            `json:"version"`
+	CreatedAt           string           `json:"created_at"`
+	UpdatedAt           string           `json:"updated_at"`
+	CompletedAt         *string          `json:"completed_at"`
 
-// The session states: active until ended, never back.
-const (
-	SessionActive SessionStatus = "active"
-	SessionEnded  SessionStatus = "ended"
-)
-
-// Workspace is one repository's shared journal.
-type Workspace struct {
-	ID                string `json:"id"`
-	EpochID           string `json:"epoch_id"`
-	RootPath          string `json:"root_path"`
-	RepositoryKey     string `json:"repository_key"`
-	Name              string `json:"name"`
-	CreatedAt         string `json:"created_at"`
-	EventHeadSequence int64  `json:"event_head_sequence"`
-	EventHeadHash     string `json:"event_head_hash"`
+	// CoordinationMode and ReviewGeneration are kept but never rendered.
+	CoordinationMode string `json:"-"`
+	ReviewGeneration int64  `json:"-"`
 }
 
-// Worktree is one registered checkout of a workspace's repository.
-type Worktree struct {
-	ID               string  `json:"id"`
-	WorkspaceID      string  `json:"workspace_id"`
-	RootPath         string  `json:"root_path"`
-	RepositoryKey    string  `json:"repository_key"`
-	GitCommonDirHash *string `json:"git_common_dir_hash"`
-	Branch           *string `json:"branch"`
-	HeadSHA          *string `json:"head_sha"`
-	Dirty            *bool   `json:"dirty"`
-	RegisteredAt     string  `json:"registered_at"`
-	LastSeenAt       string  `json:"last_seen_at"`
-	// Fingerprint is compared but never rendered.
-	Fingerprint string `json:"-"`
+// TaskWithArtifacts is a task as collab_task_get returns it.
+type TaskWithArtifacts struct {
+	Task
+	Artifacts []Artifact `json:"artifacts"`
+}
+
+// Artifact is a reference attached to a task; the bytes stay elsewhere.
+type Artifact struct {
+	ID                  string  `json:"id"`
+	TaskID              string  `json:"task_id"`
+	Kind                string  `json:"kind"`
+	URI                 string  `json:"uri"`
+	SHA256              *string `json:"sha256"`
+	MediaType           *string `json:"media_type"`
+	Label               *string `json:"label"`
+	AttachedBy          string  `json:"attached_by"`
+	AttachedAt          string  `json:"attached_at"`
+	AttachedBySessionID *string `json:"attached_by_session_id"`
 }
