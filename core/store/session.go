@@ -135,14 +135,11 @@ func (s *Store) insertSession(ctx context.Context, tx *Tx, opened OpenedWorkspac
 	}
 	now := s.nowISO()
 	id := "session_" + newUUID()
-	_, err := tx.ExecContext(ctx, `INSERT INTO coordination_sessions (id, workspace_id, worktree_id, actor, role,
-parent_session_id, status, generation, token_hash, joined_at, last_seen_at, ended_at, cursor_epoch_id, cursor_sequence,
-cursor_hash, cursor_version, reset_generation, cursor_recovery_required)
-VALUES (?, ?, ?, ?, ?, ?, 'active', 1, ?, ?, ?, NULL, ?, 0, ?, 0, 0, 0)`,
-		id, wsID, opened.Worktree.ID, actor, role, parent, credfile.TokenHash(token), now, now,
-		opened.Workspace.EpochID, journal.GenesisHash)
+	err := tx.InsertSession(ctx, engine.NewSession{ID: id, WorkspaceID: wsID, WorktreeID: opened.Worktree.ID, Actor: actor,
+		Role: role, ParentSessionID: parent, TokenHash: credfile.TokenHash(token), JoinedAt: now,
+		Cursor: journal.Anchor{EpochID: opened.Workspace.EpochID, Hash: journal.GenesisHash}})
 	if err != nil {
-		return CoordinationSession{}, fmt.Errorf("insert session: %w", err)
+		return CoordinationSession{}, err
 	}
 	if _, err := s.appendEvent(ctx, tx, wsID, newEvent{
 		Type: journal.KindSessionJoined, EntityID: id, Actor: actor, SessionID: &id,

@@ -2,12 +2,12 @@ package store
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // Recovery explains why a resumed session must reset its cursor before it
@@ -101,16 +101,15 @@ func resumeRecovery(ctx context.Context, q querier, sess CoordinationSession, ho
 
 func (s *Store) applyResume(ctx context.Context, tx *Tx, sess CoordinationSession, cred credfile.Credential, recovery *Recovery) (Resumed, error) {
 	now := s.nowISO()
-	flag, cause := 0, any(nil)
+	cause := any(nil)
 	if recovery != nil {
-		flag, cause = 1, recovery.Cause
+		cause = recovery.Cause
 	}
-	res, err := tx.ExecContext(ctx, `UPDATE coordination_sessions SET generation = generation + 1, last_seen_at = ?,
-cursor_recovery_required = ? WHERE id = ? AND generation = ? AND status = 'active'`, now, flag, sess.ID, sess.Generation)
+	ok, err := tx.AdvanceGeneration(ctx, sess.ID, sess.Generation, recovery != nil, now)
 	if err != nil {
-		return Resumed{}, fmt.Errorf("resume session: %w", err)
+		return Resumed{}, err
 	}
-	if n, _ := res.RowsAffected(); n != 1 {
+	if !ok {
 		return Resumed{}, authFailed()
 	}
 	if _, err := s.appendEvent(ctx, tx, sess.WorkspaceID, newEvent{
@@ -165,9 +164,8 @@ func (s *Store) EndSession(ctx context.Context, cred Credential, reason *string)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE coordination_sessions SET status = 'ended', ended_at = ?, last_seen_at = ?,
-generation = generation + 1, token_hash = ? WHERE id = ?`, now, now, credfile.TokenHash(fresh), sess.ID); err != nil {
-			return fmt.Errorf("end session: %w", err)
+		if err := tx.EndSession(ctx, sess.ID, credfile.TokenHash(fresh), now); err != nil {
+			return err
 		}
 		if _, err := s.appendEvent(ctx, tx, sess.WorkspaceID, newEvent{
 			Type: journal.KindSessionEnded, EntityID: sess.ID, Actor: sess.Actor, SessionID: &sess.ID,
@@ -181,27 +179,17 @@ generation = generation + 1, token_hash = ? WHERE id = ?`, now, now, credfile.To
 	return out, err
 }
 
-func refuseLiveLeases(ctx context.Context, q querier, sessionID, now string) error {
-	rows, err := q.QueryContext(ctx, `SELECT id FROM tasks WHERE status = 'claimed' AND assignee_session_id = ?
-AND lease_expires_at > ? ORDER BY id`, sessionID, now)
+func refuseLiveLeases(ctx context.Context, tx engine.Sessions, sessionID, now string) error {
+	ids, err := tx.LiveLeases(ctx, sessionID, now)
 	if err != nil {
-		return fmt.Errorf("read leases: %w", err)
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return err
-		}
-		ids = append(ids, id)
+		return err
 	}
 	if len(ids) > 0 {
 		return collaberr.New("session_has_active_leases",
 			"This session still holds live task leases; release, complete or hand them off before ending it").
 			With("task_ids", ids).With("required_action", "resolve_active_task_leases")
 	}
-	return rows.Err()
+	return nil
 }
 
 // expireHandoffsTo expires every pending offer addressed to an ending session.

@@ -119,6 +119,25 @@ type Sessions interface {
 	ActiveSessions(ctx context.Context, workspaceID string) ([]Session, error)
 	// TouchSession records that the session was seen at now.
 	TouchSession(ctx context.Context, id, now string) error
+	// InsertSession stores a new active session at generation 1.
+	InsertSession(ctx context.Context, s NewSession) error
+	// AdvanceGeneration moves an active session from generation `from` to
+	// from+1 and sets its cursor-recovery flag; ok is false (and nothing
+	// changes) when the session is no longer active at generation `from`.
+	AdvanceGeneration(ctx context.Context, id string, from int64, recoveryRequired bool, now string) (ok bool, err error)
+	// EndSession marks a session ended at now, moves it to a new generation
+	// and replaces its token hash, so that no credential works again.
+	EndSession(ctx context.Context, id, tokenHash, now string) error
+	// MoveCursor sets the session's cursor and increments its cursor
+	// version.
+	MoveCursor(ctx context.Context, id string, to journal.Anchor, now string) error
+	// ResetCursor records an audited cursor reset and applies it: the
+	// cursor moves to r.To, the cursor version increments, the reset
+	// generation becomes r.Generation and the recovery flag clears.
+	ResetCursor(ctx context.Context, r CursorReset) error
+	// LiveLeases lists the ids of the tasks a session holds a lease on that
+	// has not expired at now, in id order.
+	LiveLeases(ctx context.Context, sessionID, now string) ([]string, error)
 }
 
 // Tasks are the units of coordinated work and their artifacts. The rules

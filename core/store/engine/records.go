@@ -141,3 +141,27 @@ type Artifact struct {
 	AttachedAt          string  `json:"attached_at"`
 	AttachedBySessionID *string `json:"attached_by_session_id"`
 }
+
+// NewSession is a credential-bound session to create. Its cursor starts at
+// Cursor (the journal's genesis anchor).
+type NewSession struct {
+	ID              string
+	WorkspaceID     string
+	WorktreeID      string
+	Actor           string
+	Role            *string
+	ParentSessionID *string
+	TokenHash       string
+	JoinedAt        string
+	Cursor          journal.Anchor
+}
+
+// CursorReset is one audited move of a session's cursor.
+type CursorReset struct {
+	ID         string
+	SessionID  string
+	From, To   journal.Anchor
+	Reason     string
+	Generation int64
+	CreatedAt  string
+}
