@@ -3,11 +3,11 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // Notes recorded with every offer.
@@ -102,18 +102,14 @@ func (s *Store) insertOffer(ctx context.Context, tx *Tx, t Task, h holder, targe
 	} else if target == h.actor {
 		return nil, collaberr.New("invalid_handoff", "A handoff must go to a different actor")
 	}
-	pending, err := queryHandoffs(ctx, tx, "workspace_id = ? AND task_id = ? AND status = 'pending' AND expires_at > ? ORDER BY offered_at, id",
-		t.WorkspaceID, t.ID, now)
+	pending, err := tx.LiveTaskOffers(ctx, t.WorkspaceID, t.ID, now)
 	if err != nil {
 		return nil, err
 	}
 	if len(pending) > 0 {
 		return nil, collaberr.New("handoff_pending", "This task already has a pending handoff offer").With("handoff_id", pending[0].ID)
 	}
-	if err := exec(ctx, tx, "insert handoff", `INSERT INTO handoffs (id, workspace_id, task_id, from_actor, to_actor, summary, status,
-offered_at, expires_at, resolved_at, from_session_id, to_session_id) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, NULL, ?, ?)`,
-		offer.ID, offer.WorkspaceID, offer.TaskID, offer.FromActor, offer.ToActor, offer.Summary, offer.OfferedAt, offer.ExpiresAt,
-		offer.FromSessionID, offer.ToSessionID); err != nil {
+	if err := tx.InsertHandoff(ctx, offer); err != nil {
 		return nil, err
 	}
 	if err := exec(ctx, tx, "bump task", "UPDATE tasks SET version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?",
@@ -167,21 +163,14 @@ func handoffMap(h Handoff) map[string]any {
 		"resolved_at": nullable(h.ResolvedAt), "from_session_id": nullable(h.FromSessionID), "to_session_id": nullable(h.ToSessionID)}
 }
 
-func findHandoff(ctx context.Context, q querier, id string) (Handoff, bool, error) {
-	list, err := queryHandoffs(ctx, q, "id = ?", id)
-	if err != nil || len(list) == 0 {
-		return Handoff{}, false, err
-	}
-	return list[0], true, nil
+func findHandoff(ctx context.Context, q engine.Handoffs, id string) (Handoff, bool, error) {
+	return q.Handoff(ctx, id)
 }
 
 func handoffNotFound(id string) error {
 	return collaberr.Newf("handoff_not_found", "Handoff '%s' was not found in this workspace", id)
 }
 
-func resolveHandoff(ctx context.Context, q querier, id string, status HandoffStatus, now string) error {
-	if _, err := q.ExecContext(ctx, "UPDATE handoffs SET status = ?, resolved_at = ? WHERE id = ?", string(status), now, id); err != nil {
-		return fmt.Errorf("resolve handoff: %w", err)
-	}
-	return nil
+func resolveHandoff(ctx context.Context, q engine.Handoffs, id string, status HandoffStatus, now string) error {
+	return q.ResolveHandoff(ctx, id, status, now)
 }

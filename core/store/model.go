@@ -61,20 +61,7 @@ type Report struct {
 }
 
 // Handoff is an offer to pass a task's lease to another actor or session.
-type Handoff struct {
-	ID            string        `json:"id"`
-	WorkspaceID   string        `json:"workspace_id"`
-	TaskID        string        `json:"task_id"`
-	FromActor     string        `json:"from_actor"`
-	ToActor       string        `json:"to_actor"`
-	Summary       string        `json:"summary"`
-	Status        HandoffStatus `json:"status"`
-	OfferedAt     string        `json:"offered_at"`
-	ExpiresAt     string        `json:"expires_at"`
-	ResolvedAt    *string       `json:"resolved_at"`
-	FromSessionID *string       `json:"from_session_id"`
-	ToSessionID   *string       `json:"to_session_id"`
-}
+type Handoff = engine.Handoff
 
 // rowScanner is what *sql.Row and *sql.Rows offer.
 type rowScanner interface{ Scan(dest ...any) error }

@@ -6,6 +6,7 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // clockActor is the actor of events the passage of time causes.
@@ -188,7 +189,7 @@ func offersFor(ctx context.Context, q querier, wsID string, v viewer, tasks []Ta
 	if v.session != nil {
 		where, target = "to_session_id = ?", v.session.ID
 	}
-	offers, err := queryHandoffs(ctx, q, "workspace_id = ? AND "+where+
+	offers, err := sqlite.QueryHandoffs(ctx, q, "workspace_id = ? AND "+where+
 		" AND status = 'pending' AND expires_at > ? ORDER BY offered_at, id", wsID, target, now)
 	if err != nil {
 		return nil, err

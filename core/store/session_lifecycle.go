@@ -194,8 +194,7 @@ func refuseLiveLeases(ctx context.Context, tx engine.Sessions, sessionID, now st
 
 // expireHandoffsTo expires every pending offer addressed to an ending session.
 func (s *Store) expireHandoffsTo(ctx context.Context, tx *Tx, sess CoordinationSession, now string) error {
-	offers, err := queryHandoffs(ctx, tx, "workspace_id = ? AND to_session_id = ? AND status = 'pending' ORDER BY offered_at, id",
-		sess.WorkspaceID, sess.ID)
+	offers, err := tx.OffersToSession(ctx, sess.WorkspaceID, sess.ID)
 	if err != nil {
 		return err
 	}

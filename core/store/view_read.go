@@ -88,7 +88,7 @@ func (s *Store) View(ctx context.Context, workspaceID string) (WorkspaceView, er
 		if v.Worktrees, err = workspaceWorktrees(ctx, tx, workspaceID); err != nil {
 			return err
 		}
-		if v.Handoffs, err = queryHandoffs(ctx, tx, "workspace_id = ? ORDER BY offered_at DESC, id", workspaceID); err != nil {
+		if v.Handoffs, err = sqlite.QueryHandoffs(ctx, tx, "workspace_id = ? ORDER BY offered_at DESC, id", workspaceID); err != nil {
 			return err
 		}
 		if v.Decisions, err = recentDecisions(ctx, tx, workspaceID, 200); err != nil {
