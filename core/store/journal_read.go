@@ -6,14 +6,13 @@ import (
 	"fmt"
 
 	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/store/engine"
 	"github.com/agenttool/collab/core/store/sqlite"
 )
 
-// JournalHead is one workspace's journal position.
-type JournalHead struct {
-	WorkspaceID string
-	journal.Anchor
-}
+// JournalHead is one workspace's journal position (engine.Head: the
+// workspace and the anchor of its newest event).
+type JournalHead = engine.Head
 
 // JournalReader reads the event journal inside one read transaction, so
 // every call sees the same snapshot. It never takes the write lock; other
