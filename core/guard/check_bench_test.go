@@ -61,12 +61,12 @@ func fillClaims(b *testing.B, ctx context.Context, db, root string, n int) {
 	}
 	for i := range n {
 		id := fmt.Sprintf("t%d", i)
-		if _, err := st.CreateTask(ctx, store.CreateTaskInput{WorkspaceID: ws.Workspace.ID, Actor: "lead",
+		if _, err := st.CreateTask(ctx, store.LabelActor("lead"), store.CreateTaskInput{WorkspaceID: ws.Workspace.ID,
 			IdempotencyKey: "c" + id, TaskID: &id, Title: "task " + id,
 			PathScopes: []string{fmt.Sprintf("pkg%d/module", i), fmt.Sprintf("docs/pkg%d.md", i), fmt.Sprintf("cmd/tool%d", i)}}); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := st.ClaimTask(ctx, store.ClaimInput{WorkspaceID: ws.Workspace.ID, Actor: fmt.Sprintf("agent%d", i%7),
+		if _, err := st.ClaimTask(ctx, store.LabelActor(fmt.Sprintf("agent%d", i%7)), store.ClaimInput{WorkspaceID: ws.Workspace.ID,
 			TaskID: id, IdempotencyKey: "k" + id, ExpectedVersion: 1}); err != nil {
 			b.Fatal(err)
 		}

@@ -101,7 +101,7 @@ func newLegacyWorld(t testing.TB) *legacyWorld {
 func (w *legacyWorld) task(t testing.TB, actor, title string) {
 	t.Helper()
 	w.n++
-	_, err := w.st.CreateTask(context.Background(), store.CreateTaskInput{WorkspaceID: w.ws, Actor: actor,
+	_, err := w.st.CreateTask(context.Background(), store.LabelActor(actor), store.CreateTaskInput{WorkspaceID: w.ws,
 		IdempotencyKey: fmt.Sprintf("k%d", w.n), Title: title})
 	if err != nil {
 		t.Fatal(err)

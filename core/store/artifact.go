@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 )
 
@@ -49,8 +50,8 @@ func normalizeArtifact(in ArtifactInput) (artifactFields, error) {
 
 // AttachArtifact records a reference (never the bytes) on a task whose
 // lease the caller holds.
-func (s *Store) AttachArtifact(ctx context.Context, cred *Credential, in LeaseInput, a ArtifactInput) (json.RawMessage, error) {
-	lc, err := newLeaseCall(cred, in)
+func (s *Store) AttachArtifact(ctx context.Context, who Actor, in LeaseInput, a ArtifactInput) (json.RawMessage, error) {
+	lc, err := newLeaseCall(who, in)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +75,7 @@ media_type, label, attached_by, attached_at, attached_by_session_id) VALUES (?, 
 				now, t.WorkspaceID, t.ID); err != nil {
 				return nil, err
 			}
-			if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: "artifact.attached", EntityID: t.ID, Actor: h.actor,
+			if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: journal.KindArtifactAttached, EntityID: t.ID, Actor: h.actor,
 				SessionID: h.sessionID, Payload: map[string]any{"artifact": artifactMap(art), "version": t.Version + 1}}); err != nil {
 				return nil, err
 			}

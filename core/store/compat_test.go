@@ -11,7 +11,7 @@ import (
 func (f *reportFixture) claimed(ss StartedSession, id string) string {
 	f.t.Helper()
 	f.task(ss, id)
-	out, err := f.s.ClaimTaskForSession(f.ctx, cred(ss), ClaimInput{WorkspaceID: ss.Workspace.ID, TaskID: id,
+	out, err := f.s.ClaimTask(f.ctx, SessionActor(cred(ss)), ClaimInput{WorkspaceID: ss.Workspace.ID, TaskID: id,
 		IdempotencyKey: f.nextKey(), ExpectedVersion: 1})
 	if err != nil {
 		f.t.Fatalf("claim %s: %v", id, err)
@@ -42,8 +42,8 @@ func TestReceiptsHoldTheBareObjectAndReplaysWrapIt(t *testing.T) {
 	f := newReportFixture(t)
 	ws := f.a.Workspace.ID
 	id := "bare"
-	in := CreateTaskInput{WorkspaceID: ws, Actor: "carol", IdempotencyKey: "legacy-create", TaskID: &id, Title: "T \u2028 line"}
-	answer, err := f.s.CreateTask(f.ctx, in)
+	in := CreateTaskInput{WorkspaceID: ws, IdempotencyKey: "legacy-create", TaskID: &id, Title: "T \u2028 line"}
+	answer, err := f.s.CreateTask(f.ctx, LabelActor("carol"), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,20 +54,23 @@ func TestReceiptsHoldTheBareObjectAndReplaysWrapIt(t *testing.T) {
 	if !bytes.Contains(answer, []byte("\u2028")) {
 		t.Errorf("U+2028 is not written raw: %s", answer)
 	}
-	replay, err := f.s.CreateTask(f.ctx, in)
+	replay, err := f.s.CreateTask(f.ctx, LabelActor("carol"), in)
 	if err != nil || !bytes.Equal(replay, answer) {
 		t.Fatalf("replay %s (%v), want %s", replay, err, answer)
 	}
-	if _, err := f.s.write.ExecContext(f.ctx, `UPDATE mutations SET response_json = '{"task":' || response_json || '}'
-WHERE idempotency_key = 'legacy-create'`); err != nil {
+	if err := f.s.writeTx(f.ctx, func(tx *Tx) error {
+		_, err := tx.ExecContext(f.ctx, `UPDATE mutations SET response_json = '{"task":' || response_json || '}'
+WHERE idempotency_key = 'legacy-create'`)
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
-	if replay, err := f.s.CreateTask(f.ctx, in); err != nil || !bytes.Equal(replay, answer) {
+	if replay, err := f.s.CreateTask(f.ctx, LabelActor("carol"), in); err != nil || !bytes.Equal(replay, answer) {
 		t.Fatalf("replay of an old wrapped receipt %s (%v), want %s", replay, err, answer)
 	}
 
 	lease := f.claimed(f.a, "attach")
-	att, err := f.s.AttachArtifact(f.ctx, ptrCred(cred(f.a)), LeaseInput{WorkspaceID: ws, TaskID: "attach",
+	att, err := f.s.AttachArtifact(f.ctx, SessionActor(cred(f.a)), LeaseInput{WorkspaceID: ws, TaskID: "attach",
 		LeaseID: lease, IdempotencyKey: "attach-key", ExpectedVersion: 2}, ArtifactInput{Kind: "file", URI: "file:///x"})
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +89,7 @@ func TestSessionOfferJudgesTheTargetBeforeTheTask(t *testing.T) {
 	ws := f.a.Workspace.ID
 	lease := f.claimed(f.a, "offered")
 	offer := func(task string, version int64, to string) error {
-		_, err := f.s.OfferHandoff(f.ctx, ptrCred(cred(f.a)), OfferInput{Lease: LeaseInput{WorkspaceID: ws, TaskID: task,
+		_, err := f.s.OfferHandoff(f.ctx, SessionActor(cred(f.a)), OfferInput{Lease: LeaseInput{WorkspaceID: ws, TaskID: task,
 			LeaseID: lease, IdempotencyKey: f.nextKey(), ExpectedVersion: version}, ToSessionID: &to, Summary: "s"})
 		return err
 	}
@@ -104,11 +107,11 @@ func TestSessionReleaseJournalsOfferExpiryWithoutASession(t *testing.T) {
 	ws := f.a.Workspace.ID
 	lease := f.claimed(f.a, "released")
 	to := f.b.Session.ID
-	if _, err := f.s.OfferHandoff(f.ctx, ptrCred(cred(f.a)), OfferInput{Lease: LeaseInput{WorkspaceID: ws, TaskID: "released",
+	if _, err := f.s.OfferHandoff(f.ctx, SessionActor(cred(f.a)), OfferInput{Lease: LeaseInput{WorkspaceID: ws, TaskID: "released",
 		LeaseID: lease, IdempotencyKey: f.nextKey(), ExpectedVersion: 2}, ToSessionID: &to, Summary: "s"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.s.ReleaseLease(f.ctx, ptrCred(cred(f.a)), LeaseInput{WorkspaceID: ws, TaskID: "released", LeaseID: lease,
+	if _, err := f.s.ReleaseLease(f.ctx, SessionActor(cred(f.a)), LeaseInput{WorkspaceID: ws, TaskID: "released", LeaseID: lease,
 		IdempotencyKey: f.nextKey(), ExpectedVersion: 3}, nil); err != nil {
 		t.Fatal(err)
 	}

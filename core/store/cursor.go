@@ -2,11 +2,11 @@ package store
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // AckCursor moves the session's cursor forward to an exact anchor of its
@@ -39,9 +39,8 @@ func (s *Store) AckCursor(ctx context.Context, cred Credential, workspaceID stri
 			return collaberr.New(collaberr.CursorVersionConflict, "The session cursor moved since you read it; poll again").
 				With("expected_cursor_version", expectedVersion).With("current_cursor_version", sess.CursorVersion)
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE coordination_sessions SET cursor_epoch_id = ?, cursor_sequence = ?, cursor_hash = ?,
-cursor_version = cursor_version + 1, last_seen_at = ? WHERE id = ?`, a.EpochID, a.Sequence, a.Hash, s.nowISO(), sess.ID); err != nil {
-			return fmt.Errorf("move cursor: %w", err)
+		if err := tx.MoveCursor(ctx, sess.ID, a, s.nowISO()); err != nil {
+			return err
 		}
 		out, _, err = findSession(ctx, tx, sess.ID)
 		return err
@@ -100,19 +99,12 @@ func (s *Store) applyReset(ctx context.Context, tx *Tx, sess CoordinationSession
 	resetID := "cursor_reset_" + newUUID()
 	gen := sess.ResetGeneration + 1
 	from := sess.Cursor
-	if _, err := tx.ExecContext(ctx, `INSERT INTO session_cursor_resets (id, session_id, from_epoch_id, from_sequence, from_hash,
-to_epoch_id, to_sequence, to_hash, reason, reset_generation, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		resetID, sess.ID, from.EpochID, from.Sequence, from.Hash, in.Target.EpochID, in.Target.Sequence, in.Target.Hash,
-		reason, gen, now); err != nil {
-		return nil, fmt.Errorf("record cursor reset: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE coordination_sessions SET cursor_epoch_id = ?, cursor_sequence = ?, cursor_hash = ?,
-cursor_version = cursor_version + 1, reset_generation = ?, last_seen_at = ?, cursor_recovery_required = 0 WHERE id = ?`,
-		in.Target.EpochID, in.Target.Sequence, in.Target.Hash, gen, now, sess.ID); err != nil {
-		return nil, fmt.Errorf("reset cursor: %w", err)
+	if err := tx.ResetCursor(ctx, engine.CursorReset{ID: resetID, SessionID: sess.ID, From: from, To: in.Target,
+		Reason: reason, Generation: gen, CreatedAt: now}); err != nil {
+		return nil, err
 	}
 	if _, err := s.appendEvent(ctx, tx, sess.WorkspaceID, newEvent{
-		Type: "session.cursor_reset", EntityID: resetID, Actor: sess.Actor, SessionID: &sess.ID,
+		Type: journal.KindSessionCursorReset, EntityID: resetID, Actor: sess.Actor, SessionID: &sess.ID,
 		Payload: map[string]any{"from": anchorMap(from), "to": anchorMap(in.Target), "reason": reason, "reset_generation": gen},
 	}); err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/gitstate"
+	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // currentFixture is a cleanly closed v0.4 database with two workspaces.
@@ -244,7 +245,7 @@ func TestWritesAreRefusedOnceTheFileIsDeletedOrReplaced(t *testing.T) {
 
 // fixedObserve treats every directory as a plain path, without Git.
 func fixedObserve(_ context.Context, root, _ string) (gitstate.Identity, gitstate.Checkpoint, error) {
-	return pathIdentity(root), gitstate.Checkpoint{}, nil
+	return sqlite.PathIdentity(root), gitstate.Checkpoint{}, nil
 }
 
 // BenchmarkCheckSameFile measures the identity check every write pays
@@ -253,7 +254,7 @@ func BenchmarkCheckSameFile(b *testing.B) {
 	st, _ := benchStore(b, 1)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := st.checkSameFile(); err != nil {
+		if err := st.db.CheckSameFile(); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -5,15 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 )
 
 // RecordDecisionInput is one decision as collab_decision_record receives it.
-// Actor is used in legacy mode only; the authority fields in session mode
-// only.
+// WorkspaceID is used in legacy mode only; the authority fields in session
+// mode only.
 type RecordDecisionInput struct {
 	WorkspaceID    string
-	Actor          string
+	actor          string // legacy label, set from the Actor
 	IdempotencyKey string
 	Topic          string
 	Decision       string
@@ -31,7 +32,7 @@ type decisionFields struct {
 func normalizeDecision(in RecordDecisionInput) (decisionFields, error) {
 	var f decisionFields
 	var err error
-	if f.actor, err = normalize.Actor(in.Actor); err != nil {
+	if f.actor, err = normalize.Actor(in.actor); err != nil {
 		return f, err
 	}
 	if f.key, err = normalize.IdempotencyKey(in.IdempotencyKey); err != nil {
@@ -50,7 +51,16 @@ func normalizeDecision(in RecordDecisionInput) (decisionFields, error) {
 // RecordDecision stores a legacy (actor-labelled) decision: a decisions
 // row and its decision.recorded event, idempotent per actor and key. The
 // authority fields are ignored. The result is {decision}.
-func (s *Store) RecordDecision(ctx context.Context, in RecordDecisionInput) (json.RawMessage, error) {
+func (s *Store) RecordDecision(ctx context.Context, who Actor, in RecordDecisionInput) (json.RawMessage, error) {
+	if cred, ok := who.Session(); ok {
+		return s.recordDecisionAsSession(ctx, cred, in)
+	}
+	in.actor = who.Label()
+	return s.recordDecisionAsLabel(ctx, in)
+}
+
+// recordDecisionAsLabel stores a legacy decision.
+func (s *Store) recordDecisionAsLabel(ctx context.Context, in RecordDecisionInput) (json.RawMessage, error) {
 	f, err := normalizeDecision(in)
 	if err != nil {
 		return nil, err
@@ -82,7 +92,7 @@ recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)`, d.ID, d.WorkspaceID, d.Topic, d.Deci
 		"rationale": nullable(d.Rationale), "recorded_by": d.RecordedBy, "recorded_at": d.RecordedAt,
 	}}
 	if _, err := s.appendEvent(ctx, tx, wsID, newEvent{
-		Type: "decision.recorded", EntityID: d.ID, Actor: f.actor, Payload: payload,
+		Type: journal.KindDecisionRecorded, EntityID: d.ID, Actor: f.actor, Payload: payload,
 	}); err != nil {
 		return nil, err
 	}
@@ -103,7 +113,7 @@ func decisionBody(in RecordDecisionInput) string {
 // RecordDecisionForSession records a decision as the credential's session:
 // it becomes a task-less decision report (confidence unknown, relation
 // informs) and so needs both authority fields. The result is {report}.
-func (s *Store) RecordDecisionForSession(ctx context.Context, cred Credential, in RecordDecisionInput) (json.RawMessage, error) {
+func (s *Store) recordDecisionAsSession(ctx context.Context, cred Credential, in RecordDecisionInput) (json.RawMessage, error) {
 	confidence := "unknown"
 	return s.AppendReport(ctx, cred, AppendReportInput{
 		IdempotencyKey: in.IdempotencyKey, Kind: "decision", Body: decisionBody(in), Confidence: &confidence,

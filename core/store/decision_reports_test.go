@@ -17,9 +17,9 @@ func TestRecordDecisionLegacyWritesRowEventAndReceipt(t *testing.T) {
 	f := newReportFixture(t)
 	v := loadReportVectors(t)
 	ws := f.a.Workspace.ID
-	in := RecordDecisionInput{WorkspaceID: ws, Actor: " lead ", IdempotencyKey: "d1", Topic: " Branching ",
+	in := RecordDecisionInput{WorkspaceID: ws, IdempotencyKey: "d1", Topic: " Branching ",
 		Decision: "Trunk based", Rationale: ptr("   "), AuthorityScope: ptr("ignored in legacy mode")}
-	raw, err := f.s.RecordDecision(f.ctx, in)
+	raw, err := f.s.RecordDecision(f.ctx, LabelActor(" lead "), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,12 +48,12 @@ func TestRecordDecisionLegacyWritesRowEventAndReceipt(t *testing.T) {
 		t.Fatalf("receipt %s %s", op, hash)
 	}
 	before := f.footprint()
-	again, err := f.s.RecordDecision(f.ctx, in)
+	again, err := f.s.RecordDecision(f.ctx, LabelActor(" lead "), in)
 	if err != nil || string(again) != string(raw) {
 		t.Fatalf("replay %s, %v; want %s", again, err, raw)
 	}
 	in.Decision = "Release branches"
-	_, err = f.s.RecordDecision(f.ctx, in)
+	_, err = f.s.RecordDecision(f.ctx, LabelActor(" lead "), in)
 	wantCode(t, err, "idempotency_conflict")
 	if after := f.footprint(); after != before {
 		t.Fatalf("retries wrote something: %+v -> %+v", before, after)
@@ -66,16 +66,17 @@ func TestRecordDecisionLegacyValidationOrder(t *testing.T) {
 	f := newReportFixture(t)
 	long := func(n int) string { return strings.Repeat("x", n) }
 	cases := []struct {
-		name string
-		in   RecordDecisionInput
-		code string
+		name  string
+		actor string
+		in    RecordDecisionInput
+		code  string
 	}{
-		{"actor first", RecordDecisionInput{Actor: " ", IdempotencyKey: "bad key", WorkspaceID: "ws_missing"}, "invalid_actor"},
-		{"key before topic", RecordDecisionInput{IdempotencyKey: "bad key", Topic: " "}, "invalid_idempotency_key"},
-		{"topic before decision", RecordDecisionInput{Topic: long(501), Decision: " "}, "invalid_topic"},
-		{"decision before rationale", RecordDecisionInput{Decision: long(4001), Rationale: ptr(long(4001))}, "invalid_decision"},
-		{"rationale", RecordDecisionInput{Rationale: ptr("a\x00b"), WorkspaceID: "ws_missing"}, "invalid_rationale"},
-		{"then the workspace", RecordDecisionInput{WorkspaceID: "ws_missing"}, "workspace_not_found"},
+		{"actor first", " ", RecordDecisionInput{IdempotencyKey: "bad key", WorkspaceID: "ws_missing"}, "invalid_actor"},
+		{"key before topic", "", RecordDecisionInput{IdempotencyKey: "bad key", Topic: " "}, "invalid_idempotency_key"},
+		{"topic before decision", "", RecordDecisionInput{Topic: long(501), Decision: " "}, "invalid_topic"},
+		{"decision before rationale", "", RecordDecisionInput{Decision: long(4001), Rationale: ptr(long(4001))}, "invalid_decision"},
+		{"rationale", "", RecordDecisionInput{Rationale: ptr("a\x00b"), WorkspaceID: "ws_missing"}, "invalid_rationale"},
+		{"then the workspace", "", RecordDecisionInput{WorkspaceID: "ws_missing"}, "workspace_not_found"},
 	}
 	before := f.footprint()
 	for _, c := range cases {
@@ -87,11 +88,12 @@ func TestRecordDecisionLegacyValidationOrder(t *testing.T) {
 				}
 			}
 			fill(&in.WorkspaceID, f.a.Workspace.ID)
-			fill(&in.Actor, "lead")
+			actor := c.actor
+			fill(&actor, "lead")
 			fill(&in.IdempotencyKey, "k")
 			fill(&in.Topic, "Topic")
 			fill(&in.Decision, "Decision")
-			_, err := f.s.RecordDecision(f.ctx, in)
+			_, err := f.s.RecordDecision(f.ctx, LabelActor(actor), in)
 			wantCode(t, err, c.code)
 		})
 	}
@@ -127,18 +129,18 @@ func TestDecisionBodyUsesRawPieces(t *testing.T) {
 func TestRecordDecisionForSessionBecomesADecisionReport(t *testing.T) {
 	f := newReportFixture(t)
 	in := RecordDecisionInput{IdempotencyKey: "bd1", Topic: " Release", Decision: "Ship ", Rationale: ptr(" "),
-		Actor: "ignored", AuthorityScope: ptr("release timing")}
+		AuthorityScope: ptr("release timing")}
 	before := f.footprint()
-	_, err := f.s.RecordDecisionForSession(f.ctx, cred(f.a), in)
+	_, err := f.s.RecordDecision(f.ctx, SessionActor(cred(f.a)), in)
 	wantCode(t, err, "decision_authority_required")
 	in.AuthorityBasis = ptr("\t")
-	_, err = f.s.RecordDecisionForSession(f.ctx, cred(f.a), in)
+	_, err = f.s.RecordDecision(f.ctx, SessionActor(cred(f.a)), in)
 	wantCode(t, err, "decision_authority_required")
 	if after := f.footprint(); after != before {
 		t.Fatalf("refusals wrote something: %+v -> %+v", before, after)
 	}
 	in.AuthorityBasis = ptr(" Delegated by the maintainer ")
-	raw, err := f.s.RecordDecisionForSession(f.ctx, cred(f.a), in)
+	raw, err := f.s.RecordDecision(f.ctx, SessionActor(cred(f.a)), in)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,8 +16,8 @@ func newEvidenceWorld(t *testing.T) evidenceWorld {
 	f := newReportFixture(t)
 	v := loadReportVectors(t)
 	w := evidenceWorld{reportFixture: f, artifactID: "artifact_fixture", digest: v.CheckpointDigest}
-	if _, err := f.s.CreateTask(f.ctx, CreateTaskInput{
-		WorkspaceID: f.a.Workspace.ID, Actor: "lead", IdempotencyKey: "legacy", TaskID: ptr("legacy-1"), Title: "Legacy",
+	if _, err := f.s.CreateTask(f.ctx, LabelActor("lead"), CreateTaskInput{
+		WorkspaceID: f.a.Workspace.ID, IdempotencyKey: "legacy", TaskID: ptr("legacy-1"), Title: "Legacy",
 	}); err != nil {
 		t.Fatalf("create legacy task: %v", err)
 	}

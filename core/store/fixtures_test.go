@@ -100,8 +100,8 @@ func TestReferenceDatabasesOpenAndEveryJournalVerifies(t *testing.T) {
 				}
 			}
 			var uv, app int64
-			st.write.QueryRow("PRAGMA user_version").Scan(&uv)
-			st.write.QueryRow("PRAGMA application_id").Scan(&app)
+			st.read.QueryRow("PRAGMA user_version").Scan(&uv)
+			st.read.QueryRow("PRAGMA application_id").Scan(&app)
 			if uv != SchemaVersion || app != ApplicationID {
 				t.Fatalf("after open user_version=%d application_id=%d", uv, app)
 			}

@@ -3,10 +3,11 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // Notes recorded with every offer.
@@ -26,13 +27,13 @@ type OfferInput struct {
 
 // OfferHandoff invites another party to take over a task the caller
 // holds. The lease stays with the caller until the offer is accepted.
-func (s *Store) OfferHandoff(ctx context.Context, cred *Credential, in OfferInput) (json.RawMessage, error) {
-	lc, err := newLeaseCall(cred, in.Lease)
+func (s *Store) OfferHandoff(ctx context.Context, who Actor, in OfferInput) (json.RawMessage, error) {
+	lc, err := newLeaseCall(who, in.Lease)
 	if err != nil {
 		return nil, err
 	}
 	var target string
-	if cred != nil {
+	if lc.cred != nil {
 		if in.ToSessionID == nil {
 			return nil, collaberr.New(collaberr.InvalidToSessionID, "to_session_id is required for a session handoff")
 		}
@@ -55,7 +56,7 @@ func (s *Store) OfferHandoff(ctx context.Context, cred *Credential, in OfferInpu
 		return nil, err
 	}
 	extra := map[string]any{"summary": summary, "ttl_seconds": ttl}
-	if cred != nil {
+	if lc.cred != nil {
 		extra["to_session_id"] = target
 	} else {
 		extra["to_actor"] = target
@@ -67,7 +68,7 @@ func (s *Store) OfferHandoff(ctx context.Context, cred *Credential, in OfferInpu
 		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
 			return s.insertOffer(ctx, tx, t, h, target, summary, ttl, now)
 		}}
-	if cred != nil {
+	if lc.cred != nil {
 		// The reference judges the target session before the task, its
 		// version and the lease: self, unknown, then ended or elsewhere.
 		change.precheck = func(ctx context.Context, tx *Tx, wsID string, h holder) error {
@@ -90,7 +91,7 @@ func (s *Store) reapTaskOffers(ctx context.Context, wsID, taskID, actor string) 
 
 func (s *Store) insertOffer(ctx context.Context, tx *Tx, t Task, h holder, target, summary string, ttl int64, now string) (any, error) {
 	offer := Handoff{ID: "handoff_" + newUUID(), WorkspaceID: t.WorkspaceID, TaskID: t.ID, FromActor: h.actor, ToActor: target,
-		Summary: summary, Status: "pending", OfferedAt: now, ExpiresAt: addSeconds(now, ttl)}
+		Summary: summary, Status: HandoffPending, OfferedAt: now, ExpiresAt: addSeconds(now, ttl)}
 	if *t.LeaseExpiresAt < offer.ExpiresAt {
 		offer.ExpiresAt = *t.LeaseExpiresAt
 	}
@@ -101,18 +102,14 @@ func (s *Store) insertOffer(ctx context.Context, tx *Tx, t Task, h holder, targe
 	} else if target == h.actor {
 		return nil, collaberr.New(collaberr.InvalidHandoff, "A handoff must go to a different actor")
 	}
-	pending, err := queryHandoffs(ctx, tx, "workspace_id = ? AND task_id = ? AND status = 'pending' AND expires_at > ? ORDER BY offered_at, id",
-		t.WorkspaceID, t.ID, now)
+	pending, err := tx.LiveTaskOffers(ctx, t.WorkspaceID, t.ID, now)
 	if err != nil {
 		return nil, err
 	}
 	if len(pending) > 0 {
 		return nil, collaberr.New(collaberr.HandoffPending, "This task already has a pending handoff offer").With("handoff_id", pending[0].ID)
 	}
-	if err := exec(ctx, tx, "insert handoff", `INSERT INTO handoffs (id, workspace_id, task_id, from_actor, to_actor, summary, status,
-offered_at, expires_at, resolved_at, from_session_id, to_session_id) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, NULL, ?, ?)`,
-		offer.ID, offer.WorkspaceID, offer.TaskID, offer.FromActor, offer.ToActor, offer.Summary, offer.OfferedAt, offer.ExpiresAt,
-		offer.FromSessionID, offer.ToSessionID); err != nil {
+	if err := tx.InsertHandoff(ctx, offer); err != nil {
 		return nil, err
 	}
 	if err := exec(ctx, tx, "bump task", "UPDATE tasks SET version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?",
@@ -125,7 +122,7 @@ offered_at, expires_at, resolved_at, from_session_id, to_session_id) VALUES (?, 
 	} else {
 		payload["offer"], payload["note"] = handoffMap(offer), legacyOfferNote
 	}
-	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: "handoff.offered", EntityID: offer.ID, Actor: h.actor,
+	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: journal.KindHandoffOffered, EntityID: offer.ID, Actor: h.actor,
 		SessionID: h.sessionID, Payload: payload}); err != nil {
 		return nil, err
 	}
@@ -146,7 +143,7 @@ func checkOfferTarget(ctx context.Context, q querier, wsID, fromSession, target 
 	if !ok {
 		return sessionNotFound(target)
 	}
-	if to.Status != "active" || to.WorkspaceID != wsID {
+	if to.Status != SessionActive || to.WorkspaceID != wsID {
 		return collaberr.New(collaberr.HandoffTargetUnavailable, "The target must be an active session of the same workspace")
 	}
 	from := fromSession
@@ -162,25 +159,18 @@ type handoffResult struct {
 
 func handoffMap(h Handoff) map[string]any {
 	return map[string]any{"id": h.ID, "workspace_id": h.WorkspaceID, "task_id": h.TaskID, "from_actor": h.FromActor,
-		"to_actor": h.ToActor, "summary": h.Summary, "status": h.Status, "offered_at": h.OfferedAt, "expires_at": h.ExpiresAt,
+		"to_actor": h.ToActor, "summary": h.Summary, "status": string(h.Status), "offered_at": h.OfferedAt, "expires_at": h.ExpiresAt,
 		"resolved_at": nullable(h.ResolvedAt), "from_session_id": nullable(h.FromSessionID), "to_session_id": nullable(h.ToSessionID)}
 }
 
-func findHandoff(ctx context.Context, q querier, id string) (Handoff, bool, error) {
-	list, err := queryHandoffs(ctx, q, "id = ?", id)
-	if err != nil || len(list) == 0 {
-		return Handoff{}, false, err
-	}
-	return list[0], true, nil
+func findHandoff(ctx context.Context, q engine.Handoffs, id string) (Handoff, bool, error) {
+	return q.Handoff(ctx, id)
 }
 
 func handoffNotFound(id string) error {
 	return collaberr.Newf(collaberr.HandoffNotFound, "Handoff '%s' was not found in this workspace", id)
 }
 
-func resolveHandoff(ctx context.Context, q querier, id, status, now string) error {
-	if _, err := q.ExecContext(ctx, "UPDATE handoffs SET status = ?, resolved_at = ? WHERE id = ?", status, now, id); err != nil {
-		return fmt.Errorf("resolve handoff: %w", err)
-	}
-	return nil
+func resolveHandoff(ctx context.Context, q engine.Handoffs, id string, status HandoffStatus, now string) error {
+	return q.ResolveHandoff(ctx, id, status, now)
 }

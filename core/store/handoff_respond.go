@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 )
 
 // RespondInput accepts or declines an offer.
 type RespondInput struct {
 	WorkspaceID     string
-	Actor           string // legacy mode only
+	actor           string // legacy label, set from the Actor
 	HandoffID       string
 	IdempotencyKey  string
 	ExpectedVersion int64 // of the task
@@ -49,12 +50,21 @@ func handoffExpired() error {
 
 // RespondToHandoff answers an offer in legacy mode: only the named actor
 // may respond; accepting moves the lease to them atomically.
-func (s *Store) RespondToHandoff(ctx context.Context, in RespondInput) (json.RawMessage, error) {
+func (s *Store) RespondToHandoff(ctx context.Context, who Actor, in RespondInput) (json.RawMessage, error) {
+	if cred, ok := who.Session(); ok {
+		return s.respondToHandoffAsSession(ctx, cred, in)
+	}
+	in.actor = who.Label()
+	return s.respondToHandoffAsLabel(ctx, in)
+}
+
+// respondToHandoffAsLabel answers an offer in legacy mode.
+func (s *Store) respondToHandoffAsLabel(ctx context.Context, in RespondInput) (json.RawMessage, error) {
 	f, err := normalizeRespond(in)
 	if err != nil {
 		return nil, err
 	}
-	actor, err := normalize.Actor(in.Actor)
+	actor, err := normalize.Actor(in.actor)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +110,7 @@ func (s *Store) applyLegacyResponse(ctx context.Context, tx *Tx, wsID, actor str
 	if f.response == "decline" {
 		return s.declineHandoff(ctx, tx, h, t, who, now)
 	}
-	if err := resolveHandoff(ctx, tx, h.ID, "accepted", now); err != nil {
+	if err := resolveHandoff(ctx, tx, h.ID, HandoffAccepted, now); err != nil {
 		return nil, err
 	}
 	leaseID, expires := "lease_"+newUUID(), addSeconds(now, f.ttl)
@@ -110,7 +120,7 @@ updated_at = ? WHERE workspace_id = ? AND id = ?`, actor, leaseID, expires, now,
 	}
 	payload := map[string]any{"task_id": t.ID, "from_actor": h.FromActor, "to_actor": h.ToActor, "lease_id": leaseID,
 		"lease_expires_at": expires, "task_version": t.Version + 1}
-	return s.handoffEvent(ctx, tx, h, t, who, "handoff.accepted", payload, now)
+	return s.handoffEvent(ctx, tx, h, t, who, journal.KindHandoffAccepted, payload, now)
 }
 
 // respondableTask checks that the offer is still pending and unexpired
@@ -136,9 +146,9 @@ func respondableTask(ctx context.Context, q querier, h Handoff, version int64, s
 // plane also says which status it reached.
 func checkPending(h Handoff, session bool) error {
 	switch h.Status {
-	case "pending":
+	case HandoffPending:
 		return nil
-	case "expired":
+	case HandoffExpired:
 		e := collaberr.New(collaberr.HandoffExpired, "The offer is no longer pending: it expired")
 		if session {
 			e.With("status", h.Status)
@@ -150,17 +160,17 @@ func checkPending(h Handoff, session bool) error {
 }
 
 func (s *Store) declineHandoff(ctx context.Context, tx *Tx, h Handoff, t Task, who holder, now string) (any, error) {
-	if err := resolveHandoff(ctx, tx, h.ID, "declined", now); err != nil {
+	if err := resolveHandoff(ctx, tx, h.ID, HandoffDeclined, now); err != nil {
 		return nil, err
 	}
 	if err := exec(ctx, tx, "bump task", "UPDATE tasks SET version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?",
 		now, t.WorkspaceID, t.ID); err != nil {
 		return nil, err
 	}
-	return s.handoffEvent(ctx, tx, h, t, who, "handoff.declined", map[string]any{"task_id": t.ID, "task_version": t.Version + 1}, now)
+	return s.handoffEvent(ctx, tx, h, t, who, journal.KindHandoffDeclined, map[string]any{"task_id": t.ID, "task_version": t.Version + 1}, now)
 }
 
-func (s *Store) handoffEvent(ctx context.Context, tx *Tx, h Handoff, t Task, who holder, typ string, payload map[string]any, now string) (any, error) {
+func (s *Store) handoffEvent(ctx context.Context, tx *Tx, h Handoff, t Task, who holder, typ journal.Kind, payload map[string]any, now string) (any, error) {
 	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: typ, EntityID: h.ID, Actor: who.actor, SessionID: who.sessionID, Payload: payload}); err != nil {
 		return nil, err
 	}
@@ -175,7 +185,7 @@ func (s *Store) handoffEvent(ctx context.Context, tx *Tx, h Handoff, t Task, who
 // RespondToHandoffForSession answers an offer addressed to this session.
 // Accepting observes the responder's worktree (outside the transaction)
 // and moves the lease, with a fresh base checkpoint, to the responder.
-func (s *Store) RespondToHandoffForSession(ctx context.Context, cred Credential, in RespondInput) (json.RawMessage, error) {
+func (s *Store) respondToHandoffAsSession(ctx context.Context, cred Credential, in RespondInput) (json.RawMessage, error) {
 	f, err := normalizeRespond(in)
 	if err != nil {
 		return nil, err
@@ -213,7 +223,7 @@ func (s *Store) applySessionResponse(ctx context.Context, tx *Tx, sess Coordinat
 	if err != nil {
 		return nil, err
 	}
-	if t.Status != "claimed" || t.LeaseID == nil || t.AssigneeSessionID == nil || h.FromSessionID == nil || *t.AssigneeSessionID != *h.FromSessionID {
+	if t.Status != TaskClaimed || t.LeaseID == nil || t.AssigneeSessionID == nil || h.FromSessionID == nil || *t.AssigneeSessionID != *h.FromSessionID {
 		return nil, collaberr.New(collaberr.HandoffSourceChanged, "The lease this offer came from has changed hands or ended")
 	}
 	who := holder{actor: sess.Actor, sessionID: &sess.ID}
@@ -226,7 +236,7 @@ func (s *Store) applySessionResponse(ctx context.Context, tx *Tx, sess Coordinat
 	if err := prep.checkExpectedBase(t.ExpectedBaseSHA); err != nil {
 		return nil, err
 	}
-	if err := resolveHandoff(ctx, tx, h.ID, "accepted", now); err != nil {
+	if err := resolveHandoff(ctx, tx, h.ID, HandoffAccepted, now); err != nil {
 		return nil, err
 	}
 	leaseID, expires := "lease_"+newUUID(), addSeconds(now, f.ttl)
@@ -237,5 +247,5 @@ lease_expires_at = ?, base_checkpoint_json = ?, version = version + 1, updated_a
 	}
 	payload := map[string]any{"task_id": t.ID, "from_session_id": *h.FromSessionID, "to_session_id": sess.ID, "lease_id": leaseID,
 		"lease_expires_at": expires, "base_checkpoint": prep.rawCheckpoint(), "task_version": t.Version + 1}
-	return s.handoffEvent(ctx, tx, h, t, who, "handoff.accepted", payload, now)
+	return s.handoffEvent(ctx, tx, h, t, who, journal.KindHandoffAccepted, payload, now)
 }

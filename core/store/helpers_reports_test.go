@@ -94,7 +94,7 @@ func (f *reportFixture) post(ss StartedSession, in AppendReportInput) Report {
 func (f *reportFixture) task(ss StartedSession, id string) {
 	f.t.Helper()
 	mode := "coordination"
-	if _, err := f.s.CreateTaskForSession(f.ctx, cred(ss), CreateTaskInput{
+	if _, err := f.s.CreateTask(f.ctx, SessionActor(cred(ss)), CreateTaskInput{
 		IdempotencyKey: f.nextKey(), TaskID: &id, Title: "Task " + id, WorkMode: &mode,
 	}); err != nil {
 		f.t.Fatalf("create task %s: %v", id, err)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 )
 
@@ -28,4 +29,10 @@ func newUUID() string {
 // workspaceIDFor derives a new workspace's id from its repository key.
 func workspaceIDFor(repositoryKey string) string {
 	return "ws_" + sha256Hex(repositoryKey)[:24]
+}
+
+// sha256Hex is the lower-case hex SHA-256 of s.
+func sha256Hex(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
 }

@@ -6,13 +6,13 @@ import (
 	"fmt"
 
 	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store/sqlite"
 )
 
-// JournalHead is one workspace's journal position.
-type JournalHead struct {
-	WorkspaceID string
-	journal.Anchor
-}
+// JournalHead is one workspace's journal position (engine.Head: the
+// workspace and the anchor of its newest event).
+type JournalHead = engine.Head
 
 // JournalReader reads the event journal inside one read transaction, so
 // every call sees the same snapshot. It never takes the write lock; other
@@ -32,7 +32,7 @@ func (s *Store) ReadJournal(ctx context.Context, fn func(r *JournalReader) error
 		return fmt.Errorf("begin journal read: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only snapshot; nothing to keep
-	hasSession, err := columnExists(ctx, tx, "events", "session_id")
+	hasSession, err := sqlite.ColumnExists(ctx, tx, "events", "session_id")
 	if err != nil {
 		return err
 	}
@@ -88,7 +88,7 @@ func (r *JournalReader) Events(ctx context.Context, workspaceID string, after in
 	defer rows.Close()
 	var e journal.Event
 	for rows.Next() {
-		if err := scanEvent(rows, &e); err != nil {
+		if err := sqlite.ScanEvent(rows, &e); err != nil {
 			return err
 		}
 		if err := fn(&e); err != nil {

@@ -1,9 +1,7 @@
 package store
 
 import (
-	"encoding/json"
-
-	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // The types below are the public shapes of the collab tools. Field order is
@@ -11,92 +9,19 @@ import (
 // the same in either implementation.
 
 // Workspace is one repository's shared journal.
-type Workspace struct {
-	ID                string `json:"id"`
-	EpochID           string `json:"epoch_id"`
-	RootPath          string `json:"root_path"`
-	RepositoryKey     string `json:"repository_key"`
-	Name              string `json:"name"`
-	CreatedAt         string `json:"created_at"`
-	EventHeadSequence int64  `json:"event_head_sequence"`
-	EventHeadHash     string `json:"event_head_hash"`
-}
+type Workspace = engine.Workspace
 
 // Worktree is one registered checkout of a workspace's repository.
-type Worktree struct {
-	ID               string  `json:"id"`
-	WorkspaceID      string  `json:"workspace_id"`
-	RootPath         string  `json:"root_path"`
-	RepositoryKey    string  `json:"repository_key"`
-	GitCommonDirHash *string `json:"git_common_dir_hash"`
-	Branch           *string `json:"branch"`
-	HeadSHA          *string `json:"head_sha"`
-	Dirty            *bool   `json:"dirty"`
-	RegisteredAt     string  `json:"registered_at"`
-	LastSeenAt       string  `json:"last_seen_at"`
-	// fingerprint is compared but never emitted.
-	fingerprint string
-}
+type Worktree = engine.Worktree
 
-// Task is one unit of coordinated work. Checkpoints are emitted as stored
-// (canonical JSON, keys in order); EffectiveStatus is computed at read time.
-type Task struct {
-	ID                  string          `json:"id"`
-	WorkspaceID         string          `json:"workspace_id"`
-	Title               string          `json:"title"`
-	Description         *string         `json:"description"`
-	Status              string          `json:"status"`
-	EffectiveStatus     string          `json:"effective_status"`
-	Dependencies        []string        `json:"dependencies"`
-	PathScopes          []string        `json:"path_scopes"`
-	WorkMode            string          `json:"work_mode"`
-	CompletionPolicy    string          `json:"completion_policy"`
-	ReviewStatus        string          `json:"review_status"`
-	ExpectedBaseSHA     *string         `json:"expected_base_sha"`
-	BaseCheckpoint      json.RawMessage `json:"base_checkpoint"`
-	ResultCheckpoint    json.RawMessage `json:"result_checkpoint"`
-	CompletionReportID  *string         `json:"completion_report_id"`
-	Assignee            *string         `json:"assignee"`
-	AssigneeSessionID   *string         `json:"assignee_session_id"`
-	ClaimWorktreeID     *string         `json:"claim_worktree_id"`
-	LeaseID             *string         `json:"lease_id"`
-	LeaseExpiresAt      *string         `json:"lease_expires_at"`
-	Blocker             *string         `json:"blocker"`
-	LatestProgress      *string         `json:"latest_progress"`
-	ReportedBy          *string         `json:"reported_by"`
-	ReportedBySessionID *string         `json:"reported_by_session_id"`
-	ReportedAt          *string         `json:"reported_at"`
-	AcceptedBy          *string         `json:"accepted_by"`
-	AcceptedBySessionID *string         `json:"accepted_by_session_id"`
-	AcceptedAt          *string         `json:"accepted_at"`
-	Version             int64           `json:"version"`
-	CreatedAt           string          `json:"created_at"`
-	UpdatedAt           string          `json:"updated_at"`
-	CompletedAt         *string         `json:"completed_at"`
-
-	coordinationMode string
-	reviewGeneration int64
-}
+// Task is one unit of coordinated work.
+type Task = engine.Task
 
 // TaskWithArtifacts is a task as collab_task_get returns it.
-type TaskWithArtifacts struct {
-	Task
-	Artifacts []Artifact `json:"artifacts"`
-}
+type TaskWithArtifacts = engine.TaskWithArtifacts
 
 // Artifact is a reference attached to a task; the bytes stay elsewhere.
-type Artifact struct {
-	ID                  string  `json:"id"`
-	TaskID              string  `json:"task_id"`
-	Kind                string  `json:"kind"`
-	URI                 string  `json:"uri"`
-	SHA256              *string `json:"sha256"`
-	MediaType           *string `json:"media_type"`
-	Label               *string `json:"label"`
-	AttachedBy          string  `json:"attached_by"`
-	AttachedAt          string  `json:"attached_at"`
-	AttachedBySessionID *string `json:"attached_by_session_id"`
-}
+type Artifact = engine.Artifact
 
 // Decision is a legacy-mode decision record.
 type Decision struct {
@@ -110,26 +35,8 @@ type Decision struct {
 }
 
 // CoordinationSession is a credential-bound session as tools show it; the
-// token hash never leaves the store.
-type CoordinationSession struct {
-	ID                     string         `json:"id"`
-	WorkspaceID            string         `json:"workspace_id"`
-	WorktreeID             string         `json:"worktree_id"`
-	Actor                  string         `json:"actor"`
-	Role                   *string        `json:"role"`
-	ParentSessionID        *string        `json:"parent_session_id"`
-	Status                 string         `json:"status"`
-	Generation             int64          `json:"generation"`
-	JoinedAt               string         `json:"joined_at"`
-	LastSeenAt             string         `json:"last_seen_at"`
-	EndedAt                *string        `json:"ended_at"`
-	Cursor                 journal.Anchor `json:"cursor"`
-	CursorVersion          int64          `json:"cursor_version"`
-	ResetGeneration        int64          `json:"reset_generation"`
-	CursorRecoveryRequired bool           `json:"cursor_recovery_required"`
-
-	tokenHash string
-}
+// token hash never leaves the store (it is not rendered).
+type CoordinationSession = engine.Session
 
 // Report is a structured, append-only statement by a session.
 type Report struct {
@@ -154,17 +61,7 @@ type Report struct {
 }
 
 // Handoff is an offer to pass a task's lease to another actor or session.
-type Handoff struct {
-	ID            string  `json:"id"`
-	WorkspaceID   string  `json:"workspace_id"`
-	TaskID        string  `json:"task_id"`
-	FromActor     string  `json:"from_actor"`
-	ToActor       string  `json:"to_actor"`
-	Summary       string  `json:"summary"`
-	Status        string  `json:"status"`
-	OfferedAt     string  `json:"offered_at"`
-	ExpiresAt     string  `json:"expires_at"`
-	ResolvedAt    *string `json:"resolved_at"`
-	FromSessionID *string `json:"from_session_id"`
-	ToSessionID   *string `json:"to_session_id"`
-}
+type Handoff = engine.Handoff
+
+// rowScanner is what *sql.Row and *sql.Rows offer.
+type rowScanner interface{ Scan(dest ...any) error }

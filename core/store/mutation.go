@@ -2,13 +2,13 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 
 	"github.com/agenttool/collab/core/canon"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // requestHash is the receipt fingerprint of a mutation: sha256 of the
@@ -24,50 +24,33 @@ func requestHash(operation string, request map[string]any) (string, error) {
 }
 
 // receipt is a stored idempotency record.
-type receipt struct {
-	operation string
-	hash      string
-	response  []byte
-}
+type receipt engine.Receipt
 
-func findReceipt(ctx context.Context, q querier, workspaceID, actor, key string) (receipt, bool, error) {
-	var r receipt
-	var resp string
-	err := q.QueryRowContext(ctx, `SELECT operation, request_hash, response_json FROM mutations
-WHERE workspace_id = ? AND actor = ? AND idempotency_key = ?`, workspaceID, actor, key).Scan(&r.operation, &r.hash, &resp)
-	if err == sql.ErrNoRows {
-		return r, false, nil
-	}
-	if err != nil {
-		return r, false, fmt.Errorf("read receipt: %w", err)
-	}
-	r.response = []byte(resp)
-	return r, true, nil
+// findReceipt reads the receipt of (workspace, actor, key).
+func findReceipt(ctx context.Context, tx engine.Receipts, workspaceID, actor, key string) (receipt, bool, error) {
+	r, ok, err := tx.FindReceipt(ctx, engine.ReceiptScope{WorkspaceID: workspaceID, Actor: actor, Key: key})
+	return receipt(r), ok, err
 }
 
 // replayOrConflict returns the stored response of an exact retry, or
 // idempotency_conflict when the key was used for something else.
 func (r receipt) replayOrConflict(operation, hash string) ([]byte, error) {
-	if r.operation != operation || r.hash != hash {
+	if r.Operation != operation || r.RequestHash != hash {
 		return nil, collaberr.New(collaberr.IdempotencyConflict,
-			"This idempotency key was already used for a different change; choose a new key").With("operation", r.operation)
+			"This idempotency key was already used for a different change; choose a new key").With("operation", r.Operation)
 	}
-	return answerBytes(operation, r.response), nil
+	return answerBytes(operation, r.Response), nil
 }
 
 // insertReceipt records a mutation's receipt; answer is what the caller
 // was told, stored in the reference's form (see receiptMember).
-func insertReceipt(ctx context.Context, q querier, workspaceID, actor, key, operation, hash string, answer []byte, now string) error {
+func insertReceipt(ctx context.Context, tx engine.Receipts, workspaceID, actor, key, operation, hash string, answer []byte, now string) error {
 	response, err := receiptBytes(operation, answer)
 	if err != nil {
 		return err
 	}
-	_, err = q.ExecContext(ctx, `INSERT INTO mutations (workspace_id, actor, idempotency_key, operation, request_hash,
-response_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`, workspaceID, actor, key, operation, hash, string(response), now)
-	if err != nil {
-		return fmt.Errorf("record receipt: %w", err)
-	}
-	return nil
+	return tx.InsertReceipt(ctx, engine.ReceiptScope{WorkspaceID: workspaceID, Actor: actor, Key: key},
+		engine.Receipt{Operation: operation, RequestHash: hash, Response: response}, now)
 }
 
 // sessionMutation is one credential-bound, idempotent write.
@@ -111,11 +94,11 @@ func (s *Store) mutateAsSession(ctx context.Context, m sessionMutation) (json.Ra
 			if out, err = r.replayOrConflict(m.operation, hash); err != nil {
 				return err
 			}
-			return touchSession(ctx, tx, sess.ID, now)
+			return tx.TouchSession(ctx, sess.ID, now)
 		}
-		nonce := "guard_" + newUUID()
-		if _, err := tx.ExecContext(ctx, "INSERT INTO v2_write_guard (nonce, enabled) VALUES (?, 1)", nonce); err != nil {
-			return fmt.Errorf("take write guard: %w", err)
+		release, err := tx.TakeWriteGuard(ctx, "guard_"+newUUID())
+		if err != nil {
+			return err
 		}
 		response, err := m.apply(ctx, tx, sess)
 		if err != nil {
@@ -127,11 +110,10 @@ func (s *Store) mutateAsSession(ctx context.Context, m sessionMutation) (json.Ra
 		if err := insertReceipt(ctx, tx, sess.WorkspaceID, actor, key, m.operation, hash, out, now); err != nil {
 			return err
 		}
-		if err := touchSession(ctx, tx, sess.ID, s.nowISO()); err != nil {
+		if err := tx.TouchSession(ctx, sess.ID, s.nowISO()); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, "DELETE FROM v2_write_guard WHERE nonce = ?", nonce)
-		return err
+		return release(ctx)
 	})
 	return out, err
 }
@@ -149,12 +131,17 @@ func (s *Store) sessionReceipt(ctx context.Context, cred Credential, operation, 
 	if err != nil {
 		return CoordinationSession{}, nil, false, err
 	}
-	sess, err := authenticate(ctx, s.read, cred, false)
-	if err != nil {
-		return sess, nil, false, err
-	}
-	r, ok, err := findReceipt(ctx, s.read, sess.WorkspaceID, sessionActorKey(sess.ID), k)
-	if err != nil || !ok {
+	var sess CoordinationSession
+	var r receipt
+	var found bool
+	err = s.engine().Read(ctx, func(tx engine.Tx) error {
+		if sess, err = authenticate(ctx, tx, cred, false); err != nil {
+			return err
+		}
+		r, found, err = findReceipt(ctx, tx, sess.WorkspaceID, sessionActorKey(sess.ID), k)
+		return err
+	})
+	if err != nil || !found {
 		return sess, nil, false, err
 	}
 	out, err := r.replayOrConflict(operation, hash)

@@ -6,6 +6,7 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // clockActor is the actor of events the passage of time causes.
@@ -55,7 +56,7 @@ func (s *Store) NextForSession(ctx context.Context, cred Credential, knownCursor
 			return invalidEventLimit()
 		}
 		now := s.nowISO()
-		if err := touchSession(ctx, tx, sess.ID, now); err != nil {
+		if err := tx.TouchSession(ctx, sess.ID, now); err != nil {
 			return err
 		}
 		if err := s.reapElapsedHandoffs(ctx, tx, sess.WorkspaceID, "", clockActor, now); err != nil {
@@ -124,13 +125,13 @@ type viewer struct {
 
 func (v viewer) available(t *Task) bool {
 	if v.session != nil {
-		return t.EffectiveStatus == "open"
+		return t.EffectiveStatus == TaskOpen
 	}
-	return t.EffectiveStatus == "open" || (t.EffectiveStatus == "lease_expired" && t.AssigneeSessionID == nil)
+	return t.EffectiveStatus == TaskOpen || (t.EffectiveStatus == TaskLeaseExpired && t.AssigneeSessionID == nil)
 }
 
 func (v viewer) owns(t *Task) bool {
-	if t.EffectiveStatus != "claimed" {
+	if t.EffectiveStatus != TaskClaimed {
 		return false
 	}
 	if v.session != nil {
@@ -188,7 +189,7 @@ func offersFor(ctx context.Context, q querier, wsID string, v viewer, tasks []Ta
 	if v.session != nil {
 		where, target = "to_session_id = ?", v.session.ID
 	}
-	offers, err := queryHandoffs(ctx, q, "workspace_id = ? AND "+where+
+	offers, err := sqlite.QueryHandoffs(ctx, q, "workspace_id = ? AND "+where+
 		" AND status = 'pending' AND expires_at > ? ORDER BY offered_at, id", wsID, target, now)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,8 @@ import (
 	"github.com/agenttool/collab/core/canon"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // EventView is an event as tools return it. Events of the 0.1 protocol
@@ -83,7 +85,7 @@ func readEventPage(ctx context.Context, q querier, workspaceID string, after int
 	if limit < 1 || limit > 500 {
 		return p, collaberr.New(collaberr.InvalidLimit, "limit must be between 1 and 500")
 	}
-	h, ok, err := readHead(ctx, q, workspaceID)
+	h, ok, err := sqlite.ReadHead(ctx, q, workspaceID)
 	if err != nil {
 		return p, err
 	}
@@ -112,11 +114,11 @@ func readEventPage(ctx context.Context, q querier, workspaceID string, after int
 }
 
 func readEvents(ctx context.Context, q querier, workspaceID string, after int64, limit int) ([]journal.Event, error) {
-	return queryEvents(ctx, q, "read events", "SELECT "+eventColumns+
+	return queryEvents(ctx, q, "read events", "SELECT "+sqlite.EventColumns+
 		" FROM events WHERE workspace_id = ? AND sequence > ? ORDER BY sequence LIMIT ?", workspaceID, after, limit)
 }
 
-// queryEvents runs a query selecting eventColumns and returns its events in
+// queryEvents runs a query selecting sqlite.EventColumns and returns its events in
 // the query's order; what names the read in an error.
 func queryEvents(ctx context.Context, q querier, what, query string, args ...any) ([]journal.Event, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
@@ -127,7 +129,7 @@ func queryEvents(ctx context.Context, q querier, what, query string, args ...any
 	var out []journal.Event
 	for rows.Next() {
 		var e journal.Event
-		if err := scanEvent(rows, &e); err != nil {
+		if err := sqlite.ScanEvent(rows, &e); err != nil {
 			return nil, err
 		}
 		out = append(out, e)
@@ -138,7 +140,7 @@ func queryEvents(ctx context.Context, q querier, what, query string, args ...any
 // buildPage assembles and verifies a page: an empty page is valid only at
 // the head; otherwise every event must chain from the predecessor, and a
 // page reaching the head must end on the head hash.
-func buildPage(h head, after int64, prevHash string, events []journal.Event) JournalPage {
+func buildPage(h engine.Head, after int64, prevHash string, events []journal.Event) JournalPage {
 	p := JournalPage{
 		Events:            make([]EventView, len(events)),
 		Cursor:            journal.Anchor{EpochID: h.EpochID, Sequence: after, Hash: prevHash},
@@ -166,8 +168,8 @@ func buildPage(h head, after int64, prevHash string, events []journal.Event) Jou
 // validateAnchor checks that a caller's anchor names an event of this
 // journal exactly: same epoch, a sequence at or below the head, and the
 // stored hash (itself recomputed) at that sequence.
-func validateAnchor(ctx context.Context, q querier, workspaceID string, a journal.Anchor) (head, error) {
-	h, ok, err := readHead(ctx, q, workspaceID)
+func validateAnchor(ctx context.Context, q querier, workspaceID string, a journal.Anchor) (engine.Head, error) {
+	h, ok, err := sqlite.ReadHead(ctx, q, workspaceID)
 	if err != nil {
 		return h, err
 	}

@@ -106,7 +106,7 @@ func unsatisfiedDependencies(t *Task, byID map[string]*Task) ([]string, error) {
 }
 
 func dependencySatisfied(dep *Task) bool {
-	return dep.Status == "completed" && (dep.CompletionPolicy != "accepted" || dep.ReviewStatus == "accepted")
+	return dep.Status == TaskCompleted && (dep.CompletionPolicy != CompletionAccepted || dep.ReviewStatus == ReviewAccepted)
 }
 
 // projection is what collab_next shows about the snapshot head.

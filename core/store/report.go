@@ -7,6 +7,7 @@ import (
 
 	"github.com/agenttool/collab/core/canon"
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 )
 
@@ -188,7 +189,7 @@ func (s *Store) appendReportInternal(ctx context.Context, tx *Tx, sess Coordinat
 	id := "report_" + newUUID()
 	sessionID := sess.ID
 	e, err := s.appendEvent(ctx, tx, sess.WorkspaceID, newEvent{
-		Type: "report.posted", EntityID: id, Actor: sess.Actor, SessionID: &sessionID, Payload: d.fields(),
+		Type: journal.KindReportPosted, EntityID: id, Actor: sess.Actor, SessionID: &sessionID, Payload: d.fields(),
 	})
 	if err != nil {
 		return Report{}, err

@@ -8,6 +8,7 @@ import (
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // Credential authenticates one credential-bound session. It is the one
@@ -132,17 +133,14 @@ func (s *Store) insertSession(ctx context.Context, tx *Tx, opened OpenedWorkspac
 	}
 	now := s.nowISO()
 	id := "session_" + newUUID()
-	_, err := tx.ExecContext(ctx, `INSERT INTO coordination_sessions (id, workspace_id, worktree_id, actor, role,
-parent_session_id, status, generation, token_hash, joined_at, last_seen_at, ended_at, cursor_epoch_id, cursor_sequence,
-cursor_hash, cursor_version, reset_generation, cursor_recovery_required)
-VALUES (?, ?, ?, ?, ?, ?, 'active', 1, ?, ?, ?, NULL, ?, 0, ?, 0, 0, 0)`,
-		id, wsID, opened.Worktree.ID, actor, role, parent, credfile.TokenHash(token), now, now,
-		opened.Workspace.EpochID, journal.GenesisHash)
+	err := tx.InsertSession(ctx, engine.NewSession{ID: id, WorkspaceID: wsID, WorktreeID: opened.Worktree.ID, Actor: actor,
+		Role: role, ParentSessionID: parent, TokenHash: credfile.TokenHash(token), JoinedAt: now,
+		Cursor: journal.Anchor{EpochID: opened.Workspace.EpochID, Hash: journal.GenesisHash}})
 	if err != nil {
-		return CoordinationSession{}, fmt.Errorf("insert session: %w", err)
+		return CoordinationSession{}, err
 	}
 	if _, err := s.appendEvent(ctx, tx, wsID, newEvent{
-		Type: "session.joined", EntityID: id, Actor: actor, SessionID: &id,
+		Type: journal.KindSessionJoined, EntityID: id, Actor: actor, SessionID: &id,
 		Payload: map[string]any{
 			"worktree_id": opened.Worktree.ID, "role": nullable(role), "parent_session_id": nullable(parent),
 			"identity_boundary": identityBoundary,
@@ -167,20 +165,20 @@ func authFailed() error {
 // well-formed id, the token, the current generation and an active session.
 // Every failure looks the same to the caller. Unless allowRecovery, a
 // session waiting for an audited cursor reset is refused too.
-func authenticate(ctx context.Context, q querier, cred Credential, allowRecovery bool) (CoordinationSession, error) {
+func authenticate(ctx context.Context, q engine.Sessions, cred Credential, allowRecovery bool) (CoordinationSession, error) {
 	if _, err := normalize.ID(cred.SessionID, "session_id"); err != nil {
 		return CoordinationSession{}, authFailed()
 	}
-	sess, found, err := findSession(ctx, q, cred.SessionID)
+	sess, found, err := q.Session(ctx, cred.SessionID)
 	if err != nil {
 		return sess, err
 	}
 	stored := journal.GenesisHash
 	if found {
-		stored = sess.tokenHash
+		stored = sess.TokenHash
 	}
 	tokenOK := credfile.TokenMatches(stored, cred.Token)
-	if !found || !tokenOK || sess.Generation != cred.Generation || sess.Status != "active" {
+	if !found || !tokenOK || sess.Generation != cred.Generation || sess.Status != SessionActive {
 		return sess, authFailed()
 	}
 	if sess.CursorRecoveryRequired && !allowRecovery {
@@ -189,12 +187,6 @@ func authenticate(ctx context.Context, q querier, cred Credential, allowRecovery
 			With("persisted_cursor", sess.Cursor).With("expected_cursor_version", sess.CursorVersion)
 	}
 	return sess, nil
-}
-
-// touchSession records that the session was just seen.
-func touchSession(ctx context.Context, q querier, id, now string) error {
-	_, err := q.ExecContext(ctx, "UPDATE coordination_sessions SET last_seen_at = ? WHERE id = ?", now, id)
-	return err
 }
 
 // Session reads one credential-bound session.

@@ -2,12 +2,12 @@ package store
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // Recovery explains why a resumed session must reset its cursor before it
@@ -48,7 +48,7 @@ func (s *Store) ResumeSession(ctx context.Context, cred credfile.Credential, all
 		if err != nil {
 			return err
 		}
-		if !found || sess.Status != "active" || !credfile.TokenMatches(sess.tokenHash, cred.Token) {
+		if !found || sess.Status != SessionActive || !credfile.TokenMatches(sess.TokenHash, cred.Token) {
 			return authFailed()
 		}
 		recovery, err := resumeRecovery(ctx, tx, sess, cred.LastCursor)
@@ -101,20 +101,19 @@ func resumeRecovery(ctx context.Context, q querier, sess CoordinationSession, ho
 
 func (s *Store) applyResume(ctx context.Context, tx *Tx, sess CoordinationSession, cred credfile.Credential, recovery *Recovery) (Resumed, error) {
 	now := s.nowISO()
-	flag, cause := 0, any(nil)
+	cause := any(nil)
 	if recovery != nil {
-		flag, cause = 1, recovery.Cause
+		cause = recovery.Cause
 	}
-	res, err := tx.ExecContext(ctx, `UPDATE coordination_sessions SET generation = generation + 1, last_seen_at = ?,
-cursor_recovery_required = ? WHERE id = ? AND generation = ? AND status = 'active'`, now, flag, sess.ID, sess.Generation)
+	ok, err := tx.AdvanceGeneration(ctx, sess.ID, sess.Generation, recovery != nil, now)
 	if err != nil {
-		return Resumed{}, fmt.Errorf("resume session: %w", err)
+		return Resumed{}, err
 	}
-	if n, _ := res.RowsAffected(); n != 1 {
+	if !ok {
 		return Resumed{}, authFailed()
 	}
 	if _, err := s.appendEvent(ctx, tx, sess.WorkspaceID, newEvent{
-		Type: "session.resumed", EntityID: sess.ID, Actor: sess.Actor, SessionID: &sess.ID,
+		Type: journal.KindSessionResumed, EntityID: sess.ID, Actor: sess.Actor, SessionID: &sess.ID,
 		Payload: map[string]any{
 			"worktree_id": sess.WorktreeID, "generation": sess.Generation + 1,
 			"cursor_recovery_required": recovery != nil, "cursor_recovery_cause": cause,
@@ -165,12 +164,11 @@ func (s *Store) EndSession(ctx context.Context, cred Credential, reason *string)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE coordination_sessions SET status = 'ended', ended_at = ?, last_seen_at = ?,
-generation = generation + 1, token_hash = ? WHERE id = ?`, now, now, credfile.TokenHash(fresh), sess.ID); err != nil {
-			return fmt.Errorf("end session: %w", err)
+		if err := tx.EndSession(ctx, sess.ID, credfile.TokenHash(fresh), now); err != nil {
+			return err
 		}
 		if _, err := s.appendEvent(ctx, tx, sess.WorkspaceID, newEvent{
-			Type: "session.ended", EntityID: sess.ID, Actor: sess.Actor, SessionID: &sess.ID,
+			Type: journal.KindSessionEnded, EntityID: sess.ID, Actor: sess.Actor, SessionID: &sess.ID,
 			Payload: map[string]any{"reason": nullable(why)},
 		}); err != nil {
 			return err
@@ -181,33 +179,22 @@ generation = generation + 1, token_hash = ? WHERE id = ?`, now, now, credfile.To
 	return out, err
 }
 
-func refuseLiveLeases(ctx context.Context, q querier, sessionID, now string) error {
-	rows, err := q.QueryContext(ctx, `SELECT id FROM tasks WHERE status = 'claimed' AND assignee_session_id = ?
-AND lease_expires_at > ? ORDER BY id`, sessionID, now)
+func refuseLiveLeases(ctx context.Context, tx engine.Sessions, sessionID, now string) error {
+	ids, err := tx.LiveLeases(ctx, sessionID, now)
 	if err != nil {
-		return fmt.Errorf("read leases: %w", err)
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return err
-		}
-		ids = append(ids, id)
+		return err
 	}
 	if len(ids) > 0 {
 		return collaberr.New(collaberr.SessionHasActiveLeases,
 			"This session still holds live task leases; release, complete or hand them off before ending it").
 			With("task_ids", ids).With("required_action", "resolve_active_task_leases")
 	}
-	return rows.Err()
+	return nil
 }
 
 // expireHandoffsTo expires every pending offer addressed to an ending session.
 func (s *Store) expireHandoffsTo(ctx context.Context, tx *Tx, sess CoordinationSession, now string) error {
-	offers, err := queryHandoffs(ctx, tx, "workspace_id = ? AND to_session_id = ? AND status = 'pending' ORDER BY offered_at, id",
-		sess.WorkspaceID, sess.ID)
+	offers, err := tx.OffersToSession(ctx, sess.WorkspaceID, sess.ID)
 	if err != nil {
 		return err
 	}

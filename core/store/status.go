@@ -63,23 +63,23 @@ func (st *WorkspaceStatus) tally(tasks []Task) {
 			st.ExpiredClaims++
 		default:
 			switch t.Status {
-			case "open":
+			case TaskOpen:
 				st.Counts.Open++
-			case "claimed":
+			case TaskClaimed:
 				st.Counts.Claimed++
-			case "blocked":
+			case TaskBlocked:
 				st.Counts.Blocked++
-			case "completed":
+			case TaskCompleted:
 				st.Counts.Completed++
 			}
 		}
-		if t.EffectiveStatus == "claimed" {
+		if t.EffectiveStatus == TaskClaimed {
 			st.ActiveClaims = append(st.ActiveClaims, t)
 		}
-		if t.Status == "blocked" {
+		if t.Status == TaskBlocked {
 			st.BlockedTasks = append(st.BlockedTasks, t)
 		}
-		if t.ReviewStatus == "pending" {
+		if t.ReviewStatus == ReviewPending {
 			st.PendingReviews = append(st.PendingReviews, t)
 		}
 	}

@@ -1,29 +1,24 @@
-// Package store keeps the collab journal in one SQLite file shared with
-// @agenttool/collab: opening, validating and migrating the file, the
-// hash-chained event journal, and every coordination operation. All writes
-// run in BEGIN IMMEDIATE transactions so concurrent processes serialise on
-// SQLite's write lock; reads that must agree run in one read snapshot.
+// Package store holds the coordination rules of the collab journal: the
+// hash-chained event journal, idempotent mutations, sessions, tasks and
+// leases, path claims, reports, handoffs, reviews and recovery. The data
+// lives in a storage engine (package sqlite today; the seam is package
+// engine, see docs/architecture.md). Every mutation runs in one write
+// transaction of the engine, which serialises the workspace's journal
+// head; reads that must agree run in one read snapshot.
 package store
 
 import (
 	"context"
 	"database/sql"
-	"fmt"
-	"net/url"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/agenttool/collab/core/gitstate"
-
-	_ "modernc.org/sqlite" // registers the CGO-free "sqlite" driver
+	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // MemoryPath opens a private in-memory database (no credential files).
-const MemoryPath = ":memory:"
-
-// busyTimeout is how long SQLite waits on a lock before reporting busy.
-const busyTimeout = 5 * time.Second
+const MemoryPath = sqlite.MemoryPath
 
 // Options configure Open.
 type Options struct {
@@ -45,54 +40,77 @@ type Options struct {
 	// a store never sees writes made after it opened.
 	Inspect bool
 	// Synchronous is SQLite's synchronous level for commits: "normal"
-	// (the default) or "full". In WAL mode "normal" never loses or tears a
-	// committed transaction when a process crashes or is killed; only an
-	// operating-system crash or power loss can drop the last commits,
-	// which "full" prevents at the cost of an fsync per commit.
+	// (the default) or "full"; see sqlite.Options.
 	Synchronous string
 }
 
-// Store is an open collab database. It is safe for concurrent use.
+// Store is an open collab database: the coordination rules over the
+// SQLite engine. It is safe for concurrent use.
 type Store struct {
-	path    string
-	write   *sql.DB
+	db *sqlite.DB
+	// read is the engine's read pool, for the rules not yet behind the
+	// engine interface (docs/architecture.md lists them).
 	read    *sql.DB
 	now     func() time.Time
 	observe func(ctx context.Context, root, explicitKey string) (gitstate.Identity, gitstate.Checkpoint, error)
 	capture func(ctx context.Context, id gitstate.Identity) gitstate.Checkpoint
-	memory  bool
-	sync    string
-	// writeStmts and readStmts cache prepared statements per pool.
-	writeStmts, readStmts *stmtCache
-	// readOnly stores refuse every mutation.
-	readOnly bool
-	// immutable read-only stores read a cleanly closed file without
-	// locking it or creating a -wal or -shm beside it.
-	immutable bool
-	inspect   bool
-	// opened is the file this store opened; a write is refused once the
-	// path names another file (or none).
-	opened os.FileInfo
+}
+
+// Tx is one transaction of the SQLite engine.
+type Tx = sqlite.Tx
+
+// querier is what both *sql.DB and *sql.Tx offer.
+type querier = sqlite.Querier
+
+// Open opens (creating if needed) the collab database described by opts,
+// validates its shape and journals, and migrates older layouts to the
+// current schema in one transaction. A file it cannot accept is left
+// unchanged.
+func Open(ctx context.Context, opts Options) (*Store, error) {
+	s := &Store{now: opts.Now, observe: opts.Observe, capture: opts.Capture}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.observe == nil {
+		s.observe = gitstate.InspectAndCapture
+	}
+	if s.capture == nil {
+		s.capture = gitstate.Capture
+	}
+	db, err := sqlite.Open(ctx, sqlite.Options{Path: opts.Path, Now: s.now, Observe: s.observe, ReadOnly: opts.ReadOnly,
+		Inspect: opts.Inspect, Synchronous: opts.Synchronous})
+	if err != nil {
+		return nil, err
+	}
+	s.db, s.read = db, db.ReadPool()
+	return s, nil
 }
 
 // Path returns the absolute database path, or MemoryPath.
-func (s *Store) Path() string { return s.path }
+func (s *Store) Path() string { return s.db.Path() }
 
 // Close releases the database handles.
-func (s *Store) Close() error {
-	var firstErr error
-	s.writeStmts.close()
-	s.readStmts.close()
-	if s.read != nil && s.read != s.write {
-		firstErr = s.read.Close()
-	}
-	if s.write != nil {
-		if err := s.write.Close(); err != nil && firstErr == nil {
-			firstErr = err
-		}
-	}
-	return firstErr
-}
+func (s *Store) Close() error { return s.db.Close() }
+
+// QuickCheck runs SQLite's quick_check and returns the problems it
+// reports (at most ten), none for a sound file.
+func (s *Store) QuickCheck(ctx context.Context) ([]string, error) { return s.db.QuickCheck(ctx) }
+
+// NeedsMigration reports whether the file's schema predates the current
+// one, so that a read-only opener (which never migrates) can say so
+// instead of failing on a missing column. A writable Open has already
+// migrated.
+func (s *Store) NeedsMigration(ctx context.Context) (bool, error) { return s.db.NeedsMigration(ctx) }
+
+// engine is the store's engine seen through the seam.
+func (s *Store) engine() engine.Engine { return sqlite.Engine{DB: s.db} }
+
+// writeTx runs fn in one write transaction of the engine; any error rolls
+// everything back, so a refusal never leaves a partial write.
+func (s *Store) writeTx(ctx context.Context, fn func(tx *Tx) error) error { return s.db.Write(ctx, fn) }
+
+// readTx runs fn in one read snapshot of the engine.
+func (s *Store) readTx(ctx context.Context, fn func(tx *Tx) error) error { return s.db.Read(ctx, fn) }
 
 // nowISO renders the store clock the way every stored timestamp is written:
 // UTC, millisecond precision, trailing Z, so that timestamps order as strings.
@@ -117,45 +135,16 @@ func addSeconds(iso string, seconds int64) string {
 	return FormatTime(t.Add(time.Duration(seconds) * time.Second))
 }
 
-// access is how a pool opens the file.
-type access int
+// ChangeProbe tells cheaply whether any process has committed to the
+// database since the last look; see sqlite.ChangeProbe.
+type ChangeProbe = sqlite.ChangeProbe
 
+// NewChangeProbe opens a probe on the store's database.
+func (s *Store) NewChangeProbe() (*ChangeProbe, error) { return s.db.NewChangeProbe() }
+
+// ApplicationID marks a collab database ("ATCL"); SchemaVersion is the
+// user_version this implementation reads and writes.
 const (
-	readWrite access = iota
-	readOnlyAccess
-	// immutableAccess reads the file as if on read-only media: no locks
-	// and no -wal or -shm. Only for cleanly closed files (no -wal).
-	immutableAccess
+	ApplicationID = sqlite.ApplicationID
+	SchemaVersion = sqlite.SchemaVersion
 )
-
-// dsn builds the driver URI for path with per-connection pragmas.
-func dsn(path, txlock, synchronous string, mode access) string {
-	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
-	q.Add("_pragma", "foreign_keys(1)")
-	q.Add("_pragma", "synchronous("+synchronous+")")
-	q.Set("_txlock", txlock)
-	if mode != readWrite {
-		q.Set("mode", "ro")
-	}
-	if mode == immutableAccess {
-		q.Set("immutable", "1")
-	}
-
-	if path == MemoryPath {
-		return "file::memory:?" + q.Encode()
-	}
-	escaped := strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(path)
-	return "file:" + escaped + "?" + q.Encode()
-}
-
-func openPool(path, txlock, synchronous string, mode access, maxConns int) (*sql.DB, error) {
-	db, err := sql.Open("sqlite", dsn(path, txlock, synchronous, mode))
-	if err != nil {
-		return nil, fmt.Errorf("open sqlite: %w", err)
-	}
-	db.SetMaxOpenConns(maxConns)
-	db.SetMaxIdleConns(maxConns)
-	db.SetConnMaxLifetime(0)
-	return db, nil
-}

@@ -8,6 +8,8 @@ import (
 	"github.com/agenttool/collab/core/canon"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/gitstate"
+	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // checkpointBoundary is recorded with every session claim.
@@ -35,7 +37,7 @@ func (s *Store) observeWorktree(ctx context.Context, wt Worktree) (gitstate.Chec
 		return cp, collaberr.New(collaberr.WorktreeUnavailable, "The registered worktree could not be inspected; is the directory still there?").
 			With("worktree_id", wt.ID).With("cause", cause)
 	}
-	if id.RootPath != wt.RootPath || id.WorktreeID != wt.ID || id.Fingerprint != wt.fingerprint ||
+	if id.RootPath != wt.RootPath || id.WorktreeID != wt.ID || id.Fingerprint != wt.Fingerprint ||
 		!equalPtr(id.GitCommonDirHash, wt.GitCommonDirHash) {
 		return cp, collaberr.New(collaberr.WorktreeIdentityChanged,
 			"The registered path now resolves to a different worktree identity").With("worktree_id", wt.ID)
@@ -45,7 +47,7 @@ func (s *Store) observeWorktree(ctx context.Context, wt Worktree) (gitstate.Chec
 
 // prepareSessionCheckpoint observes the session's own registered worktree.
 func (s *Store) prepareSessionCheckpoint(ctx context.Context, sess CoordinationSession) (prepared, error) {
-	wt, ok, err := worktreeByID(ctx, s.read, sess.WorktreeID)
+	wt, ok, err := sqlite.WorktreeByID(ctx, s.read, sess.WorktreeID)
 	if err != nil {
 		return prepared{}, err
 	}
@@ -74,16 +76,16 @@ func (p prepared) recheck(ctx context.Context, q querier, sessionID, now string)
 	if p.sessionID != sessionID {
 		return collaberr.New(collaberr.WorktreeObservationStale, "The prepared worktree observation belongs to another session")
 	}
-	wt, ok, err := worktreeByID(ctx, q, p.worktree.ID)
+	wt, ok, err := sqlite.WorktreeByID(ctx, q, p.worktree.ID)
 	if err != nil {
 		return err
 	}
-	if !ok || wt.RootPath != p.worktree.RootPath || wt.fingerprint != p.worktree.fingerprint ||
+	if !ok || wt.RootPath != p.worktree.RootPath || wt.Fingerprint != p.worktree.Fingerprint ||
 		!equalPtr(wt.GitCommonDirHash, p.worktree.GitCommonDirHash) || wt.WorkspaceID != p.worktree.WorkspaceID {
 		return collaberr.New(collaberr.WorktreeObservationStale, "The registered worktree changed after it was inspected; try again").
 			With("worktree_id", p.worktree.ID)
 	}
-	return touchWorktree(ctx, q, wt.ID, p.checkpoint, now)
+	return sqlite.TouchWorktree(ctx, q, wt.ID, engine.FactsOf(gitstate.Identity{}, p.checkpoint), now)
 }
 
 // checkExpectedBase refuses a claim when the worktree HEAD is not the

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 	"github.com/agenttool/collab/core/scope"
 )
@@ -12,7 +13,7 @@ import (
 // ClaimInput asks for a task's lease.
 type ClaimInput struct {
 	WorkspaceID     string
-	Actor           string // legacy mode only
+	actor           string // legacy label, set from the Actor
 	TaskID          string
 	IdempotencyKey  string
 	ExpectedVersion int64
@@ -23,7 +24,7 @@ type ClaimInput struct {
 // answered from its receipt before Git is consulted; otherwise the
 // session's worktree is observed outside the transaction and re-checked
 // inside it, and exactly one of any number of concurrent claimers wins.
-func (s *Store) ClaimTaskForSession(ctx context.Context, cred Credential, in ClaimInput) (json.RawMessage, error) {
+func (s *Store) claimTaskAsSession(ctx context.Context, cred Credential, in ClaimInput) (json.RawMessage, error) {
 	taskID, err := normalize.ID(in.TaskID, "task_id")
 	if err != nil {
 		return nil, err
@@ -78,7 +79,7 @@ func (s *Store) ClaimTaskForSession(ctx context.Context, cred Credential, in Cla
 // legacy lease is released by the clock (or the claimant, in legacy mode)
 // with its pending offers.
 func (s *Store) settleExpiredLease(ctx context.Context, tx *Tx, t Task, actor, now string, session bool) (Task, error) {
-	if t.Status != "claimed" || t.LeaseExpiresAt == nil || now < *t.LeaseExpiresAt {
+	if t.Status != TaskClaimed || t.LeaseExpiresAt == nil || now < *t.LeaseExpiresAt {
 		return t, nil
 	}
 	if t.AssigneeSessionID != nil && session {
@@ -91,7 +92,7 @@ func (s *Store) settleExpiredLease(ctx context.Context, tx *Tx, t Task, actor, n
 lease_expires_at = NULL, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?`, now, t.WorkspaceID, t.ID); err != nil {
 		return t, err
 	}
-	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: "task.claim_expired", EntityID: t.ID, Actor: actor,
+	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: journal.KindTaskClaimExpired, EntityID: t.ID, Actor: actor,
 		Payload: map[string]any{"assignee": nullable(t.Assignee), "lease_id": nullable(t.LeaseID),
 			"lease_expires_at": nullable(t.LeaseExpiresAt), "version": t.Version + 1}}); err != nil {
 		return t, err
@@ -112,15 +113,15 @@ func recoveryRequired(t Task) error {
 // required scopes, waits on dependencies, or overlaps reserved paths.
 func (s *Store) checkClaimable(ctx context.Context, tx *Tx, t Task, session bool, now string) error {
 	switch t.Status {
-	case "completed":
+	case TaskCompleted:
 		e := collaberr.New(collaberr.TaskCompleted, "A completed task cannot be claimed")
 		if session {
 			e.With("review_status", t.ReviewStatus)
 		}
 		return e
-	case "blocked":
+	case TaskBlocked:
 		return collaberr.New(collaberr.TaskBlocked, "Unblock this task before claiming it").With("blocker", nullable(t.Blocker))
-	case "claimed":
+	case TaskClaimed:
 		e := collaberr.New(collaberr.TaskClaimed, "Another claim on this task is still live").With("assignee", nullable(t.Assignee))
 		if session {
 			e.With("assignee_session_id", nullable(t.AssigneeSessionID))
@@ -191,7 +192,7 @@ accepted_at = NULL, completed_at = NULL, version = version + 1, updated_at = ? W
 		return nil, err
 	}
 	h := holder{actor: sess.Actor, sessionID: &sess.ID}
-	return s.taskEvent(ctx, tx, t, h, "task.claimed", map[string]any{
+	return s.taskEvent(ctx, tx, t, h, journal.KindTaskClaimed, map[string]any{
 		"lease_id": lease, "lease_expires_at": expires, "worktree_id": prep.worktree.ID,
 		"base_checkpoint": prep.rawCheckpoint(), "version": t.Version + 1, "checkpoint_boundary": checkpointBoundary,
 	}, now)
@@ -199,12 +200,21 @@ accepted_at = NULL, completed_at = NULL, version = version + 1, updated_at = ? W
 
 // ClaimTask takes the lease in legacy mode. An expired lease of any kind
 // is released first, by the claimant.
-func (s *Store) ClaimTask(ctx context.Context, in ClaimInput) (json.RawMessage, error) {
+func (s *Store) ClaimTask(ctx context.Context, who Actor, in ClaimInput) (json.RawMessage, error) {
+	if cred, ok := who.Session(); ok {
+		return s.claimTaskAsSession(ctx, cred, in)
+	}
+	in.actor = who.Label()
+	return s.claimTaskAsLabel(ctx, in)
+}
+
+// claimTaskAsLabel takes the lease in legacy mode.
+func (s *Store) claimTaskAsLabel(ctx context.Context, in ClaimInput) (json.RawMessage, error) {
 	version, err := normalize.ExpectedVersion(in.ExpectedVersion)
 	if err != nil {
 		return nil, err
 	}
-	actor, err := normalize.Actor(in.Actor)
+	actor, err := normalize.Actor(in.actor)
 	if err != nil {
 		return nil, err
 	}
@@ -233,7 +243,7 @@ func (s *Store) ClaimTask(ctx context.Context, in ClaimInput) (json.RawMessage, 
 				return nil, versionConflict(version, t.Version)
 			}
 			var previous any
-			if t.Status == "claimed" && t.LeaseExpiresAt != nil && now >= *t.LeaseExpiresAt {
+			if t.Status == TaskClaimed && t.LeaseExpiresAt != nil && now >= *t.LeaseExpiresAt {
 				previous = nullable(t.Assignee)
 			}
 			if t, err = s.settleExpiredLease(ctx, tx, t, actor, now, false); err != nil {
@@ -247,7 +257,7 @@ func (s *Store) ClaimTask(ctx context.Context, in ClaimInput) (json.RawMessage, 
 blocker = NULL, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?`, actor, lease, expires, now, t.WorkspaceID, t.ID); err != nil {
 				return nil, err
 			}
-			return s.taskEvent(ctx, tx, t, holder{actor: actor}, "task.claimed", map[string]any{
+			return s.taskEvent(ctx, tx, t, holder{actor: actor}, journal.KindTaskClaimed, map[string]any{
 				"lease_id": lease, "lease_expires_at": expires, "previous_assignee": previous, "version": t.Version + 1}, now)
 		}})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 )
 
@@ -56,8 +57,16 @@ func normalizeComplete(in CompleteInput) (completeFields, error) {
 
 // CompleteTask reports completion in legacy mode: the holder's own report,
 // which is not review or acceptance.
-func (s *Store) CompleteTask(ctx context.Context, in CompleteInput) (json.RawMessage, error) {
-	lc, err := newLeaseCall(nil, in.Lease)
+func (s *Store) CompleteTask(ctx context.Context, who Actor, in CompleteInput) (json.RawMessage, error) {
+	if cred, ok := who.Session(); ok {
+		return s.completeTaskAsSession(ctx, cred, in)
+	}
+	return s.completeTaskAsLabel(ctx, who, in)
+}
+
+// completeTaskAsLabel reports completion in legacy mode.
+func (s *Store) completeTaskAsLabel(ctx context.Context, who Actor, in CompleteInput) (json.RawMessage, error) {
+	lc, err := newLeaseCall(who, in.Lease)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +84,7 @@ lease_expires_at = NULL, blocker = NULL, latest_progress = ?, completed_at = ?, 
 WHERE workspace_id = ? AND id = ?`, summary, now, now, t.WorkspaceID, t.ID); err != nil {
 				return nil, err
 			}
-			return s.taskEvent(ctx, tx, t, h, "task.completed", map[string]any{"completion_basis": "actor_reported",
+			return s.taskEvent(ctx, tx, t, h, journal.KindTaskCompleted, map[string]any{"completion_basis": "actor_reported",
 				"note": legacyCompletionNote, "summary": summary, "version": t.Version + 1}, now)
 		}})
 }
@@ -83,7 +92,7 @@ WHERE workspace_id = ? AND id = ?`, summary, now, now, t.WorkspaceID, t.ID); err
 // CompleteTaskForSession reports completion with a structured completion
 // report and the server-observed result checkpoint. A reviewed task then
 // waits for a distinct session to accept it.
-func (s *Store) CompleteTaskForSession(ctx context.Context, cred Credential, in CompleteInput) (json.RawMessage, error) {
+func (s *Store) completeTaskAsSession(ctx context.Context, cred Credential, in CompleteInput) (json.RawMessage, error) {
 	lf, err := normalizeLease(in.Lease)
 	if err != nil {
 		return nil, err
@@ -129,9 +138,9 @@ func (s *Store) recordCompletion(ctx context.Context, tx *Tx, sess CoordinationS
 	if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_reported_complete", sess.Actor, nil, now); err != nil {
 		return nil, err
 	}
-	review, eventType, note := "not_required", "task.completed", reportedCompletionNote
+	review, eventType, note := ReviewNotRequired, journal.KindTaskCompleted, reportedCompletionNote
 	if t.CompletionPolicy == "accepted" {
-		review, eventType, note = "pending", "task.reported_complete", pendingCompletionNote
+		review, eventType, note = ReviewPending, journal.KindTaskReportedComplete, pendingCompletionNote
 	}
 	if err := exec(ctx, tx, "complete task", `UPDATE tasks SET status = 'completed', review_status = ?, review_generation = review_generation + 1,
 assignee = NULL, assignee_session_id = NULL, claim_worktree_id = NULL, lease_id = NULL, lease_expires_at = NULL, blocker = NULL,
@@ -142,7 +151,7 @@ WHERE workspace_id = ? AND id = ?`, review, f.summary, string(prep.canonical), r
 		return nil, err
 	}
 	h := holder{actor: sess.Actor, sessionID: &sess.ID}
-	return s.taskEvent(ctx, tx, t, h, eventType, map[string]any{"completion_report_id": report.ID, "completion_policy": t.CompletionPolicy,
-		"review_status": review, "review_generation": t.reviewGeneration + 1, "result_checkpoint": prep.rawCheckpoint(),
+	return s.taskEvent(ctx, tx, t, h, eventType, map[string]any{"completion_report_id": report.ID, "completion_policy": string(t.CompletionPolicy),
+		"review_status": string(review), "review_generation": t.ReviewGeneration + 1, "result_checkpoint": prep.rawCheckpoint(),
 		"summary": f.summary, "version": t.Version + 1, "note": note}, now)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 	"github.com/agenttool/collab/core/scope"
 )
@@ -14,7 +15,7 @@ import (
 // ExpectedBaseSHA apply to session-created tasks only.
 type CreateTaskInput struct {
 	WorkspaceID      string
-	Actor            string // legacy mode
+	actor            string // legacy label, set from the Actor
 	IdempotencyKey   string
 	TaskID           *string
 	Title            string
@@ -105,8 +106,17 @@ func normalizeSessionOptions(f *taskFields, in CreateTaskInput) error {
 }
 
 // CreateTask creates a task in legacy (actor-labelled) mode.
-func (s *Store) CreateTask(ctx context.Context, in CreateTaskInput) (json.RawMessage, error) {
-	actor, err := normalize.Actor(in.Actor)
+func (s *Store) CreateTask(ctx context.Context, who Actor, in CreateTaskInput) (json.RawMessage, error) {
+	if cred, ok := who.Session(); ok {
+		return s.createTaskAsSession(ctx, cred, in)
+	}
+	in.actor = who.Label()
+	return s.createTaskAsLabel(ctx, in)
+}
+
+// createTaskAsLabel creates a task in legacy mode.
+func (s *Store) createTaskAsLabel(ctx context.Context, in CreateTaskInput) (json.RawMessage, error) {
+	actor, err := normalize.Actor(in.actor)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +140,7 @@ func (s *Store) CreateTask(ctx context.Context, in CreateTaskInput) (json.RawMes
 }
 
 // CreateTaskForSession creates a task owned by the session plane.
-func (s *Store) CreateTaskForSession(ctx context.Context, cred Credential, in CreateTaskInput) (json.RawMessage, error) {
+func (s *Store) createTaskAsSession(ctx context.Context, cred Credential, in CreateTaskInput) (json.RawMessage, error) {
 	f, err := normalizeTaskFields(in)
 	if err != nil {
 		return nil, err
@@ -185,7 +195,7 @@ path_scopes_json, version, created_at, updated_at) VALUES (?, ?, ?, ?, 'open', ?
 	if v2 {
 		payload["work_mode"], payload["completion_policy"], payload["expected_base_sha"] = f.workMode, f.policy, nullable(f.expectedBase)
 	}
-	if _, err := s.appendEvent(ctx, tx, wsID, newEvent{Type: "task.created", EntityID: id, Actor: actor, SessionID: sessionID, Payload: payload}); err != nil {
+	if _, err := s.appendEvent(ctx, tx, wsID, newEvent{Type: journal.KindTaskCreated, EntityID: id, Actor: actor, SessionID: sessionID, Payload: payload}); err != nil {
 		return nil, err
 	}
 	t, err := loadTask(ctx, tx, wsID, id, now)

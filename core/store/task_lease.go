@@ -12,7 +12,7 @@ import (
 // LeaseInput identifies a lease-holder mutation of a task.
 type LeaseInput struct {
 	WorkspaceID     string
-	Actor           string // legacy mode only
+	actor           string // legacy label, set from the Actor
 	TaskID          string
 	LeaseID         string
 	IdempotencyKey  string
@@ -48,7 +48,7 @@ func normalizeLegacyLease(in LeaseInput) (string, leaseFields, error) {
 	if f.version, err = normalize.ExpectedVersion(in.ExpectedVersion); err != nil {
 		return "", f, err
 	}
-	actor, err := normalize.Actor(in.Actor)
+	actor, err := normalize.Actor(in.actor)
 	if err != nil {
 		return "", f, err
 	}
@@ -95,7 +95,7 @@ func requireLease(ctx context.Context, q querier, wsID string, f leaseFields, h 
 	if t.Version != f.version {
 		return t, versionConflict(f.version, t.Version)
 	}
-	if t.Status != "claimed" || t.LeaseID == nil || t.LeaseExpiresAt == nil {
+	if t.Status != TaskClaimed || t.LeaseID == nil || t.LeaseExpiresAt == nil {
 		return t, collaberr.New(collaberr.LeaseNotActive, "The task has no active lease")
 	}
 	if now >= *t.LeaseExpiresAt {
@@ -142,10 +142,14 @@ type leaseCall struct {
 // newLeaseCall validates lease arguments in the plane's own order, so that
 // refusals come out in the order each plane documents. Callers validate
 // their own extra arguments after it.
-func newLeaseCall(cred *Credential, in LeaseInput) (leaseCall, error) {
-	lc := leaseCall{cred: cred, workspaceID: in.WorkspaceID}
+func newLeaseCall(who Actor, in LeaseInput) (leaseCall, error) {
+	lc := leaseCall{workspaceID: in.WorkspaceID}
+	if cred, ok := who.Session(); ok {
+		lc.cred = &cred
+	}
+	in.actor = who.Label()
 	var err error
-	if cred != nil {
+	if lc.cred != nil {
 		lc.f, err = normalizeLease(in)
 	} else {
 		lc.actor, lc.f, err = normalizeLegacyLease(in)

@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 )
 
 // RenewLease extends the caller's lease to at least now+ttl; it never
 // shortens a lease.
-func (s *Store) RenewLease(ctx context.Context, cred *Credential, in LeaseInput, ttl *int64) (json.RawMessage, error) {
-	lc, err := newLeaseCall(cred, in)
+func (s *Store) RenewLease(ctx context.Context, who Actor, in LeaseInput, ttl *int64) (json.RawMessage, error) {
+	lc, err := newLeaseCall(who, in)
 	if err != nil {
 		return nil, err
 	}
@@ -30,13 +31,13 @@ func (s *Store) RenewLease(ctx context.Context, cred *Credential, in LeaseInput,
 				expires, now, t.WorkspaceID, t.ID); err != nil {
 				return nil, err
 			}
-			return s.taskEvent(ctx, tx, t, h, "task.lease_renewed", map[string]any{"lease_id": *t.LeaseID, "lease_expires_at": expires, "version": t.Version + 1}, now)
+			return s.taskEvent(ctx, tx, t, h, journal.KindTaskLeaseRenewed, map[string]any{"lease_id": *t.LeaseID, "lease_expires_at": expires, "version": t.Version + 1}, now)
 		},
 	})
 }
 
 // taskEvent journals a change to t, then returns the reloaded task.
-func (s *Store) taskEvent(ctx context.Context, tx *Tx, t Task, h holder, typ string, payload map[string]any, now string) (any, error) {
+func (s *Store) taskEvent(ctx context.Context, tx *Tx, t Task, h holder, typ journal.Kind, payload map[string]any, now string) (any, error) {
 	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: typ, EntityID: t.ID, Actor: h.actor, SessionID: h.sessionID, Payload: payload}); err != nil {
 		return nil, err
 	}
@@ -44,8 +45,8 @@ func (s *Store) taskEvent(ctx context.Context, tx *Tx, t Task, h holder, typ str
 }
 
 // RecordProgress sets the task's latest progress note.
-func (s *Store) RecordProgress(ctx context.Context, cred *Credential, in LeaseInput, message string) (json.RawMessage, error) {
-	lc, err := newLeaseCall(cred, in)
+func (s *Store) RecordProgress(ctx context.Context, who Actor, in LeaseInput, message string) (json.RawMessage, error) {
+	lc, err := newLeaseCall(who, in)
 	if err != nil {
 		return nil, err
 	}
@@ -60,14 +61,14 @@ func (s *Store) RecordProgress(ctx context.Context, cred *Credential, in LeaseIn
 				msg, now, t.WorkspaceID, t.ID); err != nil {
 				return nil, err
 			}
-			return s.taskEvent(ctx, tx, t, h, "task.progressed", map[string]any{"message": msg, "version": t.Version + 1}, now)
+			return s.taskEvent(ctx, tx, t, h, journal.KindTaskProgressed, map[string]any{"message": msg, "version": t.Version + 1}, now)
 		},
 	})
 }
 
 // ReleaseLease returns the task to the open pool; its pending offers expire.
-func (s *Store) ReleaseLease(ctx context.Context, cred *Credential, in LeaseInput, summary *string) (json.RawMessage, error) {
-	lc, err := newLeaseCall(cred, in)
+func (s *Store) ReleaseLease(ctx context.Context, who Actor, in LeaseInput, summary *string) (json.RawMessage, error) {
+	lc, err := newLeaseCall(who, in)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +87,7 @@ lease_expires_at = NULL, `+sessionClear(h)+`version = version + 1, updated_at = 
 				now, t.WorkspaceID, t.ID); err != nil {
 				return nil, err
 			}
-			return s.taskEvent(ctx, tx, t, h, "task.released", map[string]any{"summary": nullable(text), "version": t.Version + 1}, now)
+			return s.taskEvent(ctx, tx, t, h, journal.KindTaskReleased, map[string]any{"summary": nullable(text), "version": t.Version + 1}, now)
 		},
 	})
 }
@@ -101,8 +102,8 @@ func sessionClear(h holder) string {
 }
 
 // BlockTask records a blocker and releases the lease; pending offers expire.
-func (s *Store) BlockTask(ctx context.Context, cred *Credential, in LeaseInput, blocker string) (json.RawMessage, error) {
-	lc, err := newLeaseCall(cred, in)
+func (s *Store) BlockTask(ctx context.Context, who Actor, in LeaseInput, blocker string) (json.RawMessage, error) {
+	lc, err := newLeaseCall(who, in)
 	if err != nil {
 		return nil, err
 	}
@@ -121,24 +122,25 @@ lease_expires_at = NULL, `+sessionClear(h)+`version = version + 1, updated_at = 
 				text, now, t.WorkspaceID, t.ID); err != nil {
 				return nil, err
 			}
-			return s.taskEvent(ctx, tx, t, h, "task.blocked", map[string]any{"blocker": text, "version": t.Version + 1}, now)
+			return s.taskEvent(ctx, tx, t, h, journal.KindTaskBlocked, map[string]any{"blocker": text, "version": t.Version + 1}, now)
 		},
 	})
 }
 
 // UnblockInput moves a blocked task back to the open pool.
 type UnblockInput struct {
-	WorkspaceID, Actor, TaskID, IdempotencyKey string
-	ExpectedVersion                            int64
-	Note                                       *string
+	WorkspaceID, TaskID, IdempotencyKey string
+	ExpectedVersion                     int64
+	Note                                *string
 }
 
 // UnblockTask needs no lease: any actor or session may unblock.
-func (s *Store) UnblockTask(ctx context.Context, cred *Credential, in UnblockInput) (json.RawMessage, error) {
+func (s *Store) UnblockTask(ctx context.Context, who Actor, in UnblockInput) (json.RawMessage, error) {
 	var actor string
 	var err error
-	if cred == nil {
-		if actor, err = normalize.Actor(in.Actor); err != nil {
+	cred, session := who.Session()
+	if !session {
+		if actor, err = normalize.Actor(who.Label()); err != nil {
 			return nil, err
 		}
 	}
@@ -168,7 +170,7 @@ func (s *Store) UnblockTask(ctx context.Context, cred *Credential, in UnblockInp
 		if t.Version != version {
 			return nil, versionConflict(version, t.Version)
 		}
-		if t.Status != "blocked" {
+		if t.Status != TaskBlocked {
 			return nil, collaberr.New(collaberr.TaskNotBlocked, "Only a blocked task can be unblocked")
 		}
 		review := ""
@@ -179,10 +181,10 @@ func (s *Store) UnblockTask(ctx context.Context, cred *Credential, in UnblockInp
 			"version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?", now, wsID, taskID); err != nil {
 			return nil, err
 		}
-		return s.taskEvent(ctx, tx, t, h, "task.unblocked", map[string]any{"note": nullable(note), "version": t.Version + 1}, now)
+		return s.taskEvent(ctx, tx, t, h, journal.KindTaskUnblocked, map[string]any{"note": nullable(note), "version": t.Version + 1}, now)
 	}
-	if cred != nil {
-		return s.mutateAsSession(ctx, sessionMutation{cred: *cred, operation: "task.unblock.v2", key: key, request: request,
+	if session {
+		return s.mutateAsSession(ctx, sessionMutation{cred: cred, operation: "task.unblock.v2", key: key, request: request,
 			apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
 				return apply(ctx, tx, sess.WorkspaceID, holder{actor: sess.Actor, sessionID: &sess.ID})
 			}})

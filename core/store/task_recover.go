@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 )
 
@@ -96,7 +97,7 @@ func (s *Store) applyRecovery(ctx context.Context, tx *Tx, sess CoordinationSess
 	if t.Version != f.version {
 		return nil, versionConflict(f.version, t.Version)
 	}
-	if t.Status != "claimed" || t.LeaseExpiresAt == nil || now < *t.LeaseExpiresAt || t.LeaseID == nil || t.AssigneeSessionID == nil {
+	if t.Status != TaskClaimed || t.LeaseExpiresAt == nil || now < *t.LeaseExpiresAt || t.LeaseID == nil || t.AssigneeSessionID == nil {
 		return nil, collaberr.New(collaberr.RecoveryNotRequired, "Only an expired lease held by a session needs explicit recovery")
 	}
 	prior := map[string]any{"assignee": nullable(t.Assignee), "session_id": nullable(t.AssigneeSessionID),
@@ -117,7 +118,7 @@ func (s *Store) applyRecovery(ctx context.Context, tx *Tx, sess CoordinationSess
 		status, f.blocker, now, t.WorkspaceID, t.ID); err != nil {
 		return nil, err
 	}
-	ev, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: "task.recovered", EntityID: t.ID, Actor: h.actor, SessionID: h.sessionID,
+	ev, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: journal.KindTaskRecovered, EntityID: t.ID, Actor: h.actor, SessionID: h.sessionID,
 		Payload: map[string]any{"prior_lease": prior, "action": f.action, "recovery_note": f.note, "recovery_checkpoint": nil,
 			"version": t.Version + 2, "note": recoveryNote}})
 	if err != nil {
@@ -143,7 +144,7 @@ claim_worktree_id = NULL, lease_id = NULL, lease_expires_at = NULL, version = ve
 	for k, v := range prior {
 		payload[k] = v
 	}
-	_, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: "task.claim_expired", EntityID: t.ID, Actor: clockActor, Payload: payload})
+	_, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: journal.KindTaskClaimExpired, EntityID: t.ID, Actor: clockActor, Payload: payload})
 	return err
 }
 
@@ -173,7 +174,7 @@ updated_at = ? WHERE workspace_id = ? AND id = ?`, sess.Actor, sess.ID, prep.wor
 		now, t.WorkspaceID, t.ID); err != nil {
 		return nil, err
 	}
-	ev, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: "task.recovered", EntityID: t.ID, Actor: sess.Actor, SessionID: &sess.ID,
+	ev, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: journal.KindTaskRecovered, EntityID: t.ID, Actor: sess.Actor, SessionID: &sess.ID,
 		Payload: map[string]any{"prior_lease": prior, "recovery_note": rec.note, "recovery_checkpoint": prep.rawCheckpoint(),
 			"lease_id": lease, "lease_expires_at": expires, "version": t.Version + 2, "note": recoveryNote}})
 	if err != nil {

@@ -6,7 +6,9 @@ import (
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/gitstate"
+	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // Review labels shared with @agenttool/collab.
@@ -119,7 +121,7 @@ func (s *Store) observeResult(ctx context.Context, wsID, taskID string) (reviewO
 	if err := json.Unmarshal(t.ResultCheckpoint, &cp); err != nil || cp.Source == nil || *cp.Source != gitstate.Source {
 		return obs, nil
 	}
-	wt, ok, err := worktreeByID(ctx, s.read, cp.WorktreeID)
+	wt, ok, err := sqlite.WorktreeByID(ctx, s.read, cp.WorktreeID)
 	if err != nil {
 		return obs, err
 	}
@@ -161,7 +163,7 @@ func (s *Store) applyReview(ctx context.Context, tx *Tx, sess CoordinationSessio
 }
 
 func checkReviewable(t Task, sess CoordinationSession) error {
-	if t.CompletionPolicy != "accepted" || t.ReviewStatus != "pending" {
+	if t.CompletionPolicy != CompletionAccepted || t.ReviewStatus != ReviewPending {
 		return collaberr.New(collaberr.TaskNotPendingReview, "This task has no completion waiting for review").With("review_status", t.ReviewStatus)
 	}
 	if t.ReportedBySessionID == nil || t.CompletionReportID == nil {
@@ -202,11 +204,11 @@ func checkResultCheckpoint(ctx context.Context, q querier, t Task, obs reviewObs
 	if string(t.ResultCheckpoint) != obs.storedResult {
 		return collaberr.New(collaberr.WorktreeObservationStale, "The completion checkpoint changed while the review was being prepared; review again")
 	}
-	wt, ok, err := worktreeByID(ctx, q, obs.worktree.ID)
+	wt, ok, err := sqlite.WorktreeByID(ctx, q, obs.worktree.ID)
 	if err != nil {
 		return err
 	}
-	if !ok || wt.RootPath != obs.worktree.RootPath || wt.fingerprint != obs.worktree.fingerprint ||
+	if !ok || wt.RootPath != obs.worktree.RootPath || wt.Fingerprint != obs.worktree.Fingerprint ||
 		!equalPtr(wt.GitCommonDirHash, obs.worktree.GitCommonDirHash) || wt.WorkspaceID != obs.worktree.WorkspaceID {
 		return collaberr.New(collaberr.WorktreeObservationStale, "The registered worktree changed after it was inspected; review again").
 			With("worktree_id", obs.worktree.ID)
@@ -258,9 +260,9 @@ func (s *Store) recordReview(ctx context.Context, tx *Tx, sess CoordinationSessi
 			refs = append(refs, r)
 		}
 	}
-	kind, relation, outcome, eventType := "observation", "supports", "accepted", "task.accepted"
+	kind, relation, outcome, eventType := "observation", "supports", "accepted", journal.KindTaskAccepted
 	if f.outcome == "request_changes" {
-		kind, relation, outcome, eventType = "inference", "challenges", "changes_requested", "task.changes_requested"
+		kind, relation, outcome, eventType = "inference", "challenges", "changes_requested", journal.KindTaskChangesRequested
 	}
 	scope, basis := reviewAuthorityScope, reviewAuthorityBasis
 	report, err := s.appendReportInternal(ctx, tx, sess, reportDraft{TaskID: &t.ID, ToSessionID: t.ReportedBySessionID, Kind: kind,
@@ -280,11 +282,11 @@ accepted_by_session_id = NULL, accepted_at = NULL, completed_at = NULL, version 
 	if err != nil {
 		return nil, err
 	}
-	review := TaskReview{ID: "review_" + newUUID(), WorkspaceID: t.WorkspaceID, TaskID: t.ID, ReviewGeneration: t.reviewGeneration,
+	review := TaskReview{ID: "review_" + newUUID(), WorkspaceID: t.WorkspaceID, TaskID: t.ID, ReviewGeneration: t.ReviewGeneration,
 		Outcome: outcome, Summary: f.summary, ReviewerActor: sess.Actor, ReviewerSessionID: sess.ID, CreatedAt: now}
 	ev, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: eventType, EntityID: t.ID, Actor: sess.Actor, SessionID: &sess.ID,
 		Payload: map[string]any{"review_id": review.ID, "review_report_id": report.ID, "completion_report_id": completion,
-			"review_generation": t.reviewGeneration, "outcome": outcome, "summary": f.summary, "version": t.Version + 1,
+			"review_generation": t.ReviewGeneration, "outcome": outcome, "summary": f.summary, "version": t.Version + 1,
 			"authority_boundary": reviewAuthorityBoundary}})
 	if err != nil {
 		return nil, err

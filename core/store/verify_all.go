@@ -3,6 +3,10 @@ package store
 import (
 	"context"
 	"fmt"
+
+	"github.com/agenttool/collab/core/store/sqlite"
+
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // WorkspaceVerification is the outcome of verifying one workspace journal.
@@ -34,10 +38,10 @@ func (s *Store) VerifyAll(ctx context.Context) ([]WorkspaceVerification, error) 
 		return nil, fmt.Errorf("begin read: %w", err)
 	}
 	defer conn.ExecContext(context.Background(), "ROLLBACK") //nolint:errcheck // read-only snapshot
-	if tables, err := hasUserTables(ctx, conn); err != nil || !tables {
+	if tables, err := sqlite.HasUserTables(ctx, conn); err != nil || !tables {
 		return nil, err
 	}
-	hasSession, err := columnExists(ctx, conn, "events", "session_id")
+	hasSession, err := sqlite.ColumnExists(ctx, conn, "events", "session_id")
 	if err != nil {
 		return nil, err
 	}
@@ -47,10 +51,10 @@ func (s *Store) VerifyAll(ctx context.Context) ([]WorkspaceVerification, error) 
 		return nil, fmt.Errorf("read workspaces: %w", err)
 	}
 	var out []WorkspaceVerification
-	var heads []head
+	var heads []engine.Head
 	for rows.Next() {
 		var v WorkspaceVerification
-		var h head
+		var h engine.Head
 		if err := rows.Scan(&v.WorkspaceID, &v.Name, &h.EpochID, &v.HeadSequence, &v.HeadHash, &v.EventCount); err != nil {
 			rows.Close()
 			return nil, err
@@ -64,7 +68,7 @@ func (s *Store) VerifyAll(ctx context.Context) ([]WorkspaceVerification, error) 
 	}
 	for i, h := range heads {
 		if hasSession {
-			out[i].ChainValid, err = verifyOnConn(ctx, conn, h)
+			out[i].ChainValid, err = sqlite.VerifyOnConn(ctx, conn, h)
 		} else {
 			out[i].ChainValid, err = verifyLegacyLayout(ctx, conn, h)
 		}
@@ -84,8 +88,8 @@ func (s *Store) VerifyAll(ctx context.Context) ([]WorkspaceVerification, error) 
 
 // verifyLegacyLayout verifies a journal of a file whose events table
 // predates the session_id column.
-func verifyLegacyLayout(ctx context.Context, q querier, h head) (bool, error) {
-	return verifyWorkspaceQuery(ctx, q, h,
+func verifyLegacyLayout(ctx context.Context, q querier, h engine.Head) (bool, error) {
+	return sqlite.VerifyWorkspaceQuery(ctx, q, h,
 		"SELECT workspace_id, epoch_id, sequence, id, protocol, type, entity_id, actor, occurred_at, payload_json, prev_hash, hash, NULL"+
 			" FROM events WHERE workspace_id = ? ORDER BY sequence")
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // journalFault is where and how a journal first fails verification.
@@ -16,7 +18,7 @@ type journalFault struct {
 // diagnoseJournal re-reads a journal that failed verification and names
 // the first sequence at which it goes wrong and what is wrong there. It is
 // the slow path, run only for invalid chains.
-func diagnoseJournal(ctx context.Context, q querier, h head, hasSession bool) (journalFault, error) {
+func diagnoseJournal(ctx context.Context, q querier, h engine.Head, hasSession bool) (journalFault, error) {
 	sessionColumn := "session_id"
 	if !hasSession {
 		sessionColumn = "NULL"
@@ -32,7 +34,7 @@ func diagnoseJournal(ctx context.Context, q querier, h head, hasSession bool) (j
 	var hasher journal.Hasher
 	for rows.Next() {
 		var e journal.Event
-		if err := scanEvent(rows, &e); err != nil {
+		if err := sqlite.ScanEvent(rows, &e); err != nil {
 			return journalFault{lastSeq + 1, "the event row cannot be read as an event: " + err.Error()}, nil
 		}
 		if fault, bad := eventFault(&hasher, &e, h.EpochID, lastSeq, lastHash); bad {
@@ -46,9 +48,9 @@ func diagnoseJournal(ctx context.Context, q querier, h head, hasSession bool) (j
 	switch {
 	case lastSeq != h.Sequence:
 		return journalFault{min(lastSeq, h.Sequence) + 1,
-			fmt.Sprintf("the workspace head names sequence %d but the journal ends at %d", h.Sequence, lastSeq)}, nil
+			fmt.Sprintf("the workspace engine.Head names sequence %d but the journal ends at %d", h.Sequence, lastSeq)}, nil
 	case lastHash != h.Hash:
-		return journalFault{lastSeq, "the workspace head hash is not the hash of the last event"}, nil
+		return journalFault{lastSeq, "the workspace engine.Head hash is not the hash of the last event"}, nil
 	}
 	return journalFault{}, nil
 }

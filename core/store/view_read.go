@@ -8,6 +8,7 @@ import (
 
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/scope"
+	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // The reads below serve people looking at a journal (the web view): they
@@ -44,12 +45,12 @@ type PathConflict struct {
 // SchemaVersion returns the file's user_version. The view reads only
 // files at SchemaVersion; an older one needs a writing server to migrate it.
 func (s *Store) SchemaVersion(ctx context.Context) (int64, error) {
-	return pragmaInt(ctx, s.read, "user_version")
+	return sqlite.PragmaInt(ctx, s.read, "user_version")
 }
 
 // Workspaces lists every workspace in creation order.
 func (s *Store) Workspaces(ctx context.Context) ([]Workspace, error) {
-	rows, err := s.read.QueryContext(ctx, "SELECT "+workspaceColumns+" FROM workspaces ORDER BY created_at, id")
+	rows, err := s.read.QueryContext(ctx, "SELECT "+sqlite.WorkspaceColumns+" FROM workspaces ORDER BY created_at, id")
 	if err != nil {
 		return nil, fmt.Errorf("list workspaces: %w", err)
 	}
@@ -87,7 +88,7 @@ func (s *Store) View(ctx context.Context, workspaceID string) (WorkspaceView, er
 		if v.Worktrees, err = workspaceWorktrees(ctx, tx, workspaceID); err != nil {
 			return err
 		}
-		if v.Handoffs, err = queryHandoffs(ctx, tx, "workspace_id = ? ORDER BY offered_at DESC, id", workspaceID); err != nil {
+		if v.Handoffs, err = sqlite.QueryHandoffs(ctx, tx, "workspace_id = ? ORDER BY offered_at DESC, id", workspaceID); err != nil {
 			return err
 		}
 		if v.Decisions, err = recentDecisions(ctx, tx, workspaceID, 200); err != nil {
@@ -101,7 +102,7 @@ func (s *Store) View(ctx context.Context, workspaceID string) (WorkspaceView, er
 
 // allSessions lists every credential-bound session, active ones first.
 func allSessions(ctx context.Context, q querier, workspaceID string) ([]CoordinationSession, error) {
-	return querySessions(ctx, q, "WHERE workspace_id = ? ORDER BY status, last_seen_at DESC, id", workspaceID)
+	return sqlite.QuerySessions(ctx, q, "WHERE workspace_id = ? ORDER BY status, last_seen_at DESC, id", workspaceID)
 }
 
 // allPresence lists every self-declared presence record, newest first.
@@ -124,14 +125,14 @@ func allPresence(ctx context.Context, q querier, workspaceID, now string) ([]Pre
 }
 
 func workspaceWorktrees(ctx context.Context, q querier, workspaceID string) ([]Worktree, error) {
-	rows, err := q.QueryContext(ctx, "SELECT "+worktreeColumns+" FROM worktrees WHERE workspace_id = ? ORDER BY registered_at, id", workspaceID)
+	rows, err := q.QueryContext(ctx, "SELECT "+sqlite.WorktreeColumns+" FROM worktrees WHERE workspace_id = ? ORDER BY registered_at, id", workspaceID)
 	if err != nil {
 		return nil, fmt.Errorf("list worktrees: %w", err)
 	}
 	defer rows.Close()
 	out := []Worktree{}
 	for rows.Next() {
-		w, err := scanWorktree(rows)
+		w, err := sqlite.ScanWorktree(rows)
 		if err != nil {
 			return nil, err
 		}
@@ -279,7 +280,7 @@ func (s *Store) EventsBefore(ctx context.Context, workspaceID string, q EventQue
 		q.Limit = 50
 	}
 	q.Limit = min(q.Limit, 500)
-	query := "SELECT " + eventColumns + " FROM events WHERE workspace_id = ?"
+	query := "SELECT " + sqlite.EventColumns + " FROM events WHERE workspace_id = ?"
 	args := []any{workspaceID}
 	if q.Before > 0 {
 		query += " AND sequence < ?"

@@ -27,12 +27,15 @@ func TestViewPairsOverlappingClaimsFromDifferentWorktrees(t *testing.T) {
 	}
 	for _, tc := range tasks {
 		id := tc.id
-		if _, err := st.CreateTask(ctx, CreateTaskInput{WorkspaceID: ws, Actor: "t", IdempotencyKey: id, TaskID: &id,
+		if _, err := st.CreateTask(ctx, LabelActor("t"), CreateTaskInput{WorkspaceID: ws, IdempotencyKey: id, TaskID: &id,
 			Title: id, PathScopes: []string{tc.scope}}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.write.ExecContext(ctx, `UPDATE tasks SET status = 'claimed', assignee = 't',
-lease_expires_at = '2999-01-01T00:00:00.000Z', claim_worktree_id = ? WHERE workspace_id = ? AND id = ?`, tc.worktree, ws, id); err != nil {
+		if err := st.writeTx(ctx, func(tx *Tx) error {
+			_, err := tx.ExecContext(ctx, `UPDATE tasks SET status = 'claimed', assignee = 't',
+lease_expires_at = '2999-01-01T00:00:00.000Z', claim_worktree_id = ? WHERE workspace_id = ? AND id = ?`, tc.worktree, ws, id)
+			return err
+		}); err != nil {
 			t.Fatal(err)
 		}
 	}

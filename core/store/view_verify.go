@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // verifyChunk is how many events VerifyWithProgress reads between reports.
@@ -16,13 +18,13 @@ const verifyChunk = 2000
 // chunk of events with how many have been checked and the head sequence.
 // It stops at the first event that breaks the chain and reports false.
 func (s *Store) VerifyWithProgress(ctx context.Context, workspaceID string, progress func(done, total int64)) (bool, error) {
-	return s.atHead(ctx, workspaceID, func(conn *sql.Conn, h head) (bool, error) {
+	return s.atHead(ctx, workspaceID, func(conn *sql.Conn, h engine.Head) (bool, error) {
 		return verifyInChunks(ctx, conn, h, progress)
 	})
 }
 
 // verifyInChunks recomputes h's chain a chunk at a time, reporting after each.
-func verifyInChunks(ctx context.Context, conn *sql.Conn, h head, progress func(done, total int64)) (bool, error) {
+func verifyInChunks(ctx context.Context, conn *sql.Conn, h engine.Head, progress func(done, total int64)) (bool, error) {
 	workspaceID := h.WorkspaceID
 	v := journal.NewVerifier(0, journal.GenesisHash)
 	for after := int64(0); ; {
@@ -45,7 +47,7 @@ func verifyInChunks(ctx context.Context, conn *sql.Conn, h head, progress func(d
 // verifyNextChunk feeds the events after sequence after to v and returns
 // how many it read; ok is false once the chain breaks.
 func verifyNextChunk(ctx context.Context, conn *sql.Conn, v *journal.Verifier, workspaceID string, after int64) (int64, bool, error) {
-	rows, err := conn.QueryContext(ctx, "SELECT "+eventColumns+
+	rows, err := conn.QueryContext(ctx, "SELECT "+sqlite.EventColumns+
 		" FROM events WHERE workspace_id = ? AND sequence > ? ORDER BY sequence LIMIT ?", workspaceID, after, verifyChunk)
 	if err != nil {
 		return 0, false, fmt.Errorf("read journal: %w", err)
@@ -54,7 +56,7 @@ func verifyNextChunk(ctx context.Context, conn *sql.Conn, v *journal.Verifier, w
 	var n int64
 	var e journal.Event
 	for rows.Next() {
-		if err := scanEvent(rows, &e); err != nil {
+		if err := sqlite.ScanEvent(rows, &e); err != nil {
 			return n, false, err
 		}
 		if !v.Next(&e) {

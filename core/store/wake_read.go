@@ -8,14 +8,15 @@ import (
 
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // WakeTypes are the event types that can concern one particular session or
 // actor: offers and answers about handoffs, reports, reviews and the loss
 // of a claim. Every other event type only ever counts as unread.
-var WakeTypes = []string{
-	"handoff.offered", "handoff.accepted", "handoff.declined", "handoff.expired",
-	"report.posted", "task.changes_requested", "task.accepted", "task.recovered", "task.claim_expired",
+var WakeTypes = []journal.Kind{
+	journal.KindHandoffOffered, journal.KindHandoffAccepted, journal.KindHandoffDeclined, journal.KindHandoffExpired,
+	journal.KindReportPosted, journal.KindTaskChangesRequested, journal.KindTaskAccepted, journal.KindTaskRecovered, journal.KindTaskClaimExpired,
 }
 
 // WakeWindow is how many of the newest unread events a wake snapshot
@@ -81,10 +82,10 @@ func (s *Store) WakeForSession(ctx context.Context, cred Credential, after *int6
 		if err != nil {
 			return err
 		}
-		if !found || !credfile.TokenMatches(sess.tokenHash, cred.Token) || sess.Generation != cred.Generation {
+		if !found || !credfile.TokenMatches(sess.TokenHash, cred.Token) || sess.Generation != cred.Generation {
 			return authFailed()
 		}
-		out = WakeSnapshot{WorkspaceID: sess.WorkspaceID, SessionID: sess.ID, Actor: sess.Actor, Active: sess.Status == "active"}
+		out = WakeSnapshot{WorkspaceID: sess.WorkspaceID, SessionID: sess.ID, Actor: sess.Actor, Active: sess.Status == SessionActive}
 		cursor := &sess.Cursor
 		if after != nil {
 			cursor, out.After = nil, *after
@@ -105,7 +106,7 @@ func (s *Store) WakeForActor(ctx context.Context, workspaceID, actor string, aft
 }
 
 func (s *Store) fillWake(ctx context.Context, tx *Tx, out *WakeSnapshot, cursor *journal.Anchor, limit int) error {
-	h, ok, err := readHead(ctx, tx, out.WorkspaceID)
+	h, ok, err := sqlite.ReadHead(ctx, tx, out.WorkspaceID)
 	if err != nil {
 		return err
 	}
@@ -161,10 +162,10 @@ func ownOffers(ctx context.Context, q querier, workspaceID, sessionID, actor str
 func wakeCandidates(ctx context.Context, q querier, workspaceID string, after int64, limit int) ([]journal.Event, error) {
 	args := []any{workspaceID, after}
 	for _, t := range WakeTypes {
-		args = append(args, t)
+		args = append(args, string(t))
 	}
 	args = append(args, limit)
-	return queryEvents(ctx, q, "read wake events", "SELECT "+eventColumns+
+	return queryEvents(ctx, q, "read wake events", "SELECT "+sqlite.EventColumns+
 		" FROM events WHERE workspace_id = ? AND sequence > ? AND type IN (?"+
 		strings.Repeat(", ?", len(WakeTypes)-1)+") ORDER BY sequence LIMIT ?", args...)
 }

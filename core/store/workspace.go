@@ -2,14 +2,14 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"fmt"
 	"path/filepath"
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/gitstate"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // rightsProfile is recorded in every workspace.opened event.
@@ -57,19 +57,19 @@ func (s *Store) openWorkspaceIn(ctx context.Context, tx *Tx, actor string, name 
 	id gitstate.Identity, cp gitstate.Checkpoint) (OpenedWorkspace, error) {
 	out := OpenedWorkspace{Identity: id}
 	now := s.nowISO()
-	existing, found, err := worktreeByRoot(ctx, tx, id.RootPath)
+	existing, found, err := tx.WorktreeByRoot(ctx, id.RootPath)
 	if err != nil {
 		return out, err
 	}
 	var wsID string
 	switch {
 	case found:
-		if existing.RepositoryKey != id.RepositoryKey || existing.fingerprint != id.Fingerprint {
+		if existing.RepositoryKey != id.RepositoryKey || existing.Fingerprint != id.Fingerprint {
 			return out, collaberr.New(collaberr.WorktreeIdentityChanged,
 				"This path now resolves to a different repository or worktree than the one registered for it").
 				With("root_path", id.RootPath).With("registered_worktree_id", existing.ID)
 		}
-		if err := touchWorktree(ctx, tx, existing.ID, cp, now); err != nil {
+		if err := tx.TouchWorktree(ctx, existing.ID, engine.FactsOf(gitstate.Identity{}, cp), now); err != nil {
 			return out, err
 		}
 		wsID = existing.WorkspaceID
@@ -81,7 +81,7 @@ func (s *Store) openWorkspaceIn(ctx context.Context, tx *Tx, actor string, name 
 	if out.Workspace, err = readWorkspace(ctx, tx, wsID); err != nil {
 		return out, err
 	}
-	out.Worktree, _, err = worktreeByRoot(ctx, tx, id.RootPath)
+	out.Worktree, _, err = tx.WorktreeByRoot(ctx, id.RootPath)
 	return out, err
 }
 
@@ -93,7 +93,7 @@ func (s *Store) placeWorktree(ctx context.Context, tx *Tx, actor string, name *s
 	if err != nil {
 		return "", err
 	}
-	ws, exists, err := findWorkspace(ctx, tx, wsID)
+	ws, exists, err := tx.Workspace(ctx, wsID)
 	if err != nil {
 		return "", err
 	}
@@ -109,11 +109,10 @@ func (s *Store) placeWorktree(ctx context.Context, tx *Tx, actor string, name *s
 
 // workspaceForKey picks the earliest workspace of a repository, or the id a
 // new one would get.
-func workspaceForKey(ctx context.Context, q querier, key string) (string, error) {
-	var id string
-	err := q.QueryRowContext(ctx, "SELECT id FROM workspaces WHERE repository_key = ? ORDER BY created_at, id LIMIT 1", key).Scan(&id)
-	if err == sql.ErrNoRows {
-		return workspaceIDFor(key), nil
+func workspaceForKey(ctx context.Context, tx engine.Workspaces, key string) (string, error) {
+	id, found, err := tx.WorkspaceForRepository(ctx, key)
+	if err == nil && !found {
+		id = workspaceIDFor(key)
 	}
 	return id, err
 }
@@ -129,7 +128,7 @@ func rootLabel(root string) string {
 	return label
 }
 
-func (s *Store) createWorkspace(ctx context.Context, tx *Tx, wsID, actor string, name *string,
+func (s *Store) createWorkspace(ctx context.Context, tx engine.Tx, wsID, actor string, name *string,
 	id gitstate.Identity, cp gitstate.Checkpoint, now string) error {
 	label := rootLabel(id.RootPath)
 	if name != nil {
@@ -139,19 +138,15 @@ func (s *Store) createWorkspace(ctx context.Context, tx *Tx, wsID, actor string,
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO repositories (key, created_at) VALUES (?, ?)", id.RepositoryKey, now); err != nil {
-		return fmt.Errorf("insert repository: %w", err)
+	if err := tx.CreateWorkspace(ctx, engine.NewWorkspace{ID: wsID, EpochID: "epoch_" + newUUID(), RootPath: id.RootPath,
+		Name: label, RepositoryKey: id.RepositoryKey, CreatedAt: now}); err != nil {
+		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO workspaces (id, epoch_id, root_path, name, created_at, event_head_sequence,
-event_head_hash, repository_key) VALUES (?, ?, ?, ?, ?, 0, ?, ?)`,
-		wsID, "epoch_"+newUUID(), id.RootPath, label, now, journal.GenesisHash, id.RepositoryKey); err != nil {
-		return fmt.Errorf("insert workspace: %w", err)
-	}
-	if err := insertWorktreeRow(ctx, tx, wsID, withCheckpoint(id, cp), now); err != nil {
+	if err := tx.AddWorktree(ctx, wsID, engine.FactsOf(id, cp), now); err != nil {
 		return err
 	}
 	_, err = s.appendEvent(ctx, tx, wsID, newEvent{
-		Type: "workspace.opened", EntityID: wsID, Actor: actor,
+		Type: journal.KindWorkspaceOpened, EntityID: wsID, Actor: actor,
 		Payload: map[string]any{
 			"root_path": id.RootPath, "repository_key": id.RepositoryKey, "worktree_id": id.WorktreeID,
 			"name": label, "rights_profile": rightsProfile,
@@ -161,16 +156,13 @@ event_head_hash, repository_key) VALUES (?, ?, ?, ?, ?, 0, ?, ?)`,
 }
 
 // registerWorktree adds a worktree to an existing workspace and journals it.
-func (s *Store) registerWorktree(ctx context.Context, tx *Tx, wsID, actor string,
+func (s *Store) registerWorktree(ctx context.Context, tx engine.Tx, wsID, actor string,
 	id gitstate.Identity, cp gitstate.Checkpoint, now string) error {
-	if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO repositories (key, created_at) VALUES (?, ?)", id.RepositoryKey, now); err != nil {
-		return fmt.Errorf("insert repository: %w", err)
-	}
-	if err := insertWorktreeRow(ctx, tx, wsID, withCheckpoint(id, cp), now); err != nil {
+	if err := tx.AddWorktree(ctx, wsID, engine.FactsOf(id, cp), now); err != nil {
 		return err
 	}
 	_, err := s.appendEvent(ctx, tx, wsID, newEvent{
-		Type: "worktree.registered", EntityID: id.WorktreeID, Actor: actor,
+		Type: journal.KindWorktreeRegistered, EntityID: id.WorktreeID, Actor: actor,
 		Payload: map[string]any{
 			"root_path": id.RootPath, "repository_key": id.RepositoryKey,
 			"checkpoint": map[string]any{
@@ -182,88 +174,8 @@ func (s *Store) registerWorktree(ctx context.Context, tx *Tx, wsID, actor string
 	return err
 }
 
-// worktreeFacts is what a worktree row records beyond its identity.
-type worktreeFacts struct {
-	gitstate.Identity
-	Branch  *string
-	HeadSHA *string
-	Dirty   *bool
-}
-
-func withCheckpoint(id gitstate.Identity, cp gitstate.Checkpoint) worktreeFacts {
-	return worktreeFacts{Identity: id, Branch: cp.Branch, HeadSHA: cp.HeadSHA, Dirty: cp.Dirty}
-}
-
-func insertWorktreeRow(ctx context.Context, q querier, wsID string, w worktreeFacts, now string) error {
-	_, err := q.ExecContext(ctx, `INSERT INTO worktrees (id, workspace_id, repository_key, root_path, git_common_dir_hash,
-fingerprint, branch, head_sha, dirty, registered_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		w.WorktreeID, wsID, w.RepositoryKey, w.RootPath, w.GitCommonDirHash, w.Fingerprint, w.Branch, w.HeadSHA,
-		boolToInt(w.Dirty), now, now)
-	if err != nil {
-		return fmt.Errorf("insert worktree: %w", err)
-	}
-	return nil
-}
-
-// touchWorktree records the latest observed Git facts of a worktree.
-func touchWorktree(ctx context.Context, q querier, worktreeID string, cp gitstate.Checkpoint, now string) error {
-	_, err := q.ExecContext(ctx, "UPDATE worktrees SET branch = ?, head_sha = ?, dirty = ?, last_seen_at = ? WHERE id = ?",
-		cp.Branch, cp.HeadSHA, boolToInt(cp.Dirty), now, worktreeID)
-	if err != nil {
-		return fmt.Errorf("touch worktree: %w", err)
-	}
-	return nil
-}
-
-const worktreeColumns = "id, workspace_id, root_path, repository_key, git_common_dir_hash, branch, head_sha, dirty, registered_at, last_seen_at, fingerprint"
-
-func scanWorktree(row interface{ Scan(...any) error }) (Worktree, error) {
-	var w Worktree
-	var dirty sql.NullInt64
-	err := row.Scan(&w.ID, &w.WorkspaceID, &w.RootPath, &w.RepositoryKey, &w.GitCommonDirHash, &w.Branch, &w.HeadSHA,
-		&dirty, &w.RegisteredAt, &w.LastSeenAt, &w.fingerprint)
-	if dirty.Valid {
-		d := dirty.Int64 != 0
-		w.Dirty = &d
-	}
-	return w, err
-}
-
-func worktreeByRoot(ctx context.Context, q querier, root string) (Worktree, bool, error) {
-	w, err := scanWorktree(q.QueryRowContext(ctx, "SELECT "+worktreeColumns+" FROM worktrees WHERE root_path = ?", root))
-	if err == sql.ErrNoRows {
-		return w, false, nil
-	}
-	if err != nil {
-		return w, false, fmt.Errorf("read worktree: %w", err)
-	}
-	return w, true, nil
-}
-
-func worktreeByID(ctx context.Context, q querier, id string) (Worktree, bool, error) {
-	w, err := scanWorktree(q.QueryRowContext(ctx, "SELECT "+worktreeColumns+" FROM worktrees WHERE id = ?", id))
-	if err == sql.ErrNoRows {
-		return w, false, nil
-	}
-	if err != nil {
-		return w, false, fmt.Errorf("read worktree: %w", err)
-	}
-	return w, true, nil
-}
-
-const workspaceColumns = "id, epoch_id, root_path, repository_key, name, created_at, event_head_sequence, event_head_hash"
-
 func findWorkspace(ctx context.Context, q querier, id string) (Workspace, bool, error) {
-	var w Workspace
-	err := q.QueryRowContext(ctx, "SELECT "+workspaceColumns+" FROM workspaces WHERE id = ?", id).
-		Scan(&w.ID, &w.EpochID, &w.RootPath, &w.RepositoryKey, &w.Name, &w.CreatedAt, &w.EventHeadSequence, &w.EventHeadHash)
-	if err == sql.ErrNoRows {
-		return w, false, nil
-	}
-	if err != nil {
-		return w, false, fmt.Errorf("read workspace: %w", err)
-	}
-	return w, true, nil
+	return sqlite.FindWorkspace(ctx, q, id)
 }
 
 func readWorkspace(ctx context.Context, q querier, id string) (Workspace, error) {
@@ -277,16 +189,6 @@ func readWorkspace(ctx context.Context, q querier, id string) (Workspace, error)
 // Workspace reads one workspace.
 func (s *Store) Workspace(ctx context.Context, id string) (Workspace, error) {
 	return readWorkspace(ctx, s.read, id)
-}
-
-func boolToInt(b *bool) any {
-	if b == nil {
-		return nil
-	}
-	if *b {
-		return 1
-	}
-	return 0
 }
 
 func nullable(s *string) any {

@@ -86,7 +86,8 @@ func loadStatus(ctx context.Context, v *view) (statusView, error) {
 	}
 	sortByID(tasks)
 	for _, t := range tasks {
-		sv.Tasks[t.EffectiveStatus] = append(sv.Tasks[t.EffectiveStatus], t)
+		s := string(t.EffectiveStatus)
+		sv.Tasks[s] = append(sv.Tasks[s], t)
 	}
 	sv.Conflicts = pathConflicts(tasks)
 	handoffs, err := journalHandoffs(ctx, v, store.FormatTime(time.Now()))
@@ -168,7 +169,7 @@ func taskNote(t store.Task) string {
 		parts = append(parts, "blocked: "+*t.Blocker)
 	}
 	if t.ReviewStatus != "not_required" && t.ReviewStatus != "legacy_unreviewed" && t.ReviewStatus != "" {
-		parts = append(parts, "review "+t.ReviewStatus)
+		parts = append(parts, "review "+string(t.ReviewStatus))
 	}
 	if len(t.PathScopes) > 0 {
 		parts = append(parts, "paths "+strings.Join(t.PathScopes, ","))

@@ -8,101 +8,95 @@ import (
 
 // caller resolves who is acting: the bound session's credential, or (when
 // unbound) the legacy actor label the call must carry.
-func (p *Process) caller(a Args) (*store.Credential, string, error) {
+func (p *Process) caller(a Args) (store.Actor, error) {
 	if p.binding != nil {
 		if err := p.requireWorkspace(a.String("workspace_id")); err != nil {
-			return nil, "", err
+			return store.Actor{}, err
 		}
 		cred, err := p.boundCredential(false)
 		if err != nil {
-			return nil, "", err
+			return store.Actor{}, err
 		}
-		return &cred, "", nil
+		return store.SessionActor(cred), nil
 	}
 	actor, err := legacyActor(a)
-	return nil, actor, err
+	return store.LabelActor(actor), err
 }
 
-func leaseInput(a Args, actor string) store.LeaseInput {
-	return store.LeaseInput{WorkspaceID: a.String("workspace_id"), Actor: actor, TaskID: a.String("task_id"),
+func leaseInput(a Args) store.LeaseInput {
+	return store.LeaseInput{WorkspaceID: a.String("workspace_id"), TaskID: a.String("task_id"),
 		LeaseID: a.String("lease_id"), IdempotencyKey: a.String("idempotency_key"), ExpectedVersion: a.Int("expected_version")}
 }
 
 func handleTaskClaim(ctx context.Context, p *Process, a Args) (any, error) {
-	cred, actor, err := p.caller(a)
+	who, err := p.caller(a)
 	if err != nil {
 		return nil, err
 	}
-	in := store.ClaimInput{WorkspaceID: a.String("workspace_id"), Actor: actor, TaskID: a.String("task_id"),
+	in := store.ClaimInput{WorkspaceID: a.String("workspace_id"), TaskID: a.String("task_id"),
 		IdempotencyKey: a.String("idempotency_key"), ExpectedVersion: a.Int("expected_version"), TTLSeconds: a.OptInt("ttl_seconds")}
-	if cred != nil {
-		return p.store.ClaimTaskForSession(ctx, *cred, in)
-	}
-	return p.store.ClaimTask(ctx, in)
+	return p.store.ClaimTask(ctx, who, in)
 }
 
 func handleTaskRenew(ctx context.Context, p *Process, a Args) (any, error) {
-	cred, actor, err := p.caller(a)
+	who, err := p.caller(a)
 	if err != nil {
 		return nil, err
 	}
-	return p.store.RenewLease(ctx, cred, leaseInput(a, actor), a.OptInt("ttl_seconds"))
+	return p.store.RenewLease(ctx, who, leaseInput(a), a.OptInt("ttl_seconds"))
 }
 
 func handleTaskProgress(ctx context.Context, p *Process, a Args) (any, error) {
-	cred, actor, err := p.caller(a)
+	who, err := p.caller(a)
 	if err != nil {
 		return nil, err
 	}
-	return p.store.RecordProgress(ctx, cred, leaseInput(a, actor), a.String("message"))
+	return p.store.RecordProgress(ctx, who, leaseInput(a), a.String("message"))
 }
 
 func handleTaskRelease(ctx context.Context, p *Process, a Args) (any, error) {
-	cred, actor, err := p.caller(a)
+	who, err := p.caller(a)
 	if err != nil {
 		return nil, err
 	}
-	return p.store.ReleaseLease(ctx, cred, leaseInput(a, actor), a.OptString("summary"))
+	return p.store.ReleaseLease(ctx, who, leaseInput(a), a.OptString("summary"))
 }
 
 func handleTaskBlock(ctx context.Context, p *Process, a Args) (any, error) {
-	cred, actor, err := p.caller(a)
+	who, err := p.caller(a)
 	if err != nil {
 		return nil, err
 	}
-	return p.store.BlockTask(ctx, cred, leaseInput(a, actor), a.String("blocker"))
+	return p.store.BlockTask(ctx, who, leaseInput(a), a.String("blocker"))
 }
 
 func handleTaskUnblock(ctx context.Context, p *Process, a Args) (any, error) {
-	cred, actor, err := p.caller(a)
+	who, err := p.caller(a)
 	if err != nil {
 		return nil, err
 	}
-	return p.store.UnblockTask(ctx, cred, store.UnblockInput{WorkspaceID: a.String("workspace_id"), Actor: actor,
+	return p.store.UnblockTask(ctx, who, store.UnblockInput{WorkspaceID: a.String("workspace_id"),
 		TaskID: a.String("task_id"), IdempotencyKey: a.String("idempotency_key"), ExpectedVersion: a.Int("expected_version"),
 		Note: a.OptString("note")})
 }
 
 func handleArtifactAttach(ctx context.Context, p *Process, a Args) (any, error) {
-	cred, actor, err := p.caller(a)
+	who, err := p.caller(a)
 	if err != nil {
 		return nil, err
 	}
-	return p.store.AttachArtifact(ctx, cred, leaseInput(a, actor), store.ArtifactInput{Kind: a.String("kind"),
+	return p.store.AttachArtifact(ctx, who, leaseInput(a), store.ArtifactInput{Kind: a.String("kind"),
 		URI: a.String("uri"), SHA256: a.OptString("sha256"), MediaType: a.OptString("media_type"), Label: a.OptString("label")})
 }
 
 func handleTaskComplete(ctx context.Context, p *Process, a Args) (any, error) {
-	cred, actor, err := p.caller(a)
+	who, err := p.caller(a)
 	if err != nil {
 		return nil, err
 	}
-	in := store.CompleteInput{Lease: leaseInput(a, actor), Summary: a.String("summary"), Confidence: a.OptString("confidence"),
+	in := store.CompleteInput{Lease: leaseInput(a), Summary: a.String("summary"), Confidence: a.OptString("confidence"),
 		ConfidenceBasis: a.OptString("confidence_basis"), Limits: a.OptString("limits"), EvidenceRefs: a.Strings("evidence_refs")}
-	if cred != nil {
-		return p.store.CompleteTaskForSession(ctx, *cred, in)
-	}
-	return p.store.CompleteTask(ctx, in)
+	return p.store.CompleteTask(ctx, who, in)
 }
 
 // sessionOnly returns the credential for a tool with no legacy mode.
@@ -135,24 +129,21 @@ func handleTaskRecover(ctx context.Context, p *Process, a Args) (any, error) {
 }
 
 func handleHandoffOffer(ctx context.Context, p *Process, a Args) (any, error) {
-	cred, actor, err := p.caller(a)
+	who, err := p.caller(a)
 	if err != nil {
 		return nil, err
 	}
-	return p.store.OfferHandoff(ctx, cred, store.OfferInput{Lease: leaseInput(a, actor), ToActor: a.OptString("to_actor"),
+	return p.store.OfferHandoff(ctx, who, store.OfferInput{Lease: leaseInput(a), ToActor: a.OptString("to_actor"),
 		ToSessionID: a.OptString("to_session_id"), Summary: a.String("summary"), TTLSeconds: a.OptInt("ttl_seconds")})
 }
 
 func handleHandoffRespond(ctx context.Context, p *Process, a Args) (any, error) {
-	cred, actor, err := p.caller(a)
+	who, err := p.caller(a)
 	if err != nil {
 		return nil, err
 	}
-	in := store.RespondInput{WorkspaceID: a.String("workspace_id"), Actor: actor, HandoffID: a.String("handoff_id"),
+	in := store.RespondInput{WorkspaceID: a.String("workspace_id"), HandoffID: a.String("handoff_id"),
 		IdempotencyKey: a.String("idempotency_key"), ExpectedVersion: a.Int("expected_version"), Response: a.String("response"),
 		TTLSeconds: a.OptInt("ttl_seconds")}
-	if cred != nil {
-		return p.store.RespondToHandoffForSession(ctx, *cred, in)
-	}
-	return p.store.RespondToHandoff(ctx, in)
+	return p.store.RespondToHandoff(ctx, who, in)
 }

@@ -50,8 +50,7 @@ func handleDecisionRecord(ctx context.Context, p *Process, a Args) (any, error) 
 		if err != nil {
 			return nil, err
 		}
-		in.Actor = actor
-		return p.store.RecordDecision(ctx, in)
+		return p.store.RecordDecision(ctx, store.LabelActor(actor), in)
 	}
 	if err := p.requireWorkspace(in.WorkspaceID); err != nil {
 		return nil, err
@@ -60,5 +59,5 @@ func handleDecisionRecord(ctx context.Context, p *Process, a Args) (any, error) 
 	if err != nil {
 		return nil, err
 	}
-	return p.store.RecordDecisionForSession(ctx, cred, in)
+	return p.store.RecordDecision(ctx, store.SessionActor(cred), in)
 }

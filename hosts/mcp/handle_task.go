@@ -23,8 +23,7 @@ func handleTaskCreate(ctx context.Context, p *Process, a Args) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		in.Actor = actor
-		return p.store.CreateTask(ctx, in)
+		return p.store.CreateTask(ctx, store.LabelActor(actor), in)
 	}
 	if err := p.requireWorkspace(in.WorkspaceID); err != nil {
 		return nil, err
@@ -33,7 +32,7 @@ func handleTaskCreate(ctx context.Context, p *Process, a Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.store.CreateTaskForSession(ctx, cred, in)
+	return p.store.CreateTask(ctx, store.SessionActor(cred), in)
 }
 
 func handleTaskList(ctx context.Context, p *Process, a Args) (any, error) {

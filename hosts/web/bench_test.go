@@ -76,9 +76,9 @@ func scaleDatabase(b testing.TB, tasks, events int) (string, string) {
 	ws := opened.Workspace.ID
 	for i := 0; i < tasks; i++ {
 		id := fmt.Sprintf("task-%04d", i)
-		in := store.CreateTaskInput{WorkspaceID: ws, Actor: "bench", IdempotencyKey: id, TaskID: &id,
+		in := store.CreateTaskInput{WorkspaceID: ws, IdempotencyKey: id, TaskID: &id,
 			Title: fmt.Sprintf("Task number %d with a realistic title", i), PathScopes: []string{fmt.Sprintf("src/pkg%d/**", i)}}
-		if _, err := st.CreateTask(ctx, in); err != nil {
+		if _, err := st.CreateTask(ctx, store.LabelActor("bench"), in); err != nil {
 			b.Fatal(err)
 		}
 	}

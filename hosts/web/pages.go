@@ -35,7 +35,8 @@ func (s *Server) board(r *http.Request, d *pageData) (string, error) {
 	}
 	byStatus := map[string][]store.Task{}
 	for _, t := range v.Tasks {
-		byStatus[t.EffectiveStatus] = append(byStatus[t.EffectiveStatus], t)
+		s := string(t.EffectiveStatus)
+		byStatus[s] = append(byStatus[s], t)
 	}
 	var cols []column
 	for _, st := range columnOrder {

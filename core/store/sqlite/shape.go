@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 // tableInfo returns the ordered column names of table, or nil when the
 // table does not exist.
-func tableInfo(ctx context.Context, q querier, table string) ([]string, error) {
+func tableInfo(ctx context.Context, q Querier, table string) ([]string, error) {
 	rows, err := q.QueryContext(ctx, "SELECT name FROM pragma_table_info(?) ORDER BY cid", table)
 	if err != nil {
 		return nil, fmt.Errorf("read columns of %s: %w", table, err)
@@ -29,13 +29,13 @@ func tableInfo(ctx context.Context, q querier, table string) ([]string, error) {
 	return cols, rows.Err()
 }
 
-func tableExists(ctx context.Context, q querier, table string) (bool, error) {
+func tableExists(ctx context.Context, q Querier, table string) (bool, error) {
 	var n int
 	err := q.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", table).Scan(&n)
 	return n > 0, err
 }
 
-func hasUserTables(ctx context.Context, q querier) (bool, error) {
+func HasUserTables(ctx context.Context, q Querier) (bool, error) {
 	var n int
 	err := q.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").Scan(&n)
 	return n > 0, err
@@ -43,7 +43,7 @@ func hasUserTables(ctx context.Context, q querier) (bool, error) {
 
 // requireColumns checks that every table in want exists with at least the
 // listed columns.
-func requireColumns(ctx context.Context, q querier, want []tableColumns, message string) error {
+func requireColumns(ctx context.Context, q Querier, want []tableColumns, message string) error {
 	for _, tc := range want {
 		cols, err := tableInfo(ctx, q, tc.table)
 		if err != nil {
@@ -62,20 +62,20 @@ func requireColumns(ctx context.Context, q querier, want []tableColumns, message
 	return nil
 }
 
-func columnExists(ctx context.Context, q querier, table, column string) (bool, error) {
+func ColumnExists(ctx context.Context, q Querier, table, column string) (bool, error) {
 	cols, err := tableInfo(ctx, q, table)
 	return slices.Contains(cols, column), err
 }
 
 // hasV2Marker reports whether any object of the v0.2 protocol exists.
-func hasV2Marker(ctx context.Context, q querier) (bool, error) {
+func hasV2Marker(ctx context.Context, q Querier) (bool, error) {
 	for _, t := range []string{"coordination_sessions", "schema_migrations"} {
 		if ok, err := tableExists(ctx, q, t); err != nil || ok {
 			return ok, err
 		}
 	}
 	for _, tc := range [][2]string{{"workspaces", "repository_key"}, {"tasks", "coordination_mode"}, {"events", "session_id"}} {
-		if ok, err := columnExists(ctx, q, tc[0], tc[1]); err != nil || ok {
+		if ok, err := ColumnExists(ctx, q, tc[0], tc[1]); err != nil || ok {
 			return ok, err
 		}
 	}
@@ -86,7 +86,7 @@ const incompleteLegacy = "The SQLite file is missing tables or columns of a coll
 
 // validateShape checks the database against the layout expected for its
 // user_version (0 = v0.1 or public v0.2, 2 = hardened preview, 3 = current).
-func validateShape(ctx context.Context, q querier, userVersion, applicationID int64) error {
+func validateShape(ctx context.Context, q Querier, userVersion, applicationID int64) error {
 	if err := requireColumns(ctx, q, legacyColumns, incompleteLegacy); err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ func validateShape(ctx context.Context, q querier, userVersion, applicationID in
 	}
 }
 
-func validateLegacyOnly(ctx context.Context, q querier, applicationID int64) error {
+func validateLegacyOnly(ctx context.Context, q Querier, applicationID int64) error {
 	marker, err := hasV2Marker(ctx, q)
 	if err != nil {
 		return err
@@ -131,7 +131,7 @@ const incompleteV2 = "The collab schema is missing tables or columns this versio
 
 // validateV2Shape checks the hardened layout, with the credential-bound
 // session table named table and the expected migration receipts.
-func validateV2Shape(ctx context.Context, q querier, table string, versions []int64) error {
+func validateV2Shape(ctx context.Context, q Querier, table string, versions []int64) error {
 	want := append(slices.Clone(v2RequiredColumns), tableColumns{table, coordinationColumns})
 	if err := requireColumns(ctx, q, want, incompleteV2); err != nil {
 		return err
@@ -159,7 +159,7 @@ func validateV2Shape(ctx context.Context, q querier, table string, versions []in
 	return validateReceiptsAndGuard(ctx, q, versions)
 }
 
-func validateTriggers(ctx context.Context, q querier) error {
+func validateTriggers(ctx context.Context, q Querier) error {
 	for _, name := range guardTriggers {
 		var text sql.NullString
 		err := q.QueryRowContext(ctx, "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?", name).Scan(&text)
@@ -173,7 +173,7 @@ func validateTriggers(ctx context.Context, q querier) error {
 	return nil
 }
 
-func validateReceiptsAndGuard(ctx context.Context, q querier, versions []int64) error {
+func validateReceiptsAndGuard(ctx context.Context, q Querier, versions []int64) error {
 	rows, err := q.QueryContext(ctx, "SELECT version, protocol FROM schema_migrations ORDER BY version")
 	if err != nil {
 		return fmt.Errorf("read schema_migrations: %w", err)

@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -19,11 +19,11 @@ const maxIntegrityProblems = 10
 // QuickCheck runs SQLite's page-level consistency check (PRAGMA
 // quick_check) over the whole file and returns what it found wrong; an
 // empty result means the pages are sound. It never writes.
-func (s *Store) QuickCheck(ctx context.Context) ([]string, error) {
+func (s *DB) QuickCheck(ctx context.Context) ([]string, error) {
 	return quickCheck(ctx, s.read)
 }
 
-func quickCheck(ctx context.Context, q querier) ([]string, error) {
+func quickCheck(ctx context.Context, q Querier) ([]string, error) {
 	rows, err := q.QueryContext(ctx, fmt.Sprintf("PRAGMA quick_check(%d)", maxIntegrityProblems))
 	if err != nil {
 		if isCorrupt(err) {
@@ -79,7 +79,7 @@ var damageSymptoms = map[collaberr.Code]bool{
 // corruptionOr returns database_corrupt when err could be a symptom of
 // page damage and SQLite's own check confirms damage; otherwise err. The
 // check runs only on this failure path, so a sound file opens at no cost.
-func corruptionOr(ctx context.Context, q querier, err error) error {
+func corruptionOr(ctx context.Context, q Querier, err error) error {
 	ce, refused := collaberr.As(err)
 	if !isCorrupt(err) && !(refused && damageSymptoms[collaberr.Code(ce.Code)]) {
 		return err

@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -10,15 +10,16 @@ import (
 	"unsafe"
 
 	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // Full verification reads every event of a journal, so it talks to the
 // driver directly: database/sql's per-column reflection would otherwise
 // cost more than hashing the events does.
 
-// verifyOnConn verifies a workspace journal inside one read snapshot taken
+// VerifyOnConn verifies a workspace journal inside one read snapshot taken
 // on conn.
-func verifyOnConn(ctx context.Context, conn *sql.Conn, h head) (bool, error) {
+func VerifyOnConn(ctx context.Context, conn *sql.Conn, h engine.Head) (bool, error) {
 	var ok bool
 	err := conn.Raw(func(dc any) error {
 		c, isConn := dc.(driver.Conn)
@@ -33,7 +34,7 @@ func verifyOnConn(ctx context.Context, conn *sql.Conn, h head) (bool, error) {
 }
 
 // verifyRaw recomputes the chain of h's workspace with driver-level rows.
-func verifyRaw(ctx context.Context, c driver.Conn, h head) (bool, error) {
+func verifyRaw(ctx context.Context, c driver.Conn, h engine.Head) (bool, error) {
 	// Columns that almost always repeat the workspace's epoch and the
 	// current protocol come back as NULL when they do, which the driver
 	// returns without copying any text.

@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -71,14 +71,14 @@ func pause(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// writeTx runs fn in one BEGIN IMMEDIATE transaction and commits it when fn
+// Write runs fn in one BEGIN IMMEDIATE transaction and commits it when fn
 // returns nil. Any error rolls everything back, so a refusal never leaves a
 // partial write.
-func (s *Store) writeTx(ctx context.Context, fn func(tx *Tx) error) error {
+func (s *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
 	if s.readOnly {
 		return errReadOnly
 	}
-	if err := s.checkSameFile(); err != nil {
+	if err := s.CheckSameFile(); err != nil {
 		return err
 	}
 	tx, err := beginImmediate(ctx, s.write, writeRetryWindow)
@@ -97,7 +97,7 @@ func (s *Store) writeTx(ctx context.Context, fn func(tx *Tx) error) error {
 	if s.memory {
 		return nil
 	}
-	if err := s.checkSameFile(); err != nil {
+	if err := s.CheckSameFile(); err != nil {
 		// Committed into a file that is gone from its path: not durable
 		// where anyone will look, so not acknowledged either.
 		return err
@@ -105,9 +105,9 @@ func (s *Store) writeTx(ctx context.Context, fn func(tx *Tx) error) error {
 	return tightenModes(s.path)
 }
 
-// readTx runs fn in one deferred transaction: every query inside reads the
+// Read runs fn in one deferred transaction: every query inside reads the
 // same snapshot of the database.
-func (s *Store) readTx(ctx context.Context, fn func(tx *Tx) error) error {
+func (s *DB) Read(ctx context.Context, fn func(tx *Tx) error) error {
 	tx, err := s.read.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin read transaction: %w", err)
@@ -117,8 +117,8 @@ func (s *Store) readTx(ctx context.Context, fn func(tx *Tx) error) error {
 	return fn(&Tx{tx: tx, stmts: s.readStmts})
 }
 
-// querier is what both *sql.DB and *sql.Tx offer.
-type querier interface {
+// Querier is what both *sql.DB and *sql.Tx offer.
+type Querier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row

@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/gitstate"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // legacyRoot is one pre-v0.3 workspace and the identity its stored root
@@ -18,12 +19,12 @@ type legacyRoot struct {
 	WorkspaceID string
 	RootPath    string
 	Identity    gitstate.Identity
-	Facts       worktreeFacts
+	Facts       engine.WorktreeFacts
 }
 
-// pathIdentity is the identity of a root that is not (or no longer) a Git
+// PathIdentity is the identity of a root that is not (or no longer) a Git
 // worktree: keyed by the path itself.
-func pathIdentity(root string) gitstate.Identity {
+func PathIdentity(root string) gitstate.Identity {
 	sum := sha256Hex(root)
 	fingerprint := "path:" + sum
 	return gitstate.Identity{
@@ -42,7 +43,7 @@ func sha256Hex(s string) string {
 // prepareLegacyRoots resolves every legacy workspace root outside any
 // transaction and refuses when two distinct journals would collapse into
 // one worktree, before a single byte of the file changes.
-func (s *Store) prepareLegacyRoots(ctx context.Context, q querier) ([]legacyRoot, error) {
+func (s *DB) prepareLegacyRoots(ctx context.Context, q Querier) ([]legacyRoot, error) {
 	rows, err := q.QueryContext(ctx, "SELECT id, root_path FROM workspaces ORDER BY id")
 	if err != nil {
 		return nil, fmt.Errorf("read legacy workspaces: %w", err)
@@ -63,10 +64,10 @@ func (s *Store) prepareLegacyRoots(ctx context.Context, q querier) ([]legacyRoot
 	for i := range roots {
 		id, cp, err := s.observe(ctx, roots[i].RootPath, "")
 		if err != nil {
-			id = pathIdentity(roots[i].RootPath)
-			roots[i].Facts = worktreeFacts{Identity: id}
+			id = PathIdentity(roots[i].RootPath)
+			roots[i].Facts = engine.WorktreeFacts{Identity: id}
 		} else {
-			roots[i].Facts = withCheckpoint(id, cp)
+			roots[i].Facts = engine.FactsOf(id, cp)
 		}
 		roots[i].Identity = id
 	}
@@ -122,7 +123,7 @@ func checkCollisions(roots []legacyRoot) error {
 }
 
 // journalHeads snapshots every workspace's head, ordered by id.
-func journalHeads(ctx context.Context, q querier) (string, error) {
+func journalHeads(ctx context.Context, q Querier) (string, error) {
 	rows, err := q.QueryContext(ctx, "SELECT id, epoch_id, event_head_sequence, event_head_hash FROM workspaces ORDER BY id")
 	if err != nil {
 		return "", fmt.Errorf("read journal heads: %w", err)
@@ -140,7 +141,7 @@ func journalHeads(ctx context.Context, q querier) (string, error) {
 	return b.String(), rows.Err()
 }
 
-func execAll(ctx context.Context, q querier, stmts []string) error {
+func execAll(ctx context.Context, q Querier, stmts []string) error {
 	for _, stmt := range stmts {
 		if _, err := q.ExecContext(ctx, stmt); err != nil {
 			return fmt.Errorf("apply schema: %w", err)
@@ -151,8 +152,8 @@ func execAll(ctx context.Context, q querier, stmts []string) error {
 
 // migrateLegacy upgrades a v0.1 or public-v0.2 database to schema v3 inside
 // the caller's transaction. Existing rows and event bytes are not touched.
-func (s *Store) migrateLegacy(ctx context.Context, q querier, roots []legacyRoot) error {
-	if ok, err := columnExists(ctx, q, "workspaces", "repository_key"); err != nil || ok {
+func (s *DB) migrateLegacy(ctx context.Context, q Querier, roots []legacyRoot) error {
+	if ok, err := ColumnExists(ctx, q, "workspaces", "repository_key"); err != nil || ok {
 		if err != nil {
 			return err
 		}
@@ -192,13 +193,13 @@ func (s *Store) migrateLegacy(ctx context.Context, q querier, roots []legacyRoot
 	return nil
 }
 
-func createV2Objects(ctx context.Context, q querier) error {
+func createV2Objects(ctx context.Context, q Querier) error {
 	stmts := slices.Concat(v2Columns, v2TablesBeforeSessions, presenceTable,
 		[]string{coordinationSessionsDDL("coordination_sessions")}, v2TablesAfterSessions)
 	return execAll(ctx, q, stmts)
 }
 
-func (s *Store) prepareLegacyRootsList(ctx context.Context, q querier) ([]legacyRoot, error) {
+func (s *DB) prepareLegacyRootsList(ctx context.Context, q Querier) ([]legacyRoot, error) {
 	rows, err := q.QueryContext(ctx, "SELECT id, root_path FROM workspaces ORDER BY id")
 	if err != nil {
 		return nil, err
@@ -223,8 +224,8 @@ func sameRoots(a, b []legacyRoot) bool {
 
 // backfillWorktrees gives each legacy workspace its repository key and one
 // worktree row, in (created_at, id) order.
-func backfillWorktrees(ctx context.Context, q querier, roots []legacyRoot, now string) error {
-	byID := map[string]worktreeFacts{}
+func backfillWorktrees(ctx context.Context, q Querier, roots []legacyRoot, now string) error {
+	byID := map[string]engine.WorktreeFacts{}
 	for _, r := range roots {
 		byID[r.WorkspaceID] = r.Facts
 	}
@@ -254,7 +255,7 @@ func backfillWorktrees(ctx context.Context, q querier, roots []legacyRoot, now s
 		if _, err := q.ExecContext(ctx, "INSERT OR IGNORE INTO repositories (key, created_at) VALUES (?, ?)", id.RepositoryKey, now); err != nil {
 			return fmt.Errorf("insert repository: %w", err)
 		}
-		if err := insertWorktreeRow(ctx, q, wsID, id, now); err != nil {
+		if err := InsertWorktree(ctx, q, wsID, id, now); err != nil {
 			return err
 		}
 		if _, err := q.ExecContext(ctx, "UPDATE workspaces SET repository_key = ? WHERE id = ?", id.RepositoryKey, wsID); err != nil {
@@ -266,7 +267,7 @@ func backfillWorktrees(ctx context.Context, q querier, roots []legacyRoot, now s
 
 // checkMigrationIntegrity confirms the journals did not move and SQLite
 // agrees the file is sound.
-func checkMigrationIntegrity(ctx context.Context, q querier, heads string, fkDetails bool) error {
+func checkMigrationIntegrity(ctx context.Context, q Querier, heads string, fkDetails bool) error {
 	after, err := journalHeads(ctx, q)
 	if err != nil {
 		return err
@@ -298,7 +299,7 @@ func checkMigrationIntegrity(ctx context.Context, q querier, heads string, fkDet
 // migratePreview upgrades the unreleased schema-2 preview to v3: its
 // credential-bound "sessions" table becomes coordination_sessions and an
 // empty presence table takes the old name.
-func (s *Store) migratePreview(ctx context.Context, q querier) error {
+func (s *DB) migratePreview(ctx context.Context, q Querier) error {
 	if err := validateV2Shape(ctx, q, "sessions", []int64{2}); err != nil {
 		return err
 	}
@@ -333,7 +334,7 @@ func (s *Store) migratePreview(ctx context.Context, q querier) error {
 }
 
 // dumpRows renders every row of table (ordered by id) for comparison.
-func dumpRows(ctx context.Context, q querier, table string) (string, error) {
+func dumpRows(ctx context.Context, q Querier, table string) (string, error) {
 	rows, err := q.QueryContext(ctx, "SELECT * FROM "+table+" ORDER BY id")
 	if err != nil {
 		return "", fmt.Errorf("read %s: %w", table, err)

@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -20,17 +20,13 @@ const migrationRetryWindow = 15 * time.Second
 // Open opens (creating if needed) the collab database described by opts,
 // validates its shape and journals, and migrates older layouts to schema
 // v3 in one transaction. A file it cannot accept is left unchanged.
-func Open(ctx context.Context, opts Options) (*Store, error) {
-	s := &Store{now: opts.Now, observe: opts.Observe, capture: opts.Capture, readOnly: opts.ReadOnly || opts.Inspect,
-		inspect: opts.Inspect}
+func Open(ctx context.Context, opts Options) (*DB, error) {
+	s := &DB{now: opts.Now, observe: opts.Observe, readOnly: opts.ReadOnly || opts.Inspect, inspect: opts.Inspect}
 	if s.now == nil {
 		s.now = time.Now
 	}
 	if s.observe == nil {
 		s.observe = gitstate.InspectAndCapture
-	}
-	if s.capture == nil {
-		s.capture = gitstate.Capture
 	}
 	switch opts.Synchronous {
 	case "", "normal", "NORMAL":
@@ -64,7 +60,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	return s, nil
 }
 
-func (s *Store) resolvePath(path string) error {
+func (s *DB) resolvePath(path string) error {
 	if path == MemoryPath {
 		if s.readOnly {
 			return errors.New("an in-memory database cannot be opened read-only")
@@ -99,7 +95,7 @@ func (s *Store) resolvePath(path string) error {
 	return nil
 }
 
-func (s *Store) openPools() error {
+func (s *DB) openPools() error {
 	var err error
 	if s.memory {
 		// One connection: every pooled connection would otherwise see its
@@ -130,7 +126,7 @@ func (s *Store) openPools() error {
 // other connection of this process is the last one to close. Without a
 // -wal there is nothing to checkpoint, and the write pool reads (it must:
 // a hot -journal left by a crash needs a writer to roll it back).
-func (s *Store) openGuard() (*guardPool, error) {
+func (s *DB) openGuard() (*guardPool, error) {
 	if s.memory || s.readOnly || !exists(s.path+"-wal") {
 		return &guardPool{db: s.write}, nil
 	}
@@ -156,7 +152,7 @@ func (g *guardPool) close() {
 
 // initialise runs the open procedure: preflight, migration transaction,
 // WAL mode and file modes.
-func (s *Store) initialise(ctx context.Context, guard *guardPool) error {
+func (s *DB) initialise(ctx context.Context, guard *guardPool) error {
 	state, err := s.preflight(ctx, guard.db)
 	if err != nil {
 		return corruptionOr(ctx, guard.db, err)
@@ -186,7 +182,7 @@ func (s *Store) initialise(ctx context.Context, guard *guardPool) error {
 	if err := tightenModes(s.path); err != nil {
 		return err
 	}
-	return s.checkSameFile()
+	return s.CheckSameFile()
 }
 
 // dbState is what preflight learned about the file.
@@ -200,7 +196,7 @@ type dbState struct {
 // refuses foreign, newer or damaged databases. Every read happens in one
 // snapshot, so a concurrent first start that creates the schema is seen
 // either not at all or complete.
-func (s *Store) preflight(ctx context.Context, pool *sql.DB) (dbState, error) {
+func (s *DB) preflight(ctx context.Context, pool *sql.DB) (dbState, error) {
 	var st dbState
 	conn, err := pool.Conn(ctx)
 	if err != nil {
@@ -214,16 +210,16 @@ func (s *Store) preflight(ctx context.Context, pool *sql.DB) (dbState, error) {
 		return st, fmt.Errorf("begin preflight read: %w", err)
 	}
 	defer conn.ExecContext(context.Background(), "ROLLBACK") //nolint:errcheck // read-only snapshot
-	if st.applicationID, err = pragmaInt(ctx, conn, "application_id"); err != nil {
+	if st.applicationID, err = PragmaInt(ctx, conn, "application_id"); err != nil {
 		return st, err
 	}
-	if st.userVersion, err = pragmaInt(ctx, conn, "user_version"); err != nil {
+	if st.userVersion, err = PragmaInt(ctx, conn, "user_version"); err != nil {
 		return st, err
 	}
 	if err := checkIdentity(st.applicationID, st.userVersion); err != nil {
 		return st, err
 	}
-	if st.hasTables, err = hasUserTables(ctx, conn); err != nil || !st.hasTables {
+	if st.hasTables, err = HasUserTables(ctx, conn); err != nil || !st.hasTables {
 		return st, err
 	}
 	if s.readOnly {
@@ -252,7 +248,7 @@ func checkIdentity(applicationID, userVersion int64) error {
 	return nil
 }
 
-func pragmaInt(ctx context.Context, q querier, name string) (int64, error) {
+func PragmaInt(ctx context.Context, q Querier, name string) (int64, error) {
 	var v sql.NullInt64
 	if err := q.QueryRowContext(ctx, "PRAGMA "+name).Scan(&v); err != nil || !v.Valid {
 		return 0, collaberr.Newf(collaberr.DatabasePragmaUnavailable, "SQLite did not report PRAGMA %s as an integer", name)
@@ -262,7 +258,7 @@ func pragmaInt(ctx context.Context, q querier, name string) (int64, error) {
 
 // migrate creates or upgrades the schema in one IMMEDIATE transaction. A
 // concurrent opener that loses the race finds schema v3 and only validates.
-func (s *Store) migrate(ctx context.Context, roots []legacyRoot) error {
+func (s *DB) migrate(ctx context.Context, roots []legacyRoot) error {
 	tx, err := beginImmediate(ctx, s.write, migrationRetryWindow)
 	if err != nil {
 		return err
@@ -277,19 +273,19 @@ func (s *Store) migrate(ctx context.Context, roots []legacyRoot) error {
 	return nil
 }
 
-func (s *Store) migrateIn(ctx context.Context, tx *Tx, roots []legacyRoot) error {
-	appID, err := pragmaInt(ctx, tx, "application_id")
+func (s *DB) migrateIn(ctx context.Context, tx *Tx, roots []legacyRoot) error {
+	appID, err := PragmaInt(ctx, tx, "application_id")
 	if err != nil {
 		return err
 	}
-	uv, err := pragmaInt(ctx, tx, "user_version")
+	uv, err := PragmaInt(ctx, tx, "user_version")
 	if err != nil {
 		return err
 	}
 	if err := checkIdentity(appID, uv); err != nil {
 		return err
 	}
-	hasTables, err := hasUserTables(ctx, tx)
+	hasTables, err := HasUserTables(ctx, tx)
 	if err != nil {
 		return err
 	}
@@ -336,7 +332,7 @@ func finishMigration(ctx context.Context, tx *Tx) error {
 }
 
 // enableWAL switches the file to write-ahead logging, waiting out writers.
-func (s *Store) enableWAL(ctx context.Context) error {
+func (s *DB) enableWAL(ctx context.Context) error {
 	deadline := time.Now().Add(migrationRetryWindow)
 	for attempt := 0; ; attempt++ {
 		var mode string

@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -91,7 +91,7 @@ func TestSyntheticLegacyMigrationKeepsEveryHash(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if ok, err := st.VerifyJournal(context.Background(), ws); err != nil || !ok {
+	if ok, _, err := st.VerifyChain(context.Background(), ws); err != nil || !ok {
 		t.Fatalf("migrated journal does not verify: %v", err)
 	}
 	if after := eventDigest(t, path); after != before {

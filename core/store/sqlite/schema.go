@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 // The schema is shared with @agenttool/collab byte for byte where it
 // matters: table and column names, column order (the v3 shape is the v0.1

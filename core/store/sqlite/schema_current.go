@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 // NeedsMigration reports whether the file's schema predates SchemaVersion,
 // so that a read-only opener (which never migrates) can say so instead of
 // failing on a missing column. A writable Open has already migrated.
-func (s *Store) NeedsMigration(ctx context.Context) (bool, error) {
+func (s *DB) NeedsMigration(ctx context.Context) (bool, error) {
 	var v int64
 	if err := s.read.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
 		return false, fmt.Errorf("read schema version: %w", err)

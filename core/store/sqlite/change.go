@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -16,11 +16,11 @@ import (
 type ChangeProbe struct {
 	conn   *sql.DB
 	stmt   *sql.Stmt
-	memory *Store
+	memory *DB
 }
 
 // NewChangeProbe opens a probe on the store's database.
-func (s *Store) NewChangeProbe() (*ChangeProbe, error) {
+func (s *DB) NewChangeProbe() (*ChangeProbe, error) {
 	if s.memory {
 		return &ChangeProbe{memory: s}, nil
 	}

@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"errors"
@@ -58,9 +58,9 @@ func errFileReplaced() *collaberr.Error {
 			"that nothing is acknowledged into a file no one will read again. Restart the server")
 }
 
-// checkSameFile refuses when the file at the store's path is no longer the
+// CheckSameFile refuses when the file at the store's path is no longer the
 // one it opened (deleted, renamed away or replaced). It costs one stat.
-func (s *Store) checkSameFile() error {
+func (s *DB) CheckSameFile() error {
 	if s.opened == nil {
 		return nil
 	}

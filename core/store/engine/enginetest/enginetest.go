@@ -1,0 +1,226 @@
+// Package enginetest checks that a storage engine keeps the guarantees
+// package engine states, through the engine interface alone, so that every
+// engine (SQLite today, PostgreSQL next) runs the same checks.
+package enginetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/store/engine"
+)
+
+// Open returns a new, empty engine for one test; the suite closes it.
+type Open func(t *testing.T) engine.Engine
+
+// Run runs every check against engines made by open.
+func Run(t *testing.T, open Open) {
+	t.Run("AppendExtendsTheChain", func(t *testing.T) { appendExtendsTheChain(t, open(t)) })
+	t.Run("RefusedWriteLeavesNothing", func(t *testing.T) { refusedWriteLeavesNothing(t, open(t)) })
+	t.Run("ConcurrentWritersKeepSequencesContiguous", func(t *testing.T) { concurrentWriters(t, open(t)) })
+	t.Run("ReceiptsAreUniquePerScope", func(t *testing.T) { receiptsUniquePerScope(t, open(t)) })
+	t.Run("UnknownWorkspaceHasNoHead", func(t *testing.T) { unknownWorkspace(t, open(t)) })
+}
+
+const clock = "2026-01-01T00:00:00.000Z"
+
+// createWorkspace makes a workspace with an empty journal.
+func createWorkspace(t *testing.T, e engine.Engine, id string) {
+	t.Helper()
+	err := e.Write(context.Background(), func(tx engine.Tx) error {
+		return tx.CreateWorkspace(context.Background(), engine.NewWorkspace{ID: id, EpochID: "epoch_" + id,
+			RootPath: "/enginetest/" + id, Name: id, RepositoryKey: "local-path:" + id, CreatedAt: clock})
+	})
+	if err != nil {
+		t.Fatalf("create workspace %s: %v", id, err)
+	}
+}
+
+// appendOne appends one event at the head, the way the rules do.
+func appendOne(ctx context.Context, tx engine.Tx, workspaceID, id string) (journal.Event, error) {
+	h, found, err := tx.Head(ctx, workspaceID)
+	if err != nil {
+		return journal.Event{}, err
+	}
+	if !found {
+		return journal.Event{}, fmt.Errorf("workspace %s has no head", workspaceID)
+	}
+	e := journal.Event{WorkspaceID: workspaceID, EpochID: h.EpochID, Sequence: h.Sequence + 1, ID: "event_" + id,
+		Protocol: journal.ProtocolV2, Type: string(journal.KindTaskProgressed), EntityID: "task_1", Actor: "enginetest",
+		OccurredAt: clock, PayloadJSON: []byte(`{"message":"` + id + `"}`), PrevHash: h.Hash}
+	var hasher journal.Hasher
+	if e.Hash, err = hasher.Hash(&e); err != nil {
+		return journal.Event{}, err
+	}
+	return e, tx.Append(ctx, &e)
+}
+
+func head(t *testing.T, e engine.Engine, workspaceID string) engine.Head {
+	t.Helper()
+	var h engine.Head
+	err := e.Read(context.Background(), func(tx engine.Tx) error {
+		var err error
+		h, _, err = tx.Head(context.Background(), workspaceID)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("read head: %v", err)
+	}
+	return h
+}
+
+func verify(t *testing.T, e engine.Engine, workspaceID string) {
+	t.Helper()
+	ok, found, err := e.VerifyChain(context.Background(), workspaceID)
+	if err != nil || !found || !ok {
+		t.Fatalf("chain of %s: ok=%v found=%v err=%v", workspaceID, ok, found, err)
+	}
+}
+
+func appendExtendsTheChain(t *testing.T, e engine.Engine) {
+	defer e.Close()
+	createWorkspace(t, e, "ws_chain")
+	if h := head(t, e, "ws_chain"); h.Sequence != 0 || h.Hash != journal.GenesisHash {
+		t.Fatalf("new workspace head %+v, want sequence 0 at genesis", h)
+	}
+	var last journal.Event
+	for i := 1; i <= 3; i++ {
+		err := e.Write(context.Background(), func(tx engine.Tx) error {
+			var err error
+			last, err = appendOne(context.Background(), tx, "ws_chain", strconv.Itoa(i))
+			return err
+		})
+		if err != nil {
+			t.Fatalf("append %d: %v", i, err)
+		}
+	}
+	if h := head(t, e, "ws_chain"); h.Sequence != 3 || h.Hash != last.Hash {
+		t.Fatalf("head %+v, want sequence 3 at %s", h, last.Hash)
+	}
+	verify(t, e, "ws_chain")
+}
+
+func refusedWriteLeavesNothing(t *testing.T, e engine.Engine) {
+	defer e.Close()
+	createWorkspace(t, e, "ws_refused")
+	refusal := errors.New("refused after the append")
+	err := e.Write(context.Background(), func(tx engine.Tx) error {
+		if _, err := appendOne(context.Background(), tx, "ws_refused", "x"); err != nil {
+			return err
+		}
+		scope := engine.ReceiptScope{WorkspaceID: "ws_refused", Actor: "a", Key: "k"}
+		if err := tx.InsertReceipt(context.Background(), scope, engine.Receipt{Operation: "op", RequestHash: "h"}, clock); err != nil {
+			return err
+		}
+		return refusal
+	})
+	if !errors.Is(err, refusal) {
+		t.Fatalf("write returned %v, want the refusal", err)
+	}
+	if h := head(t, e, "ws_refused"); h.Sequence != 0 {
+		t.Fatalf("a refused write moved the head to %d", h.Sequence)
+	}
+	err = e.Read(context.Background(), func(tx engine.Tx) error {
+		_, found, err := tx.FindReceipt(context.Background(), engine.ReceiptScope{WorkspaceID: "ws_refused", Actor: "a", Key: "k"})
+		if err == nil && found {
+			err = errors.New("a refused write left its receipt")
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// concurrentWriters appends from many goroutines at once: the head is
+// serialised, so every append lands and the chain stays linear.
+func concurrentWriters(t *testing.T, e engine.Engine) {
+	defer e.Close()
+	createWorkspace(t, e, "ws_race")
+	const writers, each = 8, 10
+	var wg sync.WaitGroup
+	errs := make(chan error, writers*each)
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				errs <- e.Write(context.Background(), func(tx engine.Tx) error {
+					_, err := appendOne(context.Background(), tx, "ws_race", fmt.Sprintf("%d-%d", w, i))
+					return err
+				})
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatalf("concurrent append: %v", err)
+		}
+	}
+	if h := head(t, e, "ws_race"); h.Sequence != writers*each {
+		t.Fatalf("head at %d after %d appends", h.Sequence, writers*each)
+	}
+	verify(t, e, "ws_race")
+}
+
+func receiptsUniquePerScope(t *testing.T, e engine.Engine) {
+	defer e.Close()
+	createWorkspace(t, e, "ws_receipts")
+	ctx := context.Background()
+	scope := engine.ReceiptScope{WorkspaceID: "ws_receipts", Actor: "session:s1", Key: "key-1"}
+	want := engine.Receipt{Operation: "task.create.v2", RequestHash: "abc", Response: []byte(`{"task":{"id":"t"}}`)}
+	insert := func(s engine.ReceiptScope) error {
+		return e.Write(ctx, func(tx engine.Tx) error { return tx.InsertReceipt(ctx, s, want, clock) })
+	}
+	if err := insert(scope); err != nil {
+		t.Fatalf("first receipt: %v", err)
+	}
+	if err := insert(scope); err == nil {
+		t.Fatal("a second receipt for the same (workspace, actor, key) was accepted")
+	}
+	if err := insert(engine.ReceiptScope{WorkspaceID: "ws_receipts", Actor: "session:s2", Key: "key-1"}); err != nil {
+		t.Fatalf("the same key for another actor: %v", err)
+	}
+	err := e.Read(ctx, func(tx engine.Tx) error {
+		got, found, err := tx.FindReceipt(ctx, scope)
+		if err != nil {
+			return err
+		}
+		if !found || got.Operation != want.Operation || got.RequestHash != want.RequestHash || string(got.Response) != string(want.Response) {
+			return fmt.Errorf("found %v %+v, want %+v", found, got, want)
+		}
+		_, found, err = tx.FindReceipt(ctx, engine.ReceiptScope{WorkspaceID: "ws_receipts", Actor: "label", Key: "key-1"})
+		if err == nil && found {
+			err = errors.New("a receipt was found under a scope nobody wrote")
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func unknownWorkspace(t *testing.T, e engine.Engine) {
+	defer e.Close()
+	ok, found, err := e.VerifyChain(context.Background(), "ws_nobody")
+	if err != nil || found || ok {
+		t.Fatalf("VerifyChain of an unknown workspace: ok=%v found=%v err=%v", ok, found, err)
+	}
+	err = e.Read(context.Background(), func(tx engine.Tx) error {
+		_, found, err := tx.Head(context.Background(), "ws_nobody")
+		if err == nil && found {
+			err = errors.New("an unknown workspace has a head")
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
