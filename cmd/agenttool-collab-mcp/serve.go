@@ -82,7 +82,9 @@ func waitOrStop(ctx context.Context, session *sdkmcp.ServerSession) error {
 		return err
 	case <-ctx.Done():
 	}
-	session.Close()
+	// Close itself waits for the read loop, which a blocked read of a
+	// terminal never ends: it must not hold the exit either.
+	go session.Close()
 	select {
 	case err := <-done:
 		return err
