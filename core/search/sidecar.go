@@ -237,7 +237,7 @@ func isDamaged(err error) bool {
 // removeSidecar deletes a damaged sidecar and its transient journal so the
 // next open starts from an empty file.
 func removeSidecar(path string) error {
-	for _, p := range []string{path + "-journal", path} {
+	for _, p := range []string{path + place.RollbackSuffix, path} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("remove damaged search index: %w", err)
 		}

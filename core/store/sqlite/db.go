@@ -21,12 +21,13 @@ import (
 	"time"
 
 	"github.com/agenttool/collab/core/gitstate"
+	"github.com/agenttool/collab/core/place"
 
 	_ "modernc.org/sqlite" // registers the CGO-free "sqlite" driver
 )
 
 // MemoryPath opens a private in-memory database (no credential files).
-const MemoryPath = ":memory:"
+const MemoryPath = place.Memory
 
 // busyTimeout is how long SQLite waits on a lock before reporting busy.
 const busyTimeout = 5 * time.Second

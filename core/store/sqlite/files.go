@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/place"
 )
 
 // prepareFile makes sure path can be opened safely: the parent directory
@@ -57,7 +58,7 @@ func checkDatabaseFile(path string) error {
 // each to 0600, so a file SQLite created under a loose umask does not stay
 // readable by others.
 func tightenModes(path string) error {
-	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+	for _, p := range []string{path, path + place.WALSuffix, path + place.SHMSuffix} {
 		info, err := os.Lstat(p)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

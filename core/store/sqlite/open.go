@@ -11,6 +11,7 @@ import (
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/gitstate"
+	"github.com/agenttool/collab/core/place"
 )
 
 // migrationRetryWindow bounds how long Open waits for another process that
@@ -127,7 +128,7 @@ func (s *DB) openPools() error {
 // -wal there is nothing to checkpoint, and the write pool reads (it must:
 // a hot -journal left by a crash needs a writer to roll it back).
 func (s *DB) openGuard() (*guardPool, error) {
-	if s.memory || s.readOnly || !exists(s.path+"-wal") {
+	if s.memory || s.readOnly || !exists(s.path+place.WALSuffix) {
 		return &guardPool{db: s.write}, nil
 	}
 	db, err := openPool(s.path, "deferred", s.sync, readOnlyAccess, 1)

@@ -7,12 +7,13 @@ import (
 	"os"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/place"
 )
 
 // sidecarSuffixes are the files SQLite reads beside a database before it
 // trusts the main file: a write-ahead log whose frames it replays, its
 // shared-memory index, and a rollback journal it plays back.
-var sidecarSuffixes = []string{"-wal", "-shm", "-journal"}
+var sidecarSuffixes = []string{place.WALSuffix, place.SHMSuffix, place.RollbackSuffix}
 
 // checkSidecars refuses to let SQLite open path while a sidecar beside it
 // is not a private regular file of this user. SQLite replays whatever a
@@ -41,7 +42,7 @@ func checkSidecars(path string) error {
 // cleanlyClosed reports whether no -wal or -journal sits beside path, so
 // that the main file alone holds every committed transaction.
 func cleanlyClosed(path string) bool {
-	return !exists(path+"-wal") && !exists(path+"-journal")
+	return !exists(path+place.WALSuffix) && !exists(path+place.RollbackSuffix)
 }
 
 // exists reports whether anything (even a dangling link) is at path.
