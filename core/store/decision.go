@@ -3,10 +3,10 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // RecordDecisionInput is one decision as collab_decision_record receives it.
@@ -77,15 +77,20 @@ func (s *Store) recordDecisionAsLabel(ctx context.Context, in RecordDecisionInpu
 	})
 }
 
-func (s *Store) insertDecision(ctx context.Context, tx *Tx, wsID string, f decisionFields) (any, error) {
+// decisionWriter is what recording a legacy decision needs: the decision
+// records and the journal, for its decision.recorded event.
+type decisionWriter interface {
+	engine.Decisions
+	engine.Journal
+}
+
+func (s *Store) insertDecision(ctx context.Context, tx decisionWriter, wsID string, f decisionFields) (any, error) {
 	d := Decision{
 		ID: "decision_" + newUUID(), WorkspaceID: wsID, Topic: f.topic, Decision: f.decision, Rationale: f.rationale,
 		RecordedBy: f.actor, RecordedAt: s.nowISO(),
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO decisions (id, workspace_id, topic, decision, rationale, recorded_by,
-recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)`, d.ID, d.WorkspaceID, d.Topic, d.Decision, d.Rationale, d.RecordedBy, d.RecordedAt)
-	if err != nil {
-		return nil, fmt.Errorf("insert decision: %w", err)
+	if err := tx.InsertDecision(ctx, d); err != nil {
+		return nil, err
 	}
 	payload := map[string]any{"decision": map[string]any{
 		"id": d.ID, "workspace_id": d.WorkspaceID, "topic": d.Topic, "decision": d.Decision,

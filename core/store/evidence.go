@@ -2,26 +2,23 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 
 	"github.com/agenttool/collab/core/canon"
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
-// evidenceLookup returns, for each evidence kind with a row of its own,
-// the query that finds that row in a workspace.
-func evidenceLookup(kind string) (string, bool) {
+// isEvidenceKind reports whether kind is one an evidence reference may
+// name: artifact, event and report name a record of their own, checkpoint
+// the digest of a checkpoint stored on a task.
+func isEvidenceKind(kind string) bool {
 	switch kind {
-	case "artifact":
-		return "SELECT 1 FROM artifacts WHERE workspace_id = ? AND id = ?", true
-	case "event":
-		return "SELECT 1 FROM events WHERE workspace_id = ? AND id = ?", true
-	case "report":
-		return "SELECT 1 FROM reports WHERE workspace_id = ? AND id = ?", true
+	case "artifact", "event", "report", "checkpoint":
+		return true
 	}
-	return "", false
+	return false
 }
 
 // resolveEvidence checks, in the order given, that every reference is
@@ -29,7 +26,7 @@ func evidenceLookup(kind string) (string, bool) {
 // and names something recorded in the workspace. The first failure is
 // returned: invalid_evidence_ref for the syntax, evidence_not_found
 // (with the reference) for a dangling one.
-func resolveEvidence(ctx context.Context, q querier, workspaceID string, refs []string) error {
+func resolveEvidence(ctx context.Context, q engine.Evidence, workspaceID string, refs []string) error {
 	for _, ref := range refs {
 		kind, id, err := parseEvidenceRef(ref)
 		if err != nil {
@@ -58,62 +55,47 @@ func parseEvidenceRef(ref string) (kind, id string, err error) {
 	if id == "" {
 		return "", "", collaberr.New(collaberr.InvalidEvidenceRef, "The evidence reference names no ID after its prefix")
 	}
-	if _, ok := evidenceLookup(kind); !ok && kind != "checkpoint" {
+	if !isEvidenceKind(kind) {
 		return "", "", collaberr.New(collaberr.InvalidEvidenceRef,
 			"This evidence kind is not supported; use artifact:, event:, report: or checkpoint:")
 	}
 	return kind, id, nil
 }
 
-func evidenceExists(ctx context.Context, q querier, workspaceID, kind, id string) (bool, error) {
-	if kind == "checkpoint" {
+// evidenceExists looks up what one parsed reference names.
+func evidenceExists(ctx context.Context, q engine.Evidence, workspaceID, kind, id string) (bool, error) {
+	switch kind {
+	case "artifact":
+		return q.ArtifactRecorded(ctx, workspaceID, id)
+	case "event":
+		return q.EventRecorded(ctx, workspaceID, id)
+	case "report":
+		return q.ReportRecorded(ctx, workspaceID, id)
+	case "checkpoint":
 		return checkpointRecorded(ctx, q, workspaceID, id)
 	}
-	query, _ := evidenceLookup(kind)
-	return rowExists(ctx, q, query, workspaceID, id)
-}
-
-// rowExists reports whether query returns a row.
-func rowExists(ctx context.Context, q querier, query string, args ...any) (bool, error) {
-	var one int
-	err := q.QueryRowContext(ctx, query, args...).Scan(&one)
-	if err == sql.ErrNoRows {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("look up row: %w", err)
-	}
-	return true, nil
+	return false, fmt.Errorf("evidence kind %q has no lookup", kind)
 }
 
 // checkpointRecorded reports whether some task of the workspace has a base
-// or result checkpoint whose digest (sha256 of its canonical JSON) is digest.
-func checkpointRecorded(ctx context.Context, q querier, workspaceID, digest string) (bool, error) {
-	rows, err := q.QueryContext(ctx, `SELECT base_checkpoint_json, result_checkpoint_json FROM tasks
-WHERE workspace_id = ? AND (base_checkpoint_json IS NOT NULL OR result_checkpoint_json IS NOT NULL)`, workspaceID)
+// or result checkpoint whose digest (sha256 of its canonical JSON) is
+// digest. Checkpoints are digested in the order the engine returns them,
+// and the first match ends the search.
+func checkpointRecorded(ctx context.Context, q engine.Evidence, workspaceID, digest string) (bool, error) {
+	stored, err := q.RecordedCheckpoints(ctx, workspaceID)
 	if err != nil {
-		return false, fmt.Errorf("read task checkpoints: %w", err)
+		return false, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var base, result sql.NullString
-		if err := rows.Scan(&base, &result); err != nil {
-			return false, fmt.Errorf("read task checkpoint: %w", err)
+	for _, cp := range stored {
+		d, err := storedCheckpointDigest(string(cp))
+		if err != nil {
+			return false, err
 		}
-		for _, cp := range []sql.NullString{base, result} {
-			if !cp.Valid {
-				continue
-			}
-			d, err := storedCheckpointDigest(cp.String)
-			if err != nil {
-				return false, err
-			}
-			if d == digest {
-				return true, nil
-			}
+		if d == digest {
+			return true, nil
 		}
 	}
-	return false, rows.Err()
+	return false, nil
 }
 
 // storedCheckpointDigest is the evidence digest of a stored checkpoint.

@@ -2,6 +2,8 @@ package store
 
 import (
 	"testing"
+
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // evidenceWorld is a report fixture with one artifact and one checkpoint
@@ -74,7 +76,9 @@ func TestResolveEvidenceChecksSyntaxThenExistence(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			err := resolveEvidence(w.ctx, w.s.read, w.a.Workspace.ID, c.refs)
+			err := w.s.engine().Read(w.ctx, func(tx engine.Tx) error {
+				return resolveEvidence(w.ctx, tx, w.a.Workspace.ID, c.refs)
+			})
 			if c.code == "" {
 				if err != nil {
 					t.Fatalf("refs %v refused: %v", c.refs, err)

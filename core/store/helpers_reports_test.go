@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // reportFixture is a real store with two sessions (alice, bob) in one
@@ -165,4 +166,16 @@ func loadReportVectors(t *testing.T) reportVectors {
 		t.Fatalf("decode vectors: %v", err)
 	}
 	return v
+}
+
+// storedReport reads one report back through the engine.
+func (f *reportFixture) storedReport(id string) (Report, bool, error) {
+	var r Report
+	var ok bool
+	err := f.s.engine().Read(f.ctx, func(tx engine.Tx) error {
+		var err error
+		r, ok, err = findReport(f.ctx, tx, id)
+		return err
+	})
+	return r, ok, err
 }

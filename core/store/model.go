@@ -24,41 +24,14 @@ type TaskWithArtifacts = engine.TaskWithArtifacts
 type Artifact = engine.Artifact
 
 // Decision is a legacy-mode decision record.
-type Decision struct {
-	ID          string  `json:"id"`
-	WorkspaceID string  `json:"workspace_id"`
-	Topic       string  `json:"topic"`
-	Decision    string  `json:"decision"`
-	Rationale   *string `json:"rationale"`
-	RecordedBy  string  `json:"recorded_by"`
-	RecordedAt  string  `json:"recorded_at"`
-}
+type Decision = engine.Decision
 
 // CoordinationSession is a credential-bound session as tools show it; the
 // token hash never leaves the store (it is not rendered).
 type CoordinationSession = engine.Session
 
 // Report is a structured, append-only statement by a session.
-type Report struct {
-	ID              string   `json:"id"`
-	WorkspaceID     string   `json:"workspace_id"`
-	TaskID          *string  `json:"task_id"`
-	FromSessionID   *string  `json:"from_session_id"`
-	FromActor       string   `json:"from_actor"`
-	ToSessionID     *string  `json:"to_session_id"`
-	Kind            string   `json:"kind"`
-	Body            string   `json:"body"`
-	EvidenceRefs    []string `json:"evidence_refs"`
-	Confidence      string   `json:"confidence"`
-	ConfidenceBasis *string  `json:"confidence_basis"`
-	Limits          *string  `json:"limits"`
-	Relation        string   `json:"relation"`
-	TargetReportID  *string  `json:"target_report_id"`
-	AuthorityScope  *string  `json:"authority_scope"`
-	AuthorityBasis  *string  `json:"authority_basis"`
-	CreatedAt       string   `json:"created_at"`
-	EventSequence   int64    `json:"event_sequence"`
-}
+type Report = engine.Report
 
 // Handoff is an offer to pass a task's lease to another actor or session.
 type Handoff = engine.Handoff

@@ -2,6 +2,8 @@ package store
 
 import (
 	"testing"
+
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // relationStep posts one report: who ("a" or "b") relates to the report
@@ -39,7 +41,12 @@ func TestCompletionObsoleteFollowsWithdrawalChains(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			f, completion := relationWorld(t, c.steps)
-			got, err := completionObsolete(f.ctx, f.s.read, f.a.Workspace.ID, completion)
+			var got bool
+			err := f.s.engine().Read(f.ctx, func(tx engine.Tx) error {
+				var err error
+				got, err = completionObsolete(f.ctx, tx, f.a.Workspace.ID, completion)
+				return err
+			})
 			if err != nil || got != c.want {
 				t.Fatalf("completionObsolete = %v, %v; want %v", got, err, c.want)
 			}
@@ -74,7 +81,12 @@ func TestUnresolvedChallengeNeedsAnActiveResolution(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			f, completion := relationWorld(t, c.steps)
-			got, err := unresolvedChallenge(f.ctx, f.s.read, f.a.Workspace.ID, completion)
+			var got bool
+			err := f.s.engine().Read(f.ctx, func(tx engine.Tx) error {
+				var err error
+				got, err = unresolvedChallenge(f.ctx, tx, f.a.Workspace.ID, completion)
+				return err
+			})
 			if err != nil || got != c.want {
 				t.Fatalf("unresolvedChallenge = %v, %v; want %v", got, err, c.want)
 			}

@@ -3,12 +3,11 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
-	"github.com/agenttool/collab/core/canon"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // AppendReportInput is one structured report as a session posts it. Nil
@@ -180,12 +179,7 @@ func (s *Store) AppendReport(ctx context.Context, cred Credential, in AppendRepo
 // appendReportInternal writes a report without validating it against the
 // workspace: first its report.posted event, then the row that points at
 // that event's sequence. Completion and review reports use it directly.
-func (s *Store) appendReportInternal(ctx context.Context, tx *Tx, sess CoordinationSession, d reportDraft) (Report, error) {
-	refs := orEmpty(d.EvidenceRefs)
-	refsJSON, err := canon.Marshal(refs)
-	if err != nil {
-		return Report{}, fmt.Errorf("encode evidence refs: %w", err)
-	}
+func (s *Store) appendReportInternal(ctx context.Context, tx reportWriter, sess CoordinationSession, d reportDraft) (Report, error) {
 	id := "report_" + newUUID()
 	sessionID := sess.ID
 	e, err := s.appendEvent(ctx, tx, sess.WorkspaceID, newEvent{
@@ -196,20 +190,22 @@ func (s *Store) appendReportInternal(ctx context.Context, tx *Tx, sess Coordinat
 	}
 	r := Report{
 		ID: id, WorkspaceID: sess.WorkspaceID, TaskID: d.TaskID, FromSessionID: &sessionID, FromActor: sess.Actor,
-		ToSessionID: d.ToSessionID, Kind: d.Kind, Body: d.Body, EvidenceRefs: refs, Confidence: d.Confidence,
-		ConfidenceBasis: d.ConfidenceBasis, Limits: d.Limits, Relation: d.Relation, TargetReportID: d.TargetReportID,
-		AuthorityScope: d.AuthorityScope, AuthorityBasis: d.AuthorityBasis, CreatedAt: e.OccurredAt,
-		EventSequence: e.Sequence,
+		ToSessionID: d.ToSessionID, Kind: d.Kind, Body: d.Body, EvidenceRefs: orEmpty(d.EvidenceRefs),
+		Confidence: d.Confidence, ConfidenceBasis: d.ConfidenceBasis, Limits: d.Limits, Relation: d.Relation,
+		TargetReportID: d.TargetReportID, AuthorityScope: d.AuthorityScope, AuthorityBasis: d.AuthorityBasis,
+		CreatedAt: e.OccurredAt, EventSequence: e.Sequence,
 	}
-	_, err = tx.ExecContext(ctx, "INSERT INTO reports ("+reportColumns+`)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.ID, r.WorkspaceID, r.TaskID, r.FromSessionID, r.FromActor, r.ToSessionID, r.Kind, r.Body, string(refsJSON),
-		r.Confidence, r.ConfidenceBasis, r.Limits, r.Relation, r.TargetReportID, r.AuthorityScope, r.AuthorityBasis,
-		r.CreatedAt, r.EventSequence)
-	if err != nil {
-		return Report{}, fmt.Errorf("insert report: %w", err)
+	if err := tx.InsertReport(ctx, r); err != nil {
+		return Report{}, err
 	}
 	return r, nil
+}
+
+// reportWriter is what posting a report needs: the journal, for its
+// report.posted event, and the reports.
+type reportWriter interface {
+	engine.Journal
+	engine.Reports
 }
 
 // ListReportsInput selects reports for collab_report_list. Nil fields mean

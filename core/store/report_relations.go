@@ -2,19 +2,18 @@ package store
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // validateReportInput checks a caller's report against the workspace inside
 // the write transaction, in the order of
 // docs/contract.md#report-append-order: task, recipient, relation and target,
 // decision authority, then evidence.
-func validateReportInput(ctx context.Context, q querier, sess CoordinationSession, d reportDraft) error {
+func validateReportInput(ctx context.Context, q reportValidator, sess CoordinationSession, d reportDraft) error {
 	if d.TaskID != nil {
-		found, err := rowExists(ctx, q, "SELECT 1 FROM tasks WHERE workspace_id = ? AND id = ?", sess.WorkspaceID, *d.TaskID)
+		found, err := q.TaskRecorded(ctx, sess.WorkspaceID, *d.TaskID)
 		if err != nil {
 			return err
 		}
@@ -37,10 +36,18 @@ func validateReportInput(ctx context.Context, q querier, sess CoordinationSessio
 	return resolveEvidence(ctx, q, sess.WorkspaceID, d.EvidenceRefs)
 }
 
+// reportValidator is what validating a report reads: the task and
+// evidence it names, its recipient and its target.
+type reportValidator interface {
+	engine.Evidence
+	engine.Sessions
+	engine.Reports
+}
+
 // checkRecipient accepts any session of the workspace, ended or not, the
 // author included: addressing is routing, not access control.
-func checkRecipient(ctx context.Context, q querier, workspaceID, sessionID string) error {
-	to, ok, err := findSession(ctx, q, sessionID)
+func checkRecipient(ctx context.Context, q engine.Sessions, workspaceID, sessionID string) error {
+	to, ok, err := q.Session(ctx, sessionID)
 	if err != nil {
 		return err
 	}
@@ -57,7 +64,7 @@ func checkRecipient(ctx context.Context, q querier, workspaceID, sessionID strin
 // other relation names an earlier report of the same workspace and task;
 // only its author may correct, withdraw or supersede it, and only a
 // challenge can be resolved.
-func checkTarget(ctx context.Context, q querier, sess CoordinationSession, d reportDraft) error {
+func checkTarget(ctx context.Context, q engine.Reports, sess CoordinationSession, d reportDraft) error {
 	if d.Relation == "informs" {
 		if d.TargetReportID != nil {
 			return collaberr.New(collaberr.InvalidReportRelation, "An informs report stands alone; drop target_report_id")
@@ -67,7 +74,7 @@ func checkTarget(ctx context.Context, q querier, sess CoordinationSession, d rep
 	if d.TargetReportID == nil {
 		return collaberr.New(collaberr.ReportTargetRequired, "This relation needs target_report_id naming an earlier report")
 	}
-	target, ok, err := findReport(ctx, q, *d.TargetReportID)
+	target, ok, err := q.Report(ctx, *d.TargetReportID)
 	if err != nil {
 		return err
 	}
@@ -106,56 +113,24 @@ func sameOptional(a, b *string) bool {
 // active withdraws, corrects or supersedes report points at. Walking from
 // the newest relation back, a relation that is itself obsoleted does not
 // count, so withdrawing a withdrawal re-activates its target.
-func obsoletedReports(ctx context.Context, q querier, workspaceID string) (map[string]bool, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, target_report_id FROM reports
-WHERE workspace_id = ? AND relation IN ('withdraws', 'corrects', 'supersedes') AND target_report_id IS NOT NULL
-ORDER BY event_sequence DESC, id DESC`, workspaceID)
+func obsoletedReports(ctx context.Context, q engine.Reports, workspaceID string) (map[string]bool, error) {
+	links, err := q.ObsoletingLinks(ctx, workspaceID)
 	if err != nil {
-		return nil, fmt.Errorf("read report relations: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
 	obsolete := map[string]bool{}
-	for rows.Next() {
-		var id, target string
-		if err := rows.Scan(&id, &target); err != nil {
-			return nil, fmt.Errorf("read report relation: %w", err)
-		}
-		if !obsolete[id] {
-			obsolete[target] = true
+	for _, l := range links {
+		if !obsolete[l.ID] {
+			obsolete[l.TargetReportID] = true
 		}
 	}
-	return obsolete, rows.Err()
-}
-
-// targetingReports returns the ids of the reports that point at reportID
-// with one of relations, in journal order.
-func targetingReports(ctx context.Context, q querier, workspaceID, reportID string, relations ...string) ([]string, error) {
-	args := []any{workspaceID, reportID}
-	for _, r := range relations {
-		args = append(args, r)
-	}
-	marks := strings.TrimSuffix(strings.Repeat("?, ", len(relations)), ", ")
-	rows, err := q.QueryContext(ctx, `SELECT id FROM reports WHERE workspace_id = ? AND target_report_id = ?
-AND relation IN (`+marks+`) ORDER BY event_sequence, id`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("read related reports: %w", err)
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("read related report: %w", err)
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return obsolete, nil
 }
 
 // hasActiveRelation reports whether some report outside obsolete points at
 // reportID with one of relations.
-func hasActiveRelation(ctx context.Context, q querier, workspaceID, reportID string, obsolete map[string]bool, relations ...string) (bool, error) {
-	ids, err := targetingReports(ctx, q, workspaceID, reportID, relations...)
+func hasActiveRelation(ctx context.Context, q engine.Reports, workspaceID, reportID string, obsolete map[string]bool, relations ...string) (bool, error) {
+	ids, err := q.ReportsTargeting(ctx, workspaceID, reportID, relations...)
 	if err != nil {
 		return false, err
 	}
@@ -169,7 +144,7 @@ func hasActiveRelation(ctx context.Context, q querier, workspaceID, reportID str
 
 // completionObsolete reports whether an active withdrawal, correction or
 // supersession points at the completion report.
-func completionObsolete(ctx context.Context, q querier, workspaceID, reportID string) (bool, error) {
+func completionObsolete(ctx context.Context, q engine.Reports, workspaceID, reportID string) (bool, error) {
 	obsolete, err := obsoletedReports(ctx, q, workspaceID)
 	if err != nil {
 		return false, err
@@ -180,12 +155,12 @@ func completionObsolete(ctx context.Context, q querier, workspaceID, reportID st
 // unresolvedChallenge reports whether some challenge of the report is
 // neither withdrawn nor resolved by an active report. A resolution that
 // was itself withdrawn no longer clears its challenge.
-func unresolvedChallenge(ctx context.Context, q querier, workspaceID, reportID string) (bool, error) {
+func unresolvedChallenge(ctx context.Context, q engine.Reports, workspaceID, reportID string) (bool, error) {
 	obsolete, err := obsoletedReports(ctx, q, workspaceID)
 	if err != nil {
 		return false, err
 	}
-	challenges, err := targetingReports(ctx, q, workspaceID, reportID, "challenges")
+	challenges, err := q.ReportsTargeting(ctx, workspaceID, reportID, "challenges")
 	if err != nil {
 		return false, err
 	}

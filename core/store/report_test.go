@@ -157,7 +157,7 @@ func TestAppendReportJournalsBeforeStoring(t *testing.T) {
 	if r.EventSequence != seed.EventSequence+1 || !strings.HasPrefix(r.ID, "report_") {
 		t.Fatalf("report %s at sequence %d after seed at %d", r.ID, r.EventSequence, seed.EventSequence)
 	}
-	stored, ok, err := findReport(f.ctx, f.s.read, r.ID)
+	stored, ok, err := f.storedReport(r.ID)
 	if err != nil || !ok {
 		t.Fatalf("stored report: %v %v", ok, err)
 	}
@@ -271,7 +271,7 @@ func TestAppendReportInternalKeepsGivenEvidenceOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stored, _, err := findReport(f.ctx, f.s.read, r.ID)
+	stored, _, err := f.storedReport(r.ID)
 	if err != nil || !slices.Equal(stored.EvidenceRefs, refs) || !slices.Equal(r.EvidenceRefs, refs) {
 		t.Fatalf("stored refs %v (%v), result %v; want %v", stored.EvidenceRefs, err, r.EvidenceRefs, refs)
 	}

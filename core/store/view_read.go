@@ -8,6 +8,7 @@ import (
 
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/scope"
+	"github.com/agenttool/collab/core/store/engine"
 	"github.com/agenttool/collab/core/store/sqlite"
 )
 
@@ -205,7 +206,7 @@ func (s *Store) Reports(ctx context.Context, workspaceID string, q ReportQuery) 
 	if q.Limit <= 0 {
 		q.Limit = 500
 	}
-	query := "SELECT " + reportColumns + " FROM reports WHERE workspace_id = ?"
+	query := "SELECT " + sqlite.ReportColumns + " FROM reports WHERE workspace_id = ?"
 	args := []any{workspaceID}
 	if q.Kind != "" {
 		query += " AND kind = ?"
@@ -225,7 +226,7 @@ func (s *Store) Reports(ctx context.Context, workspaceID string, q ReportQuery) 
 		}
 		defer rows.Close()
 		for rows.Next() {
-			r, err := scanReport(rows)
+			r, err := sqlite.ScanReport(rows)
 			if err != nil {
 				return err
 			}
@@ -242,7 +243,7 @@ func (s *Store) Reports(ctx context.Context, workspaceID string, q ReportQuery) 
 
 // addTargets appends the reports that listed ones point at but that the
 // filter left out, so that every thread has its root.
-func addTargets(ctx context.Context, q querier, reports *[]Report) error {
+func addTargets(ctx context.Context, q engine.Reports, reports *[]Report) error {
 	have := map[string]bool{}
 	for _, r := range *reports {
 		have[r.ID] = true
