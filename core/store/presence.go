@@ -2,13 +2,12 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"encoding/json"
 	"fmt"
 	"slices"
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // presenceProtocol labels every presence record.
@@ -16,46 +15,22 @@ const presenceProtocol = "agenttool.collab.session/0.1"
 
 // Presence is a self-declared, unauthenticated routing hint. It is never
 // journaled, never authenticates and never touches task leases.
-type Presence struct {
-	Protocol             string   `json:"protocol"`
-	ID                   string   `json:"id"`
-	WorkspaceID          string   `json:"workspace_id"`
-	EpochID              string   `json:"epoch_id"`
-	ClientInstanceID     string   `json:"client_instance_id"`
-	ActorLabel           string   `json:"actor_label"`
-	ActorKey             string   `json:"actor_key"`
-	RuntimeKind          string   `json:"runtime_kind"`
-	ProviderLabel        *string  `json:"provider_label"`
-	ModelLabel           *string  `json:"model_label"`
-	DeclaredCapabilities []string `json:"declared_capabilities"`
-	CapabilityBasis      string   `json:"capability_basis"`
-	Version              int64    `json:"version"`
-	JoinedAt             string   `json:"joined_at"`
-	LastSeenAt           string   `json:"last_seen_at"`
-	PresenceExpiresAt    string   `json:"presence_expires_at"`
-	Presence             string   `json:"presence"`
-	LeftAt               *string  `json:"left_at"`
+type Presence = engine.Presence
+
+// shownPresence completes a stored hint with what the rules add: the
+// protocol label, the capability basis and its state at now.
+func shownPresence(p Presence, now string) Presence {
+	p.Protocol, p.CapabilityBasis = presenceProtocol, "self_declared"
+	p.Presence = presenceAt(p, now)
+	return p
 }
 
-const presenceSelect = `id, workspace_id, epoch_id, client_instance_id, actor_label, actor_key, runtime_kind, provider_label,
-model_label, declared_capabilities_json, version, joined_at, last_seen_at, presence_expires_at, left_at`
-
-func scanPresence(row rowScanner, now string) (Presence, error) {
-	p := Presence{Protocol: presenceProtocol, CapabilityBasis: "self_declared"}
-	var caps string
-	err := row.Scan(&p.ID, &p.WorkspaceID, &p.EpochID, &p.ClientInstanceID, &p.ActorLabel, &p.ActorKey, &p.RuntimeKind,
-		&p.ProviderLabel, &p.ModelLabel, &caps, &p.Version, &p.JoinedAt, &p.LastSeenAt, &p.PresenceExpiresAt, &p.LeftAt)
-	if err != nil {
-		return p, err
+// shownPresences completes every hint of a listing (see shownPresence).
+func shownPresences(list []Presence, now string) []Presence {
+	for i := range list {
+		list[i] = shownPresence(list[i], now)
 	}
-	if err := json.Unmarshal([]byte(caps), &p.DeclaredCapabilities); err != nil {
-		return p, fmt.Errorf("presence %s capabilities: %w", p.ID, err)
-	}
-	if p.DeclaredCapabilities == nil {
-		p.DeclaredCapabilities = []string{}
-	}
-	p.Presence = presenceAt(p, now)
-	return p, nil
+	return list
 }
 
 // presenceAt is left once left, live until its expiry, then stale.
@@ -134,14 +109,13 @@ func (s *Store) JoinPresence(ctx context.Context, in JoinInput) (Presence, error
 			return err
 		}
 		now := s.nowISO()
-		existing, err := scanPresence(tx.QueryRowContext(ctx, "SELECT "+presenceSelect+
-			" FROM sessions WHERE workspace_id = ? AND client_instance_id = ?", f.workspaceID, f.client), now)
-		if err == nil {
-			out, err = replayJoin(existing, f)
+		existing, found, err := tx.PresenceOfClient(ctx, f.workspaceID, f.client)
+		if err != nil {
 			return err
 		}
-		if err != sql.ErrNoRows {
-			return fmt.Errorf("read presence: %w", err)
+		if found {
+			out, err = replayJoin(shownPresence(existing, now), f)
+			return err
 		}
 		out, err = insertPresence(ctx, tx, ws, f, now)
 		return err
@@ -168,20 +142,20 @@ func equalPtr(a, b *string) bool {
 	return (a == nil && b == nil) || (a != nil && b != nil && *a == *b)
 }
 
-func insertPresence(ctx context.Context, tx *Tx, ws Workspace, f joinFields, now string) (Presence, error) {
+func insertPresence(ctx context.Context, tx engine.Presences, ws Workspace, f joinFields, now string) (Presence, error) {
 	id := "session_" + newUUID()
-	caps, err := marshalNoEscape(f.caps)
+	err := tx.InsertPresence(ctx, engine.NewPresence{ID: id, WorkspaceID: ws.ID, EpochID: ws.EpochID,
+		ClientInstanceID: f.client, ActorLabel: f.label, ActorKey: "session:" + id, RuntimeKind: f.runtime,
+		ProviderLabel: f.provider, ModelLabel: f.model, DeclaredCapabilities: f.caps, JoinedAt: now,
+		ExpiresAt: addSeconds(now, f.ttl)})
 	if err != nil {
 		return Presence{}, err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO sessions (id, workspace_id, epoch_id, client_instance_id, actor_label, actor_key,
-runtime_kind, provider_label, model_label, declared_capabilities_json, version, joined_at, last_seen_at, presence_expires_at, left_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, NULL)`, id, ws.ID, ws.EpochID, f.client, f.label, "session:"+id, f.runtime,
-		f.provider, f.model, string(caps), now, now, addSeconds(now, f.ttl))
-	if err != nil {
-		return Presence{}, fmt.Errorf("insert presence: %w", err)
+	p, found, err := tx.PresenceByID(ctx, id)
+	if err == nil && !found {
+		err = fmt.Errorf("presence %s vanished after its insert", id)
 	}
-	return scanPresence(tx.QueryRowContext(ctx, "SELECT "+presenceSelect+" FROM sessions WHERE id = ?", id), now)
+	return shownPresence(p, now), err
 }
 
 // ListPresence lists presence hints newest first; the presence filter is
@@ -191,45 +165,41 @@ func (s *Store) ListPresence(ctx context.Context, workspaceID string, presence *
 	if err != nil {
 		return nil, err
 	}
-	if _, err := readWorkspace(ctx, s.read, wsID); err != nil {
-		return nil, err
+	var out []Presence
+	err = s.readTx(ctx, func(tx *Tx) error {
+		if _, err := readWorkspace(ctx, tx, wsID); err != nil {
+			return err
+		}
+		state, n, err := presenceListArgs(presence, limit)
+		if err != nil {
+			return err
+		}
+		now := s.nowISO()
+		list, err := tx.PresenceList(ctx, wsID, state, now, n)
+		out = shownPresences(list, now)
+		return err
+	})
+	return out, err
+}
+
+// presenceListArgs validates a listing's presence filter, then its limit
+// (100 when nil).
+func presenceListArgs(presence *string, limit *int64) (engine.PresenceState, int64, error) {
+	state := engine.PresenceAny
+	if presence != nil {
+		switch p := engine.PresenceState(*presence); p {
+		case engine.PresenceLive, engine.PresenceStale, engine.PresenceLeft:
+			state = p
+		default:
+			return state, 0, collaberr.New(collaberr.InvalidPresence, "presence must be live, stale or left")
+		}
 	}
 	n := int64(100)
 	if limit != nil {
 		n = *limit
 	}
-	now := s.nowISO()
-	query := "SELECT " + presenceSelect + " FROM sessions WHERE workspace_id = ?"
-	args := []any{wsID}
-	if presence != nil {
-		switch *presence {
-		case "live":
-			query += " AND left_at IS NULL AND presence_expires_at > ?"
-			args = append(args, now)
-		case "stale":
-			query += " AND left_at IS NULL AND presence_expires_at <= ?"
-			args = append(args, now)
-		case "left":
-			query += " AND left_at IS NOT NULL"
-		default:
-			return nil, collaberr.New(collaberr.InvalidPresence, "presence must be live, stale or left")
-		}
-	}
 	if n < 1 || n > 500 {
-		return nil, collaberr.New(collaberr.InvalidSessionListLimit, "limit must be a whole number from 1 to 500")
+		return state, 0, collaberr.New(collaberr.InvalidSessionListLimit, "limit must be a whole number from 1 to 500")
 	}
-	rows, err := s.read.QueryContext(ctx, query+" ORDER BY joined_at DESC, id DESC LIMIT ?", append(args, n)...)
-	if err != nil {
-		return nil, fmt.Errorf("list presence: %w", err)
-	}
-	defer rows.Close()
-	out := []Presence{}
-	for rows.Next() {
-		p, err := scanPresence(rows, now)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return state, n, nil
 }

@@ -2,12 +2,12 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // PresenceUpdate is a heartbeat or leave request.
@@ -31,14 +31,12 @@ func (s *Store) HeartbeatPresence(ctx context.Context, in PresenceUpdate) (json.
 	}
 	request := map[string]any{"session_id": id, "idempotency_key": key, "expected_version": version, "ttl_seconds": ttl}
 	return s.updatePresence(ctx, id, key, "session.heartbeat", request, version,
-		func(ctx context.Context, tx *Tx, p Presence, now string) error {
+		func(ctx context.Context, tx engine.Presences, p Presence, now string) error {
 			if p.LeftAt != nil {
 				return collaberr.New(collaberr.SessionLeft, "A presence hint that left cannot heartbeat; join with a new client_instance_id").
 					With("session_id", p.ID)
 			}
-			_, err := tx.ExecContext(ctx, `UPDATE sessions SET version = version + 1, last_seen_at = ?, presence_expires_at = ?
-WHERE id = ?`, now, addSeconds(now, ttl), p.ID)
-			return err
+			return tx.RefreshPresence(ctx, p.ID, now, addSeconds(now, ttl))
 		})
 }
 
@@ -50,12 +48,11 @@ func (s *Store) LeavePresence(ctx context.Context, in PresenceUpdate) (json.RawM
 	}
 	request := map[string]any{"session_id": id, "idempotency_key": key, "expected_version": version}
 	return s.updatePresence(ctx, id, key, "session.leave", request, version,
-		func(ctx context.Context, tx *Tx, p Presence, now string) error {
+		func(ctx context.Context, tx engine.Presences, p Presence, now string) error {
 			if p.LeftAt != nil {
 				return nil
 			}
-			_, err := tx.ExecContext(ctx, "UPDATE sessions SET version = version + 1, left_at = ? WHERE id = ?", now, p.ID)
-			return err
+			return tx.MarkPresenceLeft(ctx, p.ID, now)
 		})
 }
 
@@ -73,7 +70,7 @@ func normalizePresenceUpdate(in PresenceUpdate) (string, string, int64, error) {
 }
 
 func (s *Store) updatePresence(ctx context.Context, id, key, operation string, request map[string]any, version int64,
-	apply func(ctx context.Context, tx *Tx, p Presence, now string) error) (json.RawMessage, error) {
+	apply func(ctx context.Context, tx engine.Presences, p Presence, now string) error) (json.RawMessage, error) {
 	hash, err := requestHash(operation, request)
 	if err != nil {
 		return nil, err
@@ -81,13 +78,14 @@ func (s *Store) updatePresence(ctx context.Context, id, key, operation string, r
 	var out []byte
 	err = s.writeTx(ctx, func(tx *Tx) error {
 		now := s.nowISO()
-		p, err := scanPresence(tx.QueryRowContext(ctx, "SELECT "+presenceSelect+" FROM sessions WHERE id = ?", id), now)
-		if err == sql.ErrNoRows {
+		p, found, err := tx.PresenceByID(ctx, id)
+		if err != nil {
+			return err
+		}
+		if !found {
 			return collaberr.Newf(collaberr.SessionNotFound, "Presence session '%s' was not found", id)
 		}
-		if err != nil {
-			return fmt.Errorf("read presence: %w", err)
-		}
+		p = shownPresence(p, now)
 		if _, err := readWorkspace(ctx, tx, p.WorkspaceID); err != nil {
 			return err
 		}
@@ -104,11 +102,14 @@ func (s *Store) updatePresence(ctx context.Context, id, key, operation string, r
 		if err := apply(ctx, tx, p, now); err != nil {
 			return err
 		}
-		updated, err := scanPresence(tx.QueryRowContext(ctx, "SELECT "+presenceSelect+" FROM sessions WHERE id = ?", id), now)
+		updated, found, err := tx.PresenceByID(ctx, id)
+		if err == nil && !found {
+			err = fmt.Errorf("presence %s vanished during its update", id)
+		}
 		if err != nil {
 			return err
 		}
-		if out, err = encodeJSON(map[string]any{"session": updated}); err != nil {
+		if out, err = encodeJSON(map[string]any{"session": shownPresence(updated, now)}); err != nil {
 			return err
 		}
 		return insertReceipt(ctx, tx, p.WorkspaceID, p.ActorKey, key, operation, hash, out, now)

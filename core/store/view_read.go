@@ -107,22 +107,9 @@ func allSessions(ctx context.Context, q querier, workspaceID string) ([]Coordina
 }
 
 // allPresence lists every self-declared presence record, newest first.
-func allPresence(ctx context.Context, q querier, workspaceID, now string) ([]Presence, error) {
-	rows, err := q.QueryContext(ctx, "SELECT "+presenceSelect+
-		" FROM sessions WHERE workspace_id = ? ORDER BY last_seen_at DESC, id", workspaceID)
-	if err != nil {
-		return nil, fmt.Errorf("list presence: %w", err)
-	}
-	defer rows.Close()
-	out := []Presence{}
-	for rows.Next() {
-		p, err := scanPresence(rows, now)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+func allPresence(ctx context.Context, q engine.Presences, workspaceID, now string) ([]Presence, error) {
+	list, err := q.PresenceBySeen(ctx, workspaceID)
+	return shownPresences(list, now), err
 }
 
 func workspaceWorktrees(ctx context.Context, q querier, workspaceID string) ([]Worktree, error) {

@@ -60,6 +60,7 @@ type Tx interface {
 	Reports
 	Decisions
 	Evidence
+	Presences
 	// TakeWriteGuard admits the session-plane writes that follow, until
 	// release, in engines whose data older clients can also reach: a
 	// SQLite file carries the v0.2 triggers that refuse session-plane
