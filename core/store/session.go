@@ -96,31 +96,27 @@ func (s *Store) StartSession(ctx context.Context, in StartSessionInput) (Started
 // refusePartitioned refuses a repository whose v0.1 journals were kept
 // apart by migration: sessions need one journal per repository.
 func (s *Store) refusePartitioned(ctx context.Context, key string) error {
-	rows, err := s.read.QueryContext(ctx, "SELECT id FROM workspaces WHERE repository_key = ? ORDER BY created_at, id", key)
-	if err != nil {
-		return fmt.Errorf("read workspaces: %w", err)
-	}
-	defer rows.Close()
 	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return err
-		}
-		ids = append(ids, id)
+	err := s.readTx(ctx, func(tx *Tx) error {
+		var err error
+		ids, err = tx.RepositoryWorkspaces(ctx, key)
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	if len(ids) > 1 {
 		return collaberr.New(collaberr.RepositoryPartitioned,
 			"This repository has several preserved v0.1 journals; reconcile them before starting credential-bound sessions (legacy mode still works in each)").
 			With("workspace_ids", ids)
 	}
-	return rows.Err()
+	return nil
 }
 
-func (s *Store) insertSession(ctx context.Context, tx *Tx, opened OpenedWorkspace, actor string, role, parent *string, token string) (CoordinationSession, error) {
+func (s *Store) insertSession(ctx context.Context, tx engine.Tx, opened OpenedWorkspace, actor string, role, parent *string, token string) (CoordinationSession, error) {
 	wsID := opened.Workspace.ID
 	if parent != nil {
-		p, ok, err := findSession(ctx, tx, *parent)
+		p, ok, err := tx.Session(ctx, *parent)
 		if err != nil {
 			return CoordinationSession{}, err
 		}
@@ -148,7 +144,7 @@ func (s *Store) insertSession(ctx context.Context, tx *Tx, opened OpenedWorkspac
 	}); err != nil {
 		return CoordinationSession{}, err
 	}
-	sess, _, err := findSession(ctx, tx, id)
+	sess, _, err := tx.Session(ctx, id)
 	return sess, err
 }
 
@@ -191,9 +187,15 @@ func authenticate(ctx context.Context, q engine.Sessions, cred Credential, allow
 
 // Session reads one credential-bound session.
 func (s *Store) Session(ctx context.Context, id string) (CoordinationSession, error) {
-	sess, ok, err := findSession(ctx, s.read, id)
-	if err == nil && !ok {
-		err = sessionNotFound(id)
-	}
+	var sess CoordinationSession
+	err := s.readTx(ctx, func(tx *Tx) error {
+		var ok bool
+		var err error
+		sess, ok, err = tx.Session(ctx, id)
+		if err == nil && !ok {
+			err = sessionNotFound(id)
+		}
+		return err
+	})
 	return sess, err
 }

@@ -61,6 +61,7 @@ type Tx interface {
 	Decisions
 	Evidence
 	Presences
+	Partitions
 	// TakeWriteGuard admits the session-plane writes that follow, until
 	// release, in engines whose data older clients can also reach: a
 	// SQLite file carries the v0.2 triggers that refuse session-plane
