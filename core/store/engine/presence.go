@@ -67,7 +67,8 @@ type Presences interface {
 	// PresenceOfClient returns the workspace's presence hint of one client
 	// instance (there is at most one).
 	PresenceOfClient(ctx context.Context, workspaceID, clientInstanceID string) (p Presence, found bool, err error)
-	// InsertPresence stores a new presence hint.
+	// InsertPresence stores a new presence hint; a second hint for the
+	// same (workspace, client instance) fails.
 	InsertPresence(ctx context.Context, p NewPresence) error
 	// PresenceList lists a workspace's presence hints in state at now,
 	// newest first (by joined_at, then id, both descending), at most limit

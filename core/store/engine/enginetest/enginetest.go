@@ -31,6 +31,10 @@ func Run(t *testing.T, open Open) {
 	t.Run("RolledBackReportIsNotFound", func(t *testing.T) { rolledBackReportIsNotFound(t, open(t)) })
 	t.Run("DecisionsNewestFirst", func(t *testing.T) { decisionsNewestFirst(t, open(t)) })
 	t.Run("EvidenceConfinedToWorkspace", func(t *testing.T) { evidenceConfinedToWorkspace(t, open(t)) })
+	t.Run("PresenceListedByState", func(t *testing.T) { presenceListedByState(t, open(t)) })
+	t.Run("PresenceUpdatesCountVersions", func(t *testing.T) { presenceUpdatesCountVersions(t, open(t)) })
+	t.Run("ClientInstanceIsUniquePerWorkspace", func(t *testing.T) { clientInstanceIsUniquePerWorkspace(t, open(t)) })
+	t.Run("RepositoryWorkspacesInCreationOrder", func(t *testing.T) { repositoryWorkspacesInCreationOrder(t, open(t)) })
 }
 
 const clock = "2026-01-01T00:00:00.000Z"
