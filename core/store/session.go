@@ -97,7 +97,7 @@ func (s *Store) StartSession(ctx context.Context, in StartSessionInput) (Started
 // apart by migration: sessions need one journal per repository.
 func (s *Store) refusePartitioned(ctx context.Context, key string) error {
 	var ids []string
-	err := s.readTx(ctx, func(tx *Tx) error {
+	err := s.engine().Read(ctx, func(tx engine.Tx) error {
 		var err error
 		ids, err = tx.RepositoryWorkspaces(ctx, key)
 		return err
@@ -188,7 +188,7 @@ func authenticate(ctx context.Context, q engine.Sessions, cred Credential, allow
 // Session reads one credential-bound session.
 func (s *Store) Session(ctx context.Context, id string) (CoordinationSession, error) {
 	var sess CoordinationSession
-	err := s.readTx(ctx, func(tx *Tx) error {
+	err := s.engine().Read(ctx, func(tx engine.Tx) error {
 		var ok bool
 		var err error
 		sess, ok, err = tx.Session(ctx, id)
