@@ -51,6 +51,9 @@ func Map[T, U any](a *Of[T], f func(T) U) *Of[U] {
 // an operation Member names, v must be a Single of that member; its value
 // is encoded once, for the receipt, and the answer wraps those bytes.
 func Render[T any](operation string, v *T) (a *Of[T], receipt []byte, err error) {
+	if v == nil {
+		return nil, nil, fmt.Errorf("%s produced no answer", operation)
+	}
 	name, single := Member(operation)
 	if !single {
 		b, err := Encode(v)

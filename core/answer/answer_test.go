@@ -118,6 +118,9 @@ func TestRenderRefusesAnAnswerThatDoesNotMatchItsReceiptForm(t *testing.T) {
 	if _, _, err := Render("task.claim", &p); err == nil || !strings.Contains(err.Error(), "not a single-member") {
 		t.Errorf("pair as task.claim: %v", err)
 	}
+	if _, _, err := Render[pair]("artifact.attach", nil); err == nil {
+		t.Error("a missing answer rendered")
+	}
 	o := one{name: "report", v: tricky}
 	if _, _, err := Render("task.claim", &o); err == nil || !strings.Contains(err.Error(), "{report}") {
 		t.Errorf("{report} as task.claim: %v", err)
