@@ -2,8 +2,8 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 
+	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
@@ -50,7 +50,7 @@ func normalizeArtifact(in ArtifactInput) (artifactFields, error) {
 
 // AttachArtifact records a reference (never the bytes) on a task whose
 // lease the caller holds.
-func (s *Store) AttachArtifact(ctx context.Context, who Actor, in LeaseInput, a ArtifactInput) (json.RawMessage, error) {
+func (s *Store) AttachArtifact(ctx context.Context, who Actor, in LeaseInput, a ArtifactInput) (*answer.Of[AttachAnswer], error) {
 	lc, err := newLeaseCall(who, in)
 	if err != nil {
 		return nil, err
@@ -60,9 +60,9 @@ func (s *Store) AttachArtifact(ctx context.Context, who Actor, in LeaseInput, a 
 		return nil, err
 	}
 	extra := map[string]any{"kind": f.kind, "uri": f.uri, "sha256": nullable(f.sha), "media_type": nullable(f.mediaType), "label": nullable(f.label)}
-	return s.mutateLease(ctx, lc, leaseChange{
+	return mutateLease(ctx, s, lc, leaseChange[AttachAnswer]{
 		operation: "artifact.attach", extra: extra,
-		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (*AttachAnswer, error) {
 			art := Artifact{ID: "artifact_" + newUUID(), TaskID: t.ID, Kind: f.kind, URI: f.uri, SHA256: f.sha,
 				MediaType: f.mediaType, Label: f.label, AttachedBy: h.actor, AttachedAt: now, AttachedBySessionID: h.sessionID}
 			if err := exec(ctx, tx, "attach artifact", `INSERT INTO artifacts (id, workspace_id, task_id, kind, uri, sha256,
@@ -80,16 +80,9 @@ media_type, label, attached_by, attached_at, attached_by_session_id) VALUES (?, 
 				return nil, err
 			}
 			task, err := loadTask(ctx, tx, t.WorkspaceID, t.ID, now)
-			return attachAnswer{Task: task, Artifact: art}, err
+			return &AttachAnswer{Task: task, Artifact: art}, err
 		},
 	})
-}
-
-// attachAnswer is an attach's answer and receipt: the task first, then the
-// artifact, the order the reference writes them in.
-type attachAnswer struct {
-	Task     Task     `json:"task"`
-	Artifact Artifact `json:"artifact"`
 }
 
 func artifactMap(a Artifact) map[string]any {

@@ -11,8 +11,8 @@ import (
 func (f *reportFixture) claimed(ss StartedSession, id string) string {
 	f.t.Helper()
 	f.task(ss, id)
-	out, err := f.s.ClaimTask(f.ctx, SessionActor(cred(ss)), ClaimInput{WorkspaceID: ss.Workspace.ID, TaskID: id,
-		IdempotencyKey: f.nextKey(), ExpectedVersion: 1})
+	out, err := answerJSON(f.s.ClaimTask(f.ctx, SessionActor(cred(ss)), ClaimInput{WorkspaceID: ss.Workspace.ID, TaskID: id,
+		IdempotencyKey: f.nextKey(), ExpectedVersion: 1}))
 	if err != nil {
 		f.t.Fatalf("claim %s: %v", id, err)
 	}
@@ -43,7 +43,7 @@ func TestReceiptsHoldTheBareObjectAndReplaysWrapIt(t *testing.T) {
 	ws := f.a.Workspace.ID
 	id := "bare"
 	in := CreateTaskInput{WorkspaceID: ws, IdempotencyKey: "legacy-create", TaskID: &id, Title: "T \u2028 line"}
-	answer, err := f.s.CreateTask(f.ctx, LabelActor("carol"), in)
+	answer, err := answerJSON(f.s.CreateTask(f.ctx, LabelActor("carol"), in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestReceiptsHoldTheBareObjectAndReplaysWrapIt(t *testing.T) {
 	if !bytes.Contains(answer, []byte("\u2028")) {
 		t.Errorf("U+2028 is not written raw: %s", answer)
 	}
-	replay, err := f.s.CreateTask(f.ctx, LabelActor("carol"), in)
+	replay, err := answerJSON(f.s.CreateTask(f.ctx, LabelActor("carol"), in))
 	if err != nil || !bytes.Equal(replay, answer) {
 		t.Fatalf("replay %s (%v), want %s", replay, err, answer)
 	}
@@ -65,13 +65,13 @@ WHERE idempotency_key = 'legacy-create'`)
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if replay, err := f.s.CreateTask(f.ctx, LabelActor("carol"), in); err != nil || !bytes.Equal(replay, answer) {
+	if replay, err := answerJSON(f.s.CreateTask(f.ctx, LabelActor("carol"), in)); err != nil || !bytes.Equal(replay, answer) {
 		t.Fatalf("replay of an old wrapped receipt %s (%v), want %s", replay, err, answer)
 	}
 
 	lease := f.claimed(f.a, "attach")
-	att, err := f.s.AttachArtifact(f.ctx, SessionActor(cred(f.a)), LeaseInput{WorkspaceID: ws, TaskID: "attach",
-		LeaseID: lease, IdempotencyKey: "attach-key", ExpectedVersion: 2}, ArtifactInput{Kind: "file", URI: "file:///x"})
+	att, err := answerJSON(f.s.AttachArtifact(f.ctx, SessionActor(cred(f.a)), LeaseInput{WorkspaceID: ws, TaskID: "attach",
+		LeaseID: lease, IdempotencyKey: "attach-key", ExpectedVersion: 2}, ArtifactInput{Kind: "file", URI: "file:///x"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,8 +89,8 @@ func TestSessionOfferJudgesTheTargetBeforeTheTask(t *testing.T) {
 	ws := f.a.Workspace.ID
 	lease := f.claimed(f.a, "offered")
 	offer := func(task string, version int64, to string) error {
-		_, err := f.s.OfferHandoff(f.ctx, SessionActor(cred(f.a)), OfferInput{Lease: LeaseInput{WorkspaceID: ws, TaskID: task,
-			LeaseID: lease, IdempotencyKey: f.nextKey(), ExpectedVersion: version}, ToSessionID: &to, Summary: "s"})
+		_, err := answerJSON(f.s.OfferHandoff(f.ctx, SessionActor(cred(f.a)), OfferInput{Lease: LeaseInput{WorkspaceID: ws, TaskID: task,
+			LeaseID: lease, IdempotencyKey: f.nextKey(), ExpectedVersion: version}, ToSessionID: &to, Summary: "s"}))
 		return err
 	}
 	wantCode(t, offer("offered", 99, f.a.Session.ID), "invalid_handoff")
@@ -107,12 +107,12 @@ func TestSessionReleaseJournalsOfferExpiryWithoutASession(t *testing.T) {
 	ws := f.a.Workspace.ID
 	lease := f.claimed(f.a, "released")
 	to := f.b.Session.ID
-	if _, err := f.s.OfferHandoff(f.ctx, SessionActor(cred(f.a)), OfferInput{Lease: LeaseInput{WorkspaceID: ws, TaskID: "released",
-		LeaseID: lease, IdempotencyKey: f.nextKey(), ExpectedVersion: 2}, ToSessionID: &to, Summary: "s"}); err != nil {
+	if _, err := answerJSON(f.s.OfferHandoff(f.ctx, SessionActor(cred(f.a)), OfferInput{Lease: LeaseInput{WorkspaceID: ws, TaskID: "released",
+		LeaseID: lease, IdempotencyKey: f.nextKey(), ExpectedVersion: 2}, ToSessionID: &to, Summary: "s"})); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.s.ReleaseLease(f.ctx, SessionActor(cred(f.a)), LeaseInput{WorkspaceID: ws, TaskID: "released", LeaseID: lease,
-		IdempotencyKey: f.nextKey(), ExpectedVersion: 3}, nil); err != nil {
+	if _, err := answerJSON(f.s.ReleaseLease(f.ctx, SessionActor(cred(f.a)), LeaseInput{WorkspaceID: ws, TaskID: "released", LeaseID: lease,
+		IdempotencyKey: f.nextKey(), ExpectedVersion: 3}, nil)); err != nil {
 		t.Fatal(err)
 	}
 	var seq int64

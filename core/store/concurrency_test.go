@@ -232,13 +232,13 @@ func (w *storeWorker) round(r int) error {
 	if err := w.lifeCycle(ca, cb, b.Session.ID, task); err != nil {
 		return fmt.Errorf("task %s: %w", task, err)
 	}
-	if _, err := s.AppendReport(ctx, ca, AppendReportInput{IdempotencyKey: w.key(), TaskID: &task,
-		Kind: "observation", Body: fmt.Sprintf("round %d of writer %d", r, w.id)}); err != nil {
+	if _, err := answerJSON(s.AppendReport(ctx, ca, AppendReportInput{IdempotencyKey: w.key(), TaskID: &task,
+		Kind: "observation", Body: fmt.Sprintf("round %d of writer %d", r, w.id)})); err != nil {
 		return fmt.Errorf("append report: %w", err)
 	}
-	if _, err := s.RecordDecision(ctx, SessionActor(cb), RecordDecisionInput{IdempotencyKey: w.key(),
+	if _, err := answerJSON(s.RecordDecision(ctx, SessionActor(cb), RecordDecisionInput{IdempotencyKey: w.key(),
 		Topic: fmt.Sprintf("topic-%d-%d", w.id, r), Decision: "keep going",
-		AuthorityScope: ptr("this task"), AuthorityBasis: ptr("assigned by the lead")}); err != nil {
+		AuthorityScope: ptr("this task"), AuthorityBasis: ptr("assigned by the lead")})); err != nil {
 		return fmt.Errorf("record decision: %w", err)
 	}
 	next, err := s.NextForSession(ctx, cb, nil, 50)
@@ -262,8 +262,8 @@ func (w *storeWorker) round(r int) error {
 func (w *storeWorker) lifeCycle(ca, cb Credential, toB, id string) error {
 	ctx, s := w.ctx, w.s
 	mode := "coordination"
-	t, _, err := decodeTaskResult(s.CreateTask(ctx, SessionActor(ca), CreateTaskInput{IdempotencyKey: w.key(), TaskID: &id,
-		Title: "Task " + id, WorkMode: &mode}))
+	t, _, err := decodeTaskResult(answerJSON(s.CreateTask(ctx, SessionActor(ca), CreateTaskInput{IdempotencyKey: w.key(), TaskID: &id,
+		Title: "Task " + id, WorkMode: &mode})))
 	if err != nil {
 		return fmt.Errorf("create: %w", err)
 	}
@@ -272,30 +272,30 @@ func (w *storeWorker) lifeCycle(ca, cb Credential, toB, id string) error {
 		run  func(t Task) (json.RawMessage, error)
 	}{
 		{"claim", func(t Task) (json.RawMessage, error) {
-			return s.ClaimTask(ctx, SessionActor(ca), ClaimInput{TaskID: t.ID, IdempotencyKey: w.key(), ExpectedVersion: t.Version})
+			return answerJSON(s.ClaimTask(ctx, SessionActor(ca), ClaimInput{TaskID: t.ID, IdempotencyKey: w.key(), ExpectedVersion: t.Version}))
 		}},
 		{"renew", func(t Task) (json.RawMessage, error) {
 			ttl := int64(600)
-			return s.RenewLease(ctx, SessionActor(ca), w.lease(t), &ttl)
+			return answerJSON(s.RenewLease(ctx, SessionActor(ca), w.lease(t), &ttl))
 		}},
 		{"progress", func(t Task) (json.RawMessage, error) {
-			return s.RecordProgress(ctx, SessionActor(ca), w.lease(t), "halfway")
+			return answerJSON(s.RecordProgress(ctx, SessionActor(ca), w.lease(t), "halfway"))
 		}},
 		{"release", func(t Task) (json.RawMessage, error) {
 			summary := "handing back"
-			return s.ReleaseLease(ctx, SessionActor(ca), w.lease(t), &summary)
+			return answerJSON(s.ReleaseLease(ctx, SessionActor(ca), w.lease(t), &summary))
 		}},
 		{"reclaim", func(t Task) (json.RawMessage, error) {
-			return s.ClaimTask(ctx, SessionActor(ca), ClaimInput{TaskID: t.ID, IdempotencyKey: w.key(), ExpectedVersion: t.Version})
+			return answerJSON(s.ClaimTask(ctx, SessionActor(ca), ClaimInput{TaskID: t.ID, IdempotencyKey: w.key(), ExpectedVersion: t.Version}))
 		}},
 		{"block", func(t Task) (json.RawMessage, error) {
-			return s.BlockTask(ctx, SessionActor(ca), w.lease(t), "waiting on a review")
+			return answerJSON(s.BlockTask(ctx, SessionActor(ca), w.lease(t), "waiting on a review"))
 		}},
 		{"unblock", func(t Task) (json.RawMessage, error) {
-			return s.UnblockTask(ctx, SessionActor(ca), UnblockInput{WorkspaceID: w.wsID, TaskID: t.ID, IdempotencyKey: w.key(), ExpectedVersion: t.Version})
+			return answerJSON(s.UnblockTask(ctx, SessionActor(ca), UnblockInput{WorkspaceID: w.wsID, TaskID: t.ID, IdempotencyKey: w.key(), ExpectedVersion: t.Version}))
 		}},
 		{"claim after unblock", func(t Task) (json.RawMessage, error) {
-			return s.ClaimTask(ctx, SessionActor(ca), ClaimInput{TaskID: t.ID, IdempotencyKey: w.key(), ExpectedVersion: t.Version})
+			return answerJSON(s.ClaimTask(ctx, SessionActor(ca), ClaimInput{TaskID: t.ID, IdempotencyKey: w.key(), ExpectedVersion: t.Version}))
 		}},
 	}
 	for _, step := range steps {
@@ -303,15 +303,15 @@ func (w *storeWorker) lifeCycle(ca, cb Credential, toB, id string) error {
 			return fmt.Errorf("%s: %w", step.name, err)
 		}
 	}
-	t, h, err := decodeTaskResult(s.OfferHandoff(ctx, SessionActor(ca), OfferInput{Lease: w.lease(t), ToSessionID: &toB, Summary: "yours now"}))
+	t, h, err := decodeTaskResult(answerJSON(s.OfferHandoff(ctx, SessionActor(ca), OfferInput{Lease: w.lease(t), ToSessionID: &toB, Summary: "yours now"})))
 	if err != nil {
 		return fmt.Errorf("offer handoff: %w", err)
 	}
-	if t, _, err = decodeTaskResult(s.RespondToHandoff(ctx, SessionActor(cb), RespondInput{HandoffID: h.ID, IdempotencyKey: w.key(),
-		ExpectedVersion: t.Version, Response: "accept"})); err != nil {
+	if t, _, err = decodeTaskResult(answerJSON(s.RespondToHandoff(ctx, SessionActor(cb), RespondInput{HandoffID: h.ID, IdempotencyKey: w.key(),
+		ExpectedVersion: t.Version, Response: "accept"}))); err != nil {
 		return fmt.Errorf("accept handoff: %w", err)
 	}
-	if _, _, err = decodeTaskResult(s.CompleteTask(ctx, SessionActor(cb), CompleteInput{Lease: w.lease(t), Summary: "done"})); err != nil {
+	if _, _, err = decodeTaskResult(answerJSON(s.CompleteTask(ctx, SessionActor(cb), CompleteInput{Lease: w.lease(t), Summary: "done"}))); err != nil {
 		return fmt.Errorf("complete: %w", err)
 	}
 	return nil
@@ -325,10 +325,10 @@ func (w *storeWorker) presence(r int) error {
 	if err != nil {
 		return fmt.Errorf("join presence: %w", err)
 	}
-	if _, err := s.HeartbeatPresence(ctx, PresenceUpdate{SessionID: p.ID, IdempotencyKey: w.key(), ExpectedVersion: p.Version}); err != nil {
+	if _, err := answerJSON(s.HeartbeatPresence(ctx, PresenceUpdate{SessionID: p.ID, IdempotencyKey: w.key(), ExpectedVersion: p.Version})); err != nil {
 		return fmt.Errorf("heartbeat: %w", err)
 	}
-	if _, err := s.LeavePresence(ctx, PresenceUpdate{SessionID: p.ID, IdempotencyKey: w.key(), ExpectedVersion: p.Version + 1}); err != nil {
+	if _, err := answerJSON(s.LeavePresence(ctx, PresenceUpdate{SessionID: p.ID, IdempotencyKey: w.key(), ExpectedVersion: p.Version + 1})); err != nil {
 		return fmt.Errorf("leave presence: %w", err)
 	}
 	return nil

@@ -66,10 +66,10 @@ func (s *Store) ResetCursor(ctx context.Context, cred Credential, in ResetCursor
 		return CoordinationSession{}, err
 	}
 	target := map[string]any{"epoch_id": in.Target.EpochID, "sequence": in.Target.Sequence, "hash": in.Target.Hash}
-	_, err = s.mutateAsSession(ctx, sessionMutation{
+	_, err = mutateAsSession(ctx, s, sessionMutation[cursorAnswer]{
 		cred: cred, operation: "cursor.reset.v2", key: in.IdempotencyKey, allowRecovery: true,
 		request: map[string]any{"expected_cursor_version": in.ExpectedVersion, "target": target, "reason": reason},
-		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (*cursorAnswer, error) {
 			return s.applyReset(ctx, tx, sess, in, reason)
 		},
 	})
@@ -88,7 +88,7 @@ func (s *Store) ResetCursor(ctx context.Context, cred Credential, in ResetCursor
 	return sess, nil
 }
 
-func (s *Store) applyReset(ctx context.Context, tx *Tx, sess CoordinationSession, in ResetCursorInput, reason string) (any, error) {
+func (s *Store) applyReset(ctx context.Context, tx *Tx, sess CoordinationSession, in ResetCursorInput, reason string) (*cursorAnswer, error) {
 	if sess.CursorVersion != in.ExpectedVersion {
 		return nil, collaberr.New(collaberr.CursorVersionConflict, "The session cursor moved since you read it; read the session again")
 	}
@@ -110,7 +110,7 @@ func (s *Store) applyReset(ctx context.Context, tx *Tx, sess CoordinationSession
 		return nil, err
 	}
 	updated, _, err := findSession(ctx, tx, sess.ID)
-	return map[string]any{"session": updated}, err
+	return &cursorAnswer{Session: updated}, err
 }
 
 func anchorMap(a journal.Anchor) map[string]any {

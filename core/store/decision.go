@@ -2,8 +2,8 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 
+	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 	"github.com/agenttool/collab/core/store/engine"
@@ -51,7 +51,7 @@ func normalizeDecision(in RecordDecisionInput) (decisionFields, error) {
 // RecordDecision stores a legacy (actor-labelled) decision: a decisions
 // row and its decision.recorded event, idempotent per actor and key. The
 // authority fields are ignored. The result is {decision}.
-func (s *Store) RecordDecision(ctx context.Context, who Actor, in RecordDecisionInput) (json.RawMessage, error) {
+func (s *Store) RecordDecision(ctx context.Context, who Actor, in RecordDecisionInput) (*answer.Of[DecisionAnswer], error) {
 	if cred, ok := who.Session(); ok {
 		return s.recordDecisionAsSession(ctx, cred, in)
 	}
@@ -60,7 +60,7 @@ func (s *Store) RecordDecision(ctx context.Context, who Actor, in RecordDecision
 }
 
 // recordDecisionAsLabel stores a legacy decision.
-func (s *Store) recordDecisionAsLabel(ctx context.Context, in RecordDecisionInput) (json.RawMessage, error) {
+func (s *Store) recordDecisionAsLabel(ctx context.Context, in RecordDecisionInput) (*answer.Of[DecisionAnswer], error) {
 	f, err := normalizeDecision(in)
 	if err != nil {
 		return nil, err
@@ -69,9 +69,9 @@ func (s *Store) recordDecisionAsLabel(ctx context.Context, in RecordDecisionInpu
 		"workspace_id": in.WorkspaceID, "actor": f.actor, "idempotency_key": f.key, "topic": f.topic,
 		"decision": f.decision, "rationale": nullable(f.rationale),
 	}
-	return s.mutateAsActor(ctx, legacyMutation{
+	return mutateAsActor(ctx, s, legacyMutation[DecisionAnswer]{
 		workspaceID: in.WorkspaceID, actor: f.actor, operation: "decision.record", key: f.key, request: request,
-		apply: func(ctx context.Context, tx *Tx) (any, error) {
+		apply: func(ctx context.Context, tx *Tx) (*DecisionAnswer, error) {
 			return s.insertDecision(ctx, tx, in.WorkspaceID, f)
 		},
 	})
@@ -84,7 +84,7 @@ type decisionWriter interface {
 	engine.Journal
 }
 
-func (s *Store) insertDecision(ctx context.Context, tx decisionWriter, wsID string, f decisionFields) (any, error) {
+func (s *Store) insertDecision(ctx context.Context, tx decisionWriter, wsID string, f decisionFields) (*DecisionAnswer, error) {
 	d := Decision{
 		ID: "decision_" + newUUID(), WorkspaceID: wsID, Topic: f.topic, Decision: f.decision, Rationale: f.rationale,
 		RecordedBy: f.actor, RecordedAt: s.nowISO(),
@@ -101,7 +101,7 @@ func (s *Store) insertDecision(ctx context.Context, tx decisionWriter, wsID stri
 	}); err != nil {
 		return nil, err
 	}
-	return map[string]any{"decision": d}, nil
+	return &DecisionAnswer{Decision: &d}, nil
 }
 
 // decisionBody composes a session decision report's body from the raw,
@@ -118,10 +118,11 @@ func decisionBody(in RecordDecisionInput) string {
 // RecordDecisionForSession records a decision as the credential's session:
 // it becomes a task-less decision report (confidence unknown, relation
 // informs) and so needs both authority fields. The result is {report}.
-func (s *Store) recordDecisionAsSession(ctx context.Context, cred Credential, in RecordDecisionInput) (json.RawMessage, error) {
+func (s *Store) recordDecisionAsSession(ctx context.Context, cred Credential, in RecordDecisionInput) (*answer.Of[DecisionAnswer], error) {
 	confidence := "unknown"
-	return s.AppendReport(ctx, cred, AppendReportInput{
+	a, err := s.AppendReport(ctx, cred, AppendReportInput{
 		IdempotencyKey: in.IdempotencyKey, Kind: "decision", Body: decisionBody(in), Confidence: &confidence,
 		AuthorityScope: in.AuthorityScope, AuthorityBasis: in.AuthorityBasis,
 	})
+	return answer.Map(a, decisionReport), err
 }

@@ -19,7 +19,7 @@ func TestRecordDecisionLegacyWritesRowEventAndReceipt(t *testing.T) {
 	ws := f.a.Workspace.ID
 	in := RecordDecisionInput{WorkspaceID: ws, IdempotencyKey: "d1", Topic: " Branching ",
 		Decision: "Trunk based", Rationale: ptr("   "), AuthorityScope: ptr("ignored in legacy mode")}
-	raw, err := f.s.RecordDecision(f.ctx, LabelActor(" lead "), in)
+	raw, err := answerJSON(f.s.RecordDecision(f.ctx, LabelActor(" lead "), in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,12 +48,12 @@ func TestRecordDecisionLegacyWritesRowEventAndReceipt(t *testing.T) {
 		t.Fatalf("receipt %s %s", op, hash)
 	}
 	before := f.footprint()
-	again, err := f.s.RecordDecision(f.ctx, LabelActor(" lead "), in)
+	again, err := answerJSON(f.s.RecordDecision(f.ctx, LabelActor(" lead "), in))
 	if err != nil || string(again) != string(raw) {
 		t.Fatalf("replay %s, %v; want %s", again, err, raw)
 	}
 	in.Decision = "Release branches"
-	_, err = f.s.RecordDecision(f.ctx, LabelActor(" lead "), in)
+	_, err = answerJSON(f.s.RecordDecision(f.ctx, LabelActor(" lead "), in))
 	wantCode(t, err, "idempotency_conflict")
 	if after := f.footprint(); after != before {
 		t.Fatalf("retries wrote something: %+v -> %+v", before, after)
@@ -93,7 +93,7 @@ func TestRecordDecisionLegacyValidationOrder(t *testing.T) {
 			fill(&in.IdempotencyKey, "k")
 			fill(&in.Topic, "Topic")
 			fill(&in.Decision, "Decision")
-			_, err := f.s.RecordDecision(f.ctx, LabelActor(actor), in)
+			_, err := answerJSON(f.s.RecordDecision(f.ctx, LabelActor(actor), in))
 			wantCode(t, err, c.code)
 		})
 	}
@@ -131,16 +131,16 @@ func TestRecordDecisionForSessionBecomesADecisionReport(t *testing.T) {
 	in := RecordDecisionInput{IdempotencyKey: "bd1", Topic: " Release", Decision: "Ship ", Rationale: ptr(" "),
 		AuthorityScope: ptr("release timing")}
 	before := f.footprint()
-	_, err := f.s.RecordDecision(f.ctx, SessionActor(cred(f.a)), in)
+	_, err := answerJSON(f.s.RecordDecision(f.ctx, SessionActor(cred(f.a)), in))
 	wantCode(t, err, "decision_authority_required")
 	in.AuthorityBasis = ptr("\t")
-	_, err = f.s.RecordDecision(f.ctx, SessionActor(cred(f.a)), in)
+	_, err = answerJSON(f.s.RecordDecision(f.ctx, SessionActor(cred(f.a)), in))
 	wantCode(t, err, "decision_authority_required")
 	if after := f.footprint(); after != before {
 		t.Fatalf("refusals wrote something: %+v -> %+v", before, after)
 	}
 	in.AuthorityBasis = ptr(" Delegated by the maintainer ")
-	raw, err := f.s.RecordDecision(f.ctx, SessionActor(cred(f.a)), in)
+	raw, err := answerJSON(f.s.RecordDecision(f.ctx, SessionActor(cred(f.a)), in))
 	if err != nil {
 		t.Fatal(err)
 	}

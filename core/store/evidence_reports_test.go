@@ -18,9 +18,9 @@ func newEvidenceWorld(t *testing.T) evidenceWorld {
 	f := newReportFixture(t)
 	v := loadReportVectors(t)
 	w := evidenceWorld{reportFixture: f, artifactID: "artifact_fixture", digest: v.CheckpointDigest}
-	if _, err := f.s.CreateTask(f.ctx, LabelActor("lead"), CreateTaskInput{
+	if _, err := answerJSON(f.s.CreateTask(f.ctx, LabelActor("lead"), CreateTaskInput{
 		WorkspaceID: f.a.Workspace.ID, IdempotencyKey: "legacy", TaskID: ptr("legacy-1"), Title: "Legacy",
-	}); err != nil {
+	})); err != nil {
 		t.Fatalf("create legacy task: %v", err)
 	}
 	err := f.s.writeTx(f.ctx, func(tx *Tx) error {

@@ -2,8 +2,8 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 
+	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
@@ -27,7 +27,7 @@ type OfferInput struct {
 
 // OfferHandoff invites another party to take over a task the caller
 // holds. The lease stays with the caller until the offer is accepted.
-func (s *Store) OfferHandoff(ctx context.Context, who Actor, in OfferInput) (json.RawMessage, error) {
+func (s *Store) OfferHandoff(ctx context.Context, who Actor, in OfferInput) (*answer.Of[HandoffAnswer], error) {
 	lc, err := newLeaseCall(who, in.Lease)
 	if err != nil {
 		return nil, err
@@ -64,8 +64,8 @@ func (s *Store) OfferHandoff(ctx context.Context, who Actor, in OfferInput) (jso
 			return nil, err
 		}
 	}
-	change := leaseChange{operation: "handoff.offer", extra: extra,
-		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
+	change := leaseChange[HandoffAnswer]{operation: "handoff.offer", extra: extra,
+		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (*HandoffAnswer, error) {
 			return s.insertOffer(ctx, tx, t, h, target, summary, ttl, now)
 		}}
 	if lc.cred != nil {
@@ -75,7 +75,7 @@ func (s *Store) OfferHandoff(ctx context.Context, who Actor, in OfferInput) (jso
 			return checkOfferTarget(ctx, tx, wsID, *h.sessionID, target, &Handoff{})
 		}
 	}
-	return s.mutateLease(ctx, lc, change)
+	return mutateLease(ctx, s, lc, change)
 }
 
 // reapTaskOffers expires elapsed offers of one task in a transaction of
@@ -89,7 +89,7 @@ func (s *Store) reapTaskOffers(ctx context.Context, wsID, taskID, actor string) 
 	})
 }
 
-func (s *Store) insertOffer(ctx context.Context, tx *Tx, t Task, h holder, target, summary string, ttl int64, now string) (any, error) {
+func (s *Store) insertOffer(ctx context.Context, tx *Tx, t Task, h holder, target, summary string, ttl int64, now string) (*HandoffAnswer, error) {
 	offer := Handoff{ID: "handoff_" + newUUID(), WorkspaceID: t.WorkspaceID, TaskID: t.ID, FromActor: h.actor, ToActor: target,
 		Summary: summary, Status: HandoffPending, OfferedAt: now, ExpiresAt: addSeconds(now, ttl)}
 	if *t.LeaseExpiresAt < offer.ExpiresAt {
@@ -127,7 +127,7 @@ func (s *Store) insertOffer(ctx context.Context, tx *Tx, t Task, h holder, targe
 		return nil, err
 	}
 	task, err := loadTask(ctx, tx, t.WorkspaceID, t.ID, now)
-	return handoffResult{Handoff: offer, Task: task}, err
+	return &HandoffAnswer{Handoff: offer, Task: task}, err
 }
 
 // checkOfferTarget requires an active session of the same workspace other
@@ -149,12 +149,6 @@ func checkOfferTarget(ctx context.Context, q querier, wsID, fromSession, target 
 	from := fromSession
 	offer.FromSessionID, offer.ToSessionID, offer.ToActor = &from, &to.ID, to.Actor
 	return nil
-}
-
-// handoffResult is {handoff, task}, in that order.
-type handoffResult struct {
-	Handoff Handoff `json:"handoff"`
-	Task    Task    `json:"task"`
 }
 
 func handoffMap(h Handoff) map[string]any {

@@ -2,8 +2,8 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 
+	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
@@ -50,7 +50,7 @@ func handoffExpired() error {
 
 // RespondToHandoff answers an offer in legacy mode: only the named actor
 // may respond; accepting moves the lease to them atomically.
-func (s *Store) RespondToHandoff(ctx context.Context, who Actor, in RespondInput) (json.RawMessage, error) {
+func (s *Store) RespondToHandoff(ctx context.Context, who Actor, in RespondInput) (*answer.Of[HandoffAnswer], error) {
 	if cred, ok := who.Session(); ok {
 		return s.respondToHandoffAsSession(ctx, cred, in)
 	}
@@ -59,7 +59,7 @@ func (s *Store) RespondToHandoff(ctx context.Context, who Actor, in RespondInput
 }
 
 // respondToHandoffAsLabel answers an offer in legacy mode.
-func (s *Store) respondToHandoffAsLabel(ctx context.Context, in RespondInput) (json.RawMessage, error) {
+func (s *Store) respondToHandoffAsLabel(ctx context.Context, in RespondInput) (*answer.Of[HandoffAnswer], error) {
 	f, err := normalizeRespond(in)
 	if err != nil {
 		return nil, err
@@ -77,13 +77,13 @@ func (s *Store) respondToHandoffAsLabel(ctx context.Context, in RespondInput) (j
 	}
 	request := map[string]any{"workspace_id": in.WorkspaceID, "actor": actor, "handoff_id": f.handoffID, "idempotency_key": f.key,
 		"expected_version": f.version, "response": f.response, "ttl_seconds": f.ttl}
-	return s.mutateAsActor(ctx, legacyMutation{workspaceID: in.WorkspaceID, actor: actor, operation: "handoff.respond", key: f.key,
-		request: request, apply: func(ctx context.Context, tx *Tx) (any, error) {
+	return mutateAsActor(ctx, s, legacyMutation[HandoffAnswer]{workspaceID: in.WorkspaceID, actor: actor, operation: "handoff.respond", key: f.key,
+		request: request, apply: func(ctx context.Context, tx *Tx) (*HandoffAnswer, error) {
 			return s.applyLegacyResponse(ctx, tx, in.WorkspaceID, actor, f)
 		}})
 }
 
-func (s *Store) applyLegacyResponse(ctx context.Context, tx *Tx, wsID, actor string, f respondFields) (any, error) {
+func (s *Store) applyLegacyResponse(ctx context.Context, tx *Tx, wsID, actor string, f respondFields) (*HandoffAnswer, error) {
 	now := s.nowISO()
 	h, ok, err := findHandoff(ctx, tx, f.handoffID)
 	if err != nil {
@@ -159,7 +159,7 @@ func checkPending(h Handoff, session bool) error {
 	}
 }
 
-func (s *Store) declineHandoff(ctx context.Context, tx *Tx, h Handoff, t Task, who holder, now string) (any, error) {
+func (s *Store) declineHandoff(ctx context.Context, tx *Tx, h Handoff, t Task, who holder, now string) (*HandoffAnswer, error) {
 	if err := resolveHandoff(ctx, tx, h.ID, HandoffDeclined, now); err != nil {
 		return nil, err
 	}
@@ -170,7 +170,7 @@ func (s *Store) declineHandoff(ctx context.Context, tx *Tx, h Handoff, t Task, w
 	return s.handoffEvent(ctx, tx, h, t, who, journal.KindHandoffDeclined, map[string]any{"task_id": t.ID, "task_version": t.Version + 1}, now)
 }
 
-func (s *Store) handoffEvent(ctx context.Context, tx *Tx, h Handoff, t Task, who holder, typ journal.Kind, payload map[string]any, now string) (any, error) {
+func (s *Store) handoffEvent(ctx context.Context, tx *Tx, h Handoff, t Task, who holder, typ journal.Kind, payload map[string]any, now string) (*HandoffAnswer, error) {
 	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: typ, EntityID: h.ID, Actor: who.actor, SessionID: who.sessionID, Payload: payload}); err != nil {
 		return nil, err
 	}
@@ -179,19 +179,19 @@ func (s *Store) handoffEvent(ctx context.Context, tx *Tx, h Handoff, t Task, who
 		return nil, err
 	}
 	task, err := loadTask(ctx, tx, t.WorkspaceID, t.ID, now)
-	return handoffResult{Handoff: updated, Task: task}, err
+	return &HandoffAnswer{Handoff: updated, Task: task}, err
 }
 
 // RespondToHandoffForSession answers an offer addressed to this session.
 // Accepting observes the responder's worktree (outside the transaction)
 // and moves the lease, with a fresh base checkpoint, to the responder.
-func (s *Store) respondToHandoffAsSession(ctx context.Context, cred Credential, in RespondInput) (json.RawMessage, error) {
+func (s *Store) respondToHandoffAsSession(ctx context.Context, cred Credential, in RespondInput) (*answer.Of[HandoffAnswer], error) {
 	f, err := normalizeRespond(in)
 	if err != nil {
 		return nil, err
 	}
 	request := map[string]any{"handoff_id": f.handoffID, "expected_version": f.version, "response": f.response, "ttl_seconds": f.ttl}
-	sess, out, hit, err := s.sessionReceipt(ctx, cred, "handoff.respond.v2", f.key, request)
+	sess, out, hit, err := sessionReceipt[HandoffAnswer](ctx, s, cred, "handoff.respond.v2", f.key, request)
 	if err != nil || hit {
 		return out, err
 	}
@@ -201,13 +201,13 @@ func (s *Store) respondToHandoffAsSession(ctx context.Context, cred Credential, 
 			return nil, err
 		}
 	}
-	return s.mutateAsSession(ctx, sessionMutation{cred: cred, operation: "handoff.respond.v2", key: f.key, request: request,
-		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
+	return mutateAsSession(ctx, s, sessionMutation[HandoffAnswer]{cred: cred, operation: "handoff.respond.v2", key: f.key, request: request,
+		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (*HandoffAnswer, error) {
 			return s.applySessionResponse(ctx, tx, sess, f, prep)
 		}})
 }
 
-func (s *Store) applySessionResponse(ctx context.Context, tx *Tx, sess CoordinationSession, f respondFields, prep prepared) (any, error) {
+func (s *Store) applySessionResponse(ctx context.Context, tx *Tx, sess CoordinationSession, f respondFields, prep prepared) (*HandoffAnswer, error) {
 	now := s.nowISO()
 	h, ok, err := findHandoff(ctx, tx, f.handoffID)
 	if err != nil {

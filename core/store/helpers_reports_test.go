@@ -70,7 +70,7 @@ func (f *reportFixture) append(ss StartedSession, in AppendReportInput) (Report,
 	if in.IdempotencyKey == "" {
 		in.IdempotencyKey = f.nextKey()
 	}
-	raw, err := f.s.AppendReport(f.ctx, cred(ss), in)
+	raw, err := answerJSON(f.s.AppendReport(f.ctx, cred(ss), in))
 	if err != nil {
 		return Report{}, err
 	}
@@ -95,9 +95,9 @@ func (f *reportFixture) post(ss StartedSession, in AppendReportInput) Report {
 func (f *reportFixture) task(ss StartedSession, id string) {
 	f.t.Helper()
 	mode := "coordination"
-	if _, err := f.s.CreateTask(f.ctx, SessionActor(cred(ss)), CreateTaskInput{
+	if _, err := answerJSON(f.s.CreateTask(f.ctx, SessionActor(cred(ss)), CreateTaskInput{
 		IdempotencyKey: f.nextKey(), TaskID: &id, Title: "Task " + id, WorkMode: &mode,
-	}); err != nil {
+	})); err != nil {
 		f.t.Fatalf("create task %s: %v", id, err)
 	}
 }

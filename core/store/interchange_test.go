@@ -34,36 +34,36 @@ func exerciseLegacy(t *testing.T, st *Store, ws string) {
 		return raw
 	}
 	legacy := LabelActor("go-legacy")
-	task := decodeTask(t, must(st.CreateTask(ctx, legacy, CreateTaskInput{WorkspaceID: ws, IdempotencyKey: "go-create",
-		TaskID: ref("go-interchange"), Title: "Interchange task \u2028 with a line separator", PathScopes: []string{"go/interchange"}})))
-	claimed := decodeTask(t, must(st.ClaimTask(ctx, legacy, ClaimInput{WorkspaceID: ws, TaskID: task.ID,
-		IdempotencyKey: "go-claim", ExpectedVersion: task.Version})))
+	task := decodeTask(t, must(answerJSON(st.CreateTask(ctx, legacy, CreateTaskInput{WorkspaceID: ws, IdempotencyKey: "go-create",
+		TaskID: ref("go-interchange"), Title: "Interchange task \u2028 with a line separator", PathScopes: []string{"go/interchange"}}))))
+	claimed := decodeTask(t, must(answerJSON(st.ClaimTask(ctx, legacy, ClaimInput{WorkspaceID: ws, TaskID: task.ID,
+		IdempotencyKey: "go-claim", ExpectedVersion: task.Version}))))
 	lease := func(key string, version int64) LeaseInput {
 		return LeaseInput{WorkspaceID: ws, TaskID: task.ID, LeaseID: *claimed.LeaseID, IdempotencyKey: key, ExpectedVersion: version}
 	}
 	v := claimed.Version
 	steps := []func() (json.RawMessage, error){
 		func() (json.RawMessage, error) {
-			return st.RecordProgress(ctx, legacy, lease("go-progress", v), "half way \u2029 there")
+			return answerJSON(st.RecordProgress(ctx, legacy, lease("go-progress", v), "half way \u2029 there"))
 		},
 		func() (json.RawMessage, error) {
-			return st.RenewLease(ctx, legacy, lease("go-renew", v), ref(int64(600)))
+			return answerJSON(st.RenewLease(ctx, legacy, lease("go-renew", v), ref(int64(600))))
 		},
 		func() (json.RawMessage, error) {
-			return st.AttachArtifact(ctx, legacy, lease("go-artifact", v), ArtifactInput{Kind: "file", URI: "go/interchange/a.go"})
+			return answerJSON(st.AttachArtifact(ctx, legacy, lease("go-artifact", v), ArtifactInput{Kind: "file", URI: "go/interchange/a.go"}))
 		},
 		func() (json.RawMessage, error) {
-			return st.OfferHandoff(ctx, legacy, OfferInput{Lease: lease("go-offer", v), ToActor: ref("go-other"), Summary: "take it"})
+			return answerJSON(st.OfferHandoff(ctx, legacy, OfferInput{Lease: lease("go-offer", v), ToActor: ref("go-other"), Summary: "take it"}))
 		},
 		func() (json.RawMessage, error) {
-			return st.CompleteTask(ctx, legacy, CompleteInput{Lease: lease("go-complete", v), Summary: "done from Go"})
+			return answerJSON(st.CompleteTask(ctx, legacy, CompleteInput{Lease: lease("go-complete", v), Summary: "done from Go"}))
 		},
 	}
 	for _, step := range steps {
 		v = decodeTask(t, must(step())).Version
 	}
-	must(st.RecordDecision(ctx, legacy, RecordDecisionInput{WorkspaceID: ws, IdempotencyKey: "go-decision",
-		Topic: "interchange", Decision: "journals written by either implementation continue in the other"}))
+	must(answerJSON(st.RecordDecision(ctx, legacy, RecordDecisionInput{WorkspaceID: ws, IdempotencyKey: "go-decision",
+		Topic: "interchange", Decision: "journals written by either implementation continue in the other"})))
 }
 
 // exerciseSessions runs every kind of session mutation in a new workspace
@@ -82,27 +82,27 @@ func exerciseSessions(t *testing.T, st *Store) {
 	}
 	ca := Credential{SessionID: a.Session.ID, Token: a.Token, Generation: 1}
 	cb := Credential{SessionID: b.Session.ID, Token: b.Token, Generation: 1}
-	raw, err := st.CreateTask(ctx, SessionActor(ca), CreateTaskInput{IdempotencyKey: "s-create", TaskID: ref("s-task"), Title: "Session task",
-		PathScopes: []string{"src"}})
+	raw, err := answerJSON(st.CreateTask(ctx, SessionActor(ca), CreateTaskInput{IdempotencyKey: "s-create", TaskID: ref("s-task"), Title: "Session task",
+		PathScopes: []string{"src"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	task := decodeTask(t, raw)
-	if raw, err = st.ClaimTask(ctx, SessionActor(ca), ClaimInput{TaskID: task.ID, IdempotencyKey: "s-claim", ExpectedVersion: 1}); err != nil {
+	if raw, err = answerJSON(st.ClaimTask(ctx, SessionActor(ca), ClaimInput{TaskID: task.ID, IdempotencyKey: "s-claim", ExpectedVersion: 1})); err != nil {
 		t.Fatal(err)
 	}
 	claimed := decodeTask(t, raw)
-	if _, err := st.AppendReport(ctx, ca, AppendReportInput{IdempotencyKey: "s-report", Kind: "observation", Body: "looks fine", TaskID: &task.ID}); err != nil {
+	if _, err := answerJSON(st.AppendReport(ctx, ca, AppendReportInput{IdempotencyKey: "s-report", Kind: "observation", Body: "looks fine", TaskID: &task.ID})); err != nil {
 		t.Fatal(err)
 	}
-	raw, err = st.CompleteTask(ctx, SessionActor(ca), CompleteInput{Lease: LeaseInput{WorkspaceID: a.Workspace.ID, TaskID: task.ID,
-		LeaseID: *claimed.LeaseID, IdempotencyKey: "s-complete", ExpectedVersion: claimed.Version}, Summary: "complete"})
+	raw, err = answerJSON(st.CompleteTask(ctx, SessionActor(ca), CompleteInput{Lease: LeaseInput{WorkspaceID: a.Workspace.ID, TaskID: task.ID,
+		LeaseID: *claimed.LeaseID, IdempotencyKey: "s-complete", ExpectedVersion: claimed.Version}, Summary: "complete"}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	done := decodeTask(t, raw)
-	if _, err := st.ReviewTask(ctx, cb, ReviewInput{WorkspaceID: a.Workspace.ID, TaskID: task.ID, IdempotencyKey: "s-review",
-		ExpectedVersion: done.Version, Outcome: "accept", Summary: "accepted"}); err != nil {
+	if _, err := answerJSON(st.ReviewTask(ctx, cb, ReviewInput{WorkspaceID: a.Workspace.ID, TaskID: task.ID, IdempotencyKey: "s-review",
+		ExpectedVersion: done.Version, Outcome: "accept", Summary: "accepted"})); err != nil {
 		t.Fatal(err)
 	}
 	next, err := st.NextForSession(ctx, cb, nil, 50)

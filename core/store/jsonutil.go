@@ -1,21 +1,8 @@
 package store
 
-import (
-	"bytes"
-	"encoding/json"
+import "github.com/agenttool/collab/core/answer"
 
-	"github.com/agenttool/collab/core/canon"
-)
-
-// marshalNoEscape is json.Marshal without HTML escaping and without the
-// trailing newline an Encoder adds; U+2028/U+2029 come out raw, as
-// JSON.stringify writes them.
-func marshalNoEscape(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return canon.RawLineSeparators(bytes.TrimRight(b.Bytes(), "\n")), nil
-}
+// marshalNoEscape renders a column value (dependencies, path scopes,
+// capabilities) exactly as answers are rendered: compact, no HTML
+// escaping, U+2028/U+2029 raw, as JSON.stringify writes them.
+func marshalNoEscape(v any) ([]byte, error) { return answer.Encode(v) }

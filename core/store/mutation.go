@@ -2,9 +2,9 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
+	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/canon"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/normalize"
@@ -32,35 +32,44 @@ func findReceipt(ctx context.Context, tx engine.Receipts, workspaceID, actor, ke
 	return receipt(r), ok, err
 }
 
-// replayOrConflict returns the stored response of an exact retry, or
-// idempotency_conflict when the key was used for something else.
-func (r receipt) replayOrConflict(operation, hash string) ([]byte, error) {
+// checkRetry refuses a receipt whose key was used for something else
+// (another operation or another request): idempotency_conflict.
+func (r receipt) checkRetry(operation, hash string) error {
 	if r.Operation != operation || r.RequestHash != hash {
-		return nil, collaberr.New(collaberr.IdempotencyConflict,
+		return collaberr.New(collaberr.IdempotencyConflict,
 			"This idempotency key was already used for a different change; choose a new key").With("operation", r.Operation)
 	}
-	return answerBytes(operation, r.Response), nil
+	return nil
 }
 
-// insertReceipt records a mutation's receipt; answer is what the caller
-// was told, stored in the reference's form (see receiptMember).
-func insertReceipt(ctx context.Context, tx engine.Receipts, workspaceID, actor, key, operation, hash string, answer []byte, now string) error {
-	response, err := receiptBytes(operation, answer)
-	if err != nil {
-		return err
+// replay answers an exact retry from its receipt's stored bytes, or
+// refuses a key used for something else.
+func replay[T any](r receipt, operation, hash string) (*answer.Of[T], error) {
+	if err := r.checkRetry(operation, hash); err != nil {
+		return nil, err
 	}
-	return tx.InsertReceipt(ctx, engine.ReceiptScope{WorkspaceID: workspaceID, Actor: actor, Key: key},
-		engine.Receipt{Operation: operation, RequestHash: hash, Response: response}, now)
+	return answer.Replay[T](operation, r.Response), nil
+}
+
+// answerAndRecord renders a fresh answer and records the receipt of it (in
+// the reference's form, see answer.Member) in the same transaction.
+func answerAndRecord[T any](ctx context.Context, tx engine.Receipts, scope engine.ReceiptScope, operation, hash string, v *T, now string) (*answer.Of[T], error) {
+	a, response, err := answer.Render(operation, v)
+	if err != nil {
+		return a, err
+	}
+	err = tx.InsertReceipt(ctx, scope, engine.Receipt{Operation: operation, RequestHash: hash, Response: response}, now)
+	return a, err
 }
 
 // sessionMutation is one credential-bound, idempotent write.
-type sessionMutation struct {
+type sessionMutation[T any] struct {
 	cred          Credential
 	operation     string
 	key           string
 	request       map[string]any
 	allowRecovery bool
-	apply         func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error)
+	apply         func(ctx context.Context, tx *Tx, sess CoordinationSession) (*T, error)
 }
 
 func sessionActorKey(sessionID string) string { return "session:" + sessionID }
@@ -70,7 +79,7 @@ func sessionActorKey(sessionID string) string { return "session:" + sessionID }
 // change while holding a write-guard row (so the v0.2 triggers admit it),
 // record the receipt and the session's last_seen_at. Any failure rolls the
 // whole change back, receipt included.
-func (s *Store) mutateAsSession(ctx context.Context, m sessionMutation) (json.RawMessage, error) {
+func mutateAsSession[T any](ctx context.Context, s *Store, m sessionMutation[T]) (*answer.Of[T], error) {
 	key, err := normalize.IdempotencyKey(m.key)
 	if err != nil {
 		return nil, err
@@ -79,7 +88,7 @@ func (s *Store) mutateAsSession(ctx context.Context, m sessionMutation) (json.Ra
 	if err != nil {
 		return nil, err
 	}
-	var out []byte
+	var out *answer.Of[T]
 	err = s.writeTx(ctx, func(tx *Tx) error {
 		sess, err := authenticate(ctx, tx, m.cred, m.allowRecovery)
 		if err != nil {
@@ -91,7 +100,7 @@ func (s *Store) mutateAsSession(ctx context.Context, m sessionMutation) (json.Ra
 			if err != nil {
 				return err
 			}
-			if out, err = r.replayOrConflict(m.operation, hash); err != nil {
+			if out, err = replay[T](r, m.operation, hash); err != nil {
 				return err
 			}
 			return tx.TouchSession(ctx, sess.ID, now)
@@ -100,14 +109,12 @@ func (s *Store) mutateAsSession(ctx context.Context, m sessionMutation) (json.Ra
 		if err != nil {
 			return err
 		}
-		response, err := m.apply(ctx, tx, sess)
+		v, err := m.apply(ctx, tx, sess)
 		if err != nil {
 			return err
 		}
-		if out, err = encodeJSON(response); err != nil {
-			return err
-		}
-		if err := insertReceipt(ctx, tx, sess.WorkspaceID, actor, key, m.operation, hash, out, now); err != nil {
+		scope := engine.ReceiptScope{WorkspaceID: sess.WorkspaceID, Actor: actor, Key: key}
+		if out, err = answerAndRecord(ctx, tx, scope, m.operation, hash, v, now); err != nil {
 			return err
 		}
 		if err := tx.TouchSession(ctx, sess.ID, s.nowISO()); err != nil {
@@ -115,14 +122,17 @@ func (s *Store) mutateAsSession(ctx context.Context, m sessionMutation) (json.Ra
 		}
 		return release(ctx)
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // sessionReceipt authenticates the session and answers an exact retry
 // before any Git inspection, outside a transaction; hit is false when the
 // key is unused. The authenticated session is returned for the caller's
 // preparation work.
-func (s *Store) sessionReceipt(ctx context.Context, cred Credential, operation, key string, request map[string]any) (CoordinationSession, json.RawMessage, bool, error) {
+func sessionReceipt[T any](ctx context.Context, s *Store, cred Credential, operation, key string, request map[string]any) (CoordinationSession, *answer.Of[T], bool, error) {
 	k, err := normalize.IdempotencyKey(key)
 	if err != nil {
 		return CoordinationSession{}, nil, false, err
@@ -144,24 +154,24 @@ func (s *Store) sessionReceipt(ctx context.Context, cred Credential, operation, 
 	if err != nil || !found {
 		return sess, nil, false, err
 	}
-	out, err := r.replayOrConflict(operation, hash)
+	out, err := replay[T](r, operation, hash)
 	return sess, out, err == nil, err
 }
 
 // legacyMutation is one label-based (unbound) idempotent write.
-type legacyMutation struct {
+type legacyMutation[T any] struct {
 	workspaceID string
 	actor       string
 	operation   string
 	key         string
 	request     map[string]any
-	apply       func(ctx context.Context, tx *Tx) (any, error)
+	apply       func(ctx context.Context, tx *Tx) (*T, error)
 }
 
 // mutateAsActor runs a legacy write: receipts are scoped to the actor
 // label, and replays of old receipts are completed with the fields newer
 // versions added to tasks.
-func (s *Store) mutateAsActor(ctx context.Context, m legacyMutation) (json.RawMessage, error) {
+func mutateAsActor[T any](ctx context.Context, s *Store, m legacyMutation[T]) (*answer.Of[T], error) {
 	if _, err := readWorkspace(ctx, s.read, m.workspaceID); err != nil {
 		return nil, err
 	}
@@ -169,38 +179,29 @@ func (s *Store) mutateAsActor(ctx context.Context, m legacyMutation) (json.RawMe
 	if err != nil {
 		return nil, err
 	}
-	var out []byte
+	var out *answer.Of[T]
 	err = s.writeTx(ctx, func(tx *Tx) error {
 		now := s.nowISO()
 		if r, ok, err := findReceipt(ctx, tx, m.workspaceID, m.actor, m.key); err != nil || ok {
 			if err != nil {
 				return err
 			}
-			stored, err := r.replayOrConflict(m.operation, hash)
-			if err != nil {
+			if err := r.checkRetry(m.operation, hash); err != nil {
 				return err
 			}
-			out, err = hydrateLegacyReplay(stored, now)
+			out, err = answer.ReplayLegacy[T](m.operation, r.Response, now)
 			return err
 		}
-		response, err := m.apply(ctx, tx)
+		v, err := m.apply(ctx, tx)
 		if err != nil {
 			return err
 		}
-		if out, err = encodeJSON(response); err != nil {
-			return err
-		}
-		return insertReceipt(ctx, tx, m.workspaceID, m.actor, m.key, m.operation, hash, out, now)
+		scope := engine.ReceiptScope{WorkspaceID: m.workspaceID, Actor: m.actor, Key: m.key}
+		out, err = answerAndRecord(ctx, tx, scope, m.operation, hash, v, now)
+		return err
 	})
-	return out, err
-}
-
-// encodeJSON renders a response the way receipts store it: compact JSON in
-// field order, without HTML escaping.
-func encodeJSON(v any) ([]byte, error) {
-	b, err := marshalNoEscape(v)
 	if err != nil {
-		return nil, fmt.Errorf("encode response: %w", err)
+		return nil, err
 	}
-	return b, nil
+	return out, nil
 }

@@ -2,9 +2,9 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
+	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/normalize"
 	"github.com/agenttool/collab/core/store/engine"
@@ -20,7 +20,7 @@ type PresenceUpdate struct {
 
 // HeartbeatPresence refreshes a presence hint (reviving a stale one). It is
 // retry-safe through its idempotency key and journals nothing.
-func (s *Store) HeartbeatPresence(ctx context.Context, in PresenceUpdate) (json.RawMessage, error) {
+func (s *Store) HeartbeatPresence(ctx context.Context, in PresenceUpdate) (*answer.Of[PresenceAnswer], error) {
 	id, key, version, err := normalizePresenceUpdate(in)
 	if err != nil {
 		return nil, err
@@ -41,7 +41,7 @@ func (s *Store) HeartbeatPresence(ctx context.Context, in PresenceUpdate) (json.
 }
 
 // LeavePresence marks a presence hint left; leaving twice is harmless.
-func (s *Store) LeavePresence(ctx context.Context, in PresenceUpdate) (json.RawMessage, error) {
+func (s *Store) LeavePresence(ctx context.Context, in PresenceUpdate) (*answer.Of[PresenceAnswer], error) {
 	id, key, version, err := normalizePresenceUpdate(in)
 	if err != nil {
 		return nil, err
@@ -70,12 +70,12 @@ func normalizePresenceUpdate(in PresenceUpdate) (string, string, int64, error) {
 }
 
 func (s *Store) updatePresence(ctx context.Context, id, key, operation string, request map[string]any, version int64,
-	apply func(ctx context.Context, tx engine.Presences, p Presence, now string) error) (json.RawMessage, error) {
+	apply func(ctx context.Context, tx engine.Presences, p Presence, now string) error) (*answer.Of[PresenceAnswer], error) {
 	hash, err := requestHash(operation, request)
 	if err != nil {
 		return nil, err
 	}
-	var out []byte
+	var out *answer.Of[PresenceAnswer]
 	err = s.writeTx(ctx, func(tx *Tx) error {
 		now := s.nowISO()
 		p, found, err := tx.PresenceByID(ctx, id)
@@ -91,7 +91,7 @@ func (s *Store) updatePresence(ctx context.Context, id, key, operation string, r
 		}
 		if r, ok, err := findReceipt(ctx, tx, p.WorkspaceID, p.ActorKey, key); err != nil || ok {
 			if err == nil {
-				out, err = r.replayOrConflict(operation, hash)
+				out, err = replay[PresenceAnswer](r, operation, hash)
 			}
 			return err
 		}
@@ -109,10 +109,12 @@ func (s *Store) updatePresence(ctx context.Context, id, key, operation string, r
 		if err != nil {
 			return err
 		}
-		if out, err = encodeJSON(map[string]any{"session": shownPresence(updated, now)}); err != nil {
-			return err
-		}
-		return insertReceipt(ctx, tx, p.WorkspaceID, p.ActorKey, key, operation, hash, out, now)
+		scope := engine.ReceiptScope{WorkspaceID: p.WorkspaceID, Actor: p.ActorKey, Key: key}
+		out, err = answerAndRecord(ctx, tx, scope, operation, hash, &PresenceAnswer{Session: shownPresence(updated, now)}, now)
+		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }

@@ -2,8 +2,8 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 
+	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
@@ -156,14 +156,14 @@ func normalizeReportTail(d *reportDraft, in AppendReportInput) error {
 // needs no lease. The report and its report.posted event are written in one
 // transaction with the idempotency receipt, or not at all; the result is
 // {report}.
-func (s *Store) AppendReport(ctx context.Context, cred Credential, in AppendReportInput) (json.RawMessage, error) {
+func (s *Store) AppendReport(ctx context.Context, cred Credential, in AppendReportInput) (*answer.Of[ReportAnswer], error) {
 	d, err := normalizeReport(in)
 	if err != nil {
 		return nil, err
 	}
-	return s.mutateAsSession(ctx, sessionMutation{
+	return mutateAsSession(ctx, s, sessionMutation[ReportAnswer]{
 		cred: cred, operation: "report.append.v2", key: in.IdempotencyKey, request: d.fields(),
-		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (*ReportAnswer, error) {
 			if err := validateReportInput(ctx, tx, sess, d); err != nil {
 				return nil, err
 			}
@@ -171,7 +171,7 @@ func (s *Store) AppendReport(ctx context.Context, cred Credential, in AppendRepo
 			if err != nil {
 				return nil, err
 			}
-			return map[string]any{"report": r}, nil
+			return &ReportAnswer{Report: r}, nil
 		},
 	})
 }

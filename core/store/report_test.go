@@ -57,7 +57,7 @@ func TestAppendReportNormalisesBeforeAuthenticating(t *testing.T) {
 			if in.IdempotencyKey == "" {
 				in.IdempotencyKey = "k"
 			}
-			_, err := f.s.AppendReport(f.ctx, bad, in)
+			_, err := answerJSON(f.s.AppendReport(f.ctx, bad, in))
 			wantCode(t, err, c.code)
 		})
 	}
@@ -214,17 +214,17 @@ func TestAppendReportReceiptHashesTheContractRequest(t *testing.T) {
 func TestAppendReportRetries(t *testing.T) {
 	f := newReportFixture(t)
 	in := AppendReportInput{IdempotencyKey: "r8", Kind: "observation", Body: "General note"}
-	first, err := f.s.AppendReport(f.ctx, cred(f.b), in)
+	first, err := answerJSON(f.s.AppendReport(f.ctx, cred(f.b), in))
 	if err != nil {
 		t.Fatal(err)
 	}
 	before := f.footprint()
-	again, err := f.s.AppendReport(f.ctx, cred(f.b), in)
+	again, err := answerJSON(f.s.AppendReport(f.ctx, cred(f.b), in))
 	if err != nil || string(again) != string(first) {
 		t.Fatalf("replay = %s, %v; want %s", again, err, first)
 	}
 	in.Body = "Another note"
-	_, err = f.s.AppendReport(f.ctx, cred(f.b), in)
+	_, err = answerJSON(f.s.AppendReport(f.ctx, cred(f.b), in))
 	if ce := wantCode(t, err, "idempotency_conflict"); ce != nil {
 		if op, _ := ce.Detail("operation"); op != "report.append.v2" {
 			t.Errorf("conflict operation %v", op)

@@ -2,8 +2,8 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 
+	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
@@ -24,7 +24,7 @@ type ClaimInput struct {
 // answered from its receipt before Git is consulted; otherwise the
 // session's worktree is observed outside the transaction and re-checked
 // inside it, and exactly one of any number of concurrent claimers wins.
-func (s *Store) claimTaskAsSession(ctx context.Context, cred Credential, in ClaimInput) (json.RawMessage, error) {
+func (s *Store) claimTaskAsSession(ctx context.Context, cred Credential, in ClaimInput) (*answer.Of[TaskAnswer], error) {
 	taskID, err := normalize.ID(in.TaskID, "task_id")
 	if err != nil {
 		return nil, err
@@ -38,7 +38,7 @@ func (s *Store) claimTaskAsSession(ctx context.Context, cred Credential, in Clai
 		return nil, err
 	}
 	request := map[string]any{"task_id": taskID, "expected_version": version, "ttl_seconds": ttl}
-	sess, out, hit, err := s.sessionReceipt(ctx, cred, "task.claim.v2", in.IdempotencyKey, request)
+	sess, out, hit, err := sessionReceipt[TaskAnswer](ctx, s, cred, "task.claim.v2", in.IdempotencyKey, request)
 	if err != nil || hit {
 		return out, err
 	}
@@ -46,9 +46,9 @@ func (s *Store) claimTaskAsSession(ctx context.Context, cred Credential, in Clai
 	if err != nil {
 		return nil, err
 	}
-	return s.mutateAsSession(ctx, sessionMutation{
+	return mutateAsSession(ctx, s, sessionMutation[TaskAnswer]{
 		cred: cred, operation: "task.claim.v2", key: in.IdempotencyKey, request: request,
-		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (*TaskAnswer, error) {
 			now := s.nowISO()
 			t, err := loadTask(ctx, tx, sess.WorkspaceID, taskID, now)
 			if err != nil {
@@ -181,7 +181,7 @@ func checkPathConflicts(ctx context.Context, q querier, t Task, now string) erro
 // grantSessionLease gives the session a fresh lease with the observed base
 // checkpoint, upgrades the task to the session plane and clears the review
 // state of an earlier completion.
-func (s *Store) grantSessionLease(ctx context.Context, tx *Tx, t Task, sess CoordinationSession, prep prepared, ttl int64, now string) (any, error) {
+func (s *Store) grantSessionLease(ctx context.Context, tx *Tx, t Task, sess CoordinationSession, prep prepared, ttl int64, now string) (*TaskAnswer, error) {
 	lease, expires := "lease_"+newUUID(), addSeconds(now, ttl)
 	if err := exec(ctx, tx, "claim task", `UPDATE tasks SET status = 'claimed', assignee = ?, assignee_session_id = ?,
 claim_worktree_id = ?, lease_id = ?, lease_expires_at = ?, blocker = NULL, base_checkpoint_json = ?,
@@ -200,7 +200,7 @@ accepted_at = NULL, completed_at = NULL, version = version + 1, updated_at = ? W
 
 // ClaimTask takes the lease in legacy mode. An expired lease of any kind
 // is released first, by the claimant.
-func (s *Store) ClaimTask(ctx context.Context, who Actor, in ClaimInput) (json.RawMessage, error) {
+func (s *Store) ClaimTask(ctx context.Context, who Actor, in ClaimInput) (*answer.Of[TaskAnswer], error) {
 	if cred, ok := who.Session(); ok {
 		return s.claimTaskAsSession(ctx, cred, in)
 	}
@@ -209,7 +209,7 @@ func (s *Store) ClaimTask(ctx context.Context, who Actor, in ClaimInput) (json.R
 }
 
 // claimTaskAsLabel takes the lease in legacy mode.
-func (s *Store) claimTaskAsLabel(ctx context.Context, in ClaimInput) (json.RawMessage, error) {
+func (s *Store) claimTaskAsLabel(ctx context.Context, in ClaimInput) (*answer.Of[TaskAnswer], error) {
 	version, err := normalize.ExpectedVersion(in.ExpectedVersion)
 	if err != nil {
 		return nil, err
@@ -232,8 +232,8 @@ func (s *Store) claimTaskAsLabel(ctx context.Context, in ClaimInput) (json.RawMe
 	}
 	request := map[string]any{"workspace_id": in.WorkspaceID, "actor": actor, "task_id": taskID, "idempotency_key": key,
 		"expected_version": version, "ttl_seconds": ttl}
-	return s.mutateAsActor(ctx, legacyMutation{workspaceID: in.WorkspaceID, actor: actor, operation: "task.claim", key: key,
-		request: request, apply: func(ctx context.Context, tx *Tx) (any, error) {
+	return mutateAsActor(ctx, s, legacyMutation[TaskAnswer]{workspaceID: in.WorkspaceID, actor: actor, operation: "task.claim", key: key,
+		request: request, apply: func(ctx context.Context, tx *Tx) (*TaskAnswer, error) {
 			now := s.nowISO()
 			t, err := loadTask(ctx, tx, in.WorkspaceID, taskID, now)
 			if err != nil {

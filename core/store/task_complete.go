@@ -2,8 +2,8 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 
+	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
@@ -57,7 +57,7 @@ func normalizeComplete(in CompleteInput) (completeFields, error) {
 
 // CompleteTask reports completion in legacy mode: the holder's own report,
 // which is not review or acceptance.
-func (s *Store) CompleteTask(ctx context.Context, who Actor, in CompleteInput) (json.RawMessage, error) {
+func (s *Store) CompleteTask(ctx context.Context, who Actor, in CompleteInput) (*answer.Of[TaskAnswer], error) {
 	if cred, ok := who.Session(); ok {
 		return s.completeTaskAsSession(ctx, cred, in)
 	}
@@ -65,7 +65,7 @@ func (s *Store) CompleteTask(ctx context.Context, who Actor, in CompleteInput) (
 }
 
 // completeTaskAsLabel reports completion in legacy mode.
-func (s *Store) completeTaskAsLabel(ctx context.Context, who Actor, in CompleteInput) (json.RawMessage, error) {
+func (s *Store) completeTaskAsLabel(ctx context.Context, who Actor, in CompleteInput) (*answer.Of[TaskAnswer], error) {
 	lc, err := newLeaseCall(who, in.Lease)
 	if err != nil {
 		return nil, err
@@ -74,8 +74,8 @@ func (s *Store) completeTaskAsLabel(ctx context.Context, who Actor, in CompleteI
 	if err != nil {
 		return nil, err
 	}
-	return s.mutateLease(ctx, lc, leaseChange{operation: "task.complete", extra: map[string]any{"summary": summary},
-		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
+	return mutateLease(ctx, s, lc, leaseChange[TaskAnswer]{operation: "task.complete", extra: map[string]any{"summary": summary},
+		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (*TaskAnswer, error) {
 			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_completed", h.actor, nil, now); err != nil {
 				return nil, err
 			}
@@ -92,7 +92,7 @@ WHERE workspace_id = ? AND id = ?`, summary, now, now, t.WorkspaceID, t.ID); err
 // CompleteTaskForSession reports completion with a structured completion
 // report and the server-observed result checkpoint. A reviewed task then
 // waits for a distinct session to accept it.
-func (s *Store) completeTaskAsSession(ctx context.Context, cred Credential, in CompleteInput) (json.RawMessage, error) {
+func (s *Store) completeTaskAsSession(ctx context.Context, cred Credential, in CompleteInput) (*answer.Of[TaskAnswer], error) {
 	lf, err := normalizeLease(in.Lease)
 	if err != nil {
 		return nil, err
@@ -103,7 +103,7 @@ func (s *Store) completeTaskAsSession(ctx context.Context, cred Credential, in C
 	}
 	request := withExtra(leaseRequest("", "", lf, false), map[string]any{"summary": f.summary, "confidence": f.confidence,
 		"confidence_basis": nullable(f.basis), "limits": nullable(f.limits), "evidence_refs": f.refs})
-	sess, out, hit, err := s.sessionReceipt(ctx, cred, "task.complete.v2", lf.key, request)
+	sess, out, hit, err := sessionReceipt[TaskAnswer](ctx, s, cred, "task.complete.v2", lf.key, request)
 	if err != nil || hit {
 		return out, err
 	}
@@ -111,8 +111,8 @@ func (s *Store) completeTaskAsSession(ctx context.Context, cred Credential, in C
 	if err != nil {
 		return nil, err
 	}
-	return s.mutateAsSession(ctx, sessionMutation{cred: cred, operation: "task.complete.v2", key: lf.key, request: request,
-		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
+	return mutateAsSession(ctx, s, sessionMutation[TaskAnswer]{cred: cred, operation: "task.complete.v2", key: lf.key, request: request,
+		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (*TaskAnswer, error) {
 			now := s.nowISO()
 			h := holder{actor: sess.Actor, sessionID: &sess.ID}
 			t, err := requireLease(ctx, tx, sess.WorkspaceID, lf, h, now)
@@ -129,7 +129,7 @@ func (s *Store) completeTaskAsSession(ctx context.Context, cred Credential, in C
 		}})
 }
 
-func (s *Store) recordCompletion(ctx context.Context, tx *Tx, sess CoordinationSession, t Task, f completeFields, prep prepared, now string) (any, error) {
+func (s *Store) recordCompletion(ctx context.Context, tx *Tx, sess CoordinationSession, t Task, f completeFields, prep prepared, now string) (*TaskAnswer, error) {
 	report, err := s.appendReportInternal(ctx, tx, sess, reportDraft{TaskID: &t.ID, Kind: "observation", Body: f.summary,
 		EvidenceRefs: f.refs, Confidence: f.confidence, ConfidenceBasis: f.basis, Limits: f.limits, Relation: "informs"})
 	if err != nil {

@@ -2,9 +2,9 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
+	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
@@ -106,7 +106,7 @@ func normalizeSessionOptions(f *taskFields, in CreateTaskInput) error {
 }
 
 // CreateTask creates a task in legacy (actor-labelled) mode.
-func (s *Store) CreateTask(ctx context.Context, who Actor, in CreateTaskInput) (json.RawMessage, error) {
+func (s *Store) CreateTask(ctx context.Context, who Actor, in CreateTaskInput) (*answer.Of[TaskAnswer], error) {
 	if cred, ok := who.Session(); ok {
 		return s.createTaskAsSession(ctx, cred, in)
 	}
@@ -115,7 +115,7 @@ func (s *Store) CreateTask(ctx context.Context, who Actor, in CreateTaskInput) (
 }
 
 // createTaskAsLabel creates a task in legacy mode.
-func (s *Store) createTaskAsLabel(ctx context.Context, in CreateTaskInput) (json.RawMessage, error) {
+func (s *Store) createTaskAsLabel(ctx context.Context, in CreateTaskInput) (*answer.Of[TaskAnswer], error) {
 	actor, err := normalize.Actor(in.actor)
 	if err != nil {
 		return nil, err
@@ -131,16 +131,16 @@ func (s *Store) createTaskAsLabel(ctx context.Context, in CreateTaskInput) (json
 	if f.id != nil {
 		request["id"] = *f.id
 	}
-	return s.mutateAsActor(ctx, legacyMutation{
+	return mutateAsActor(ctx, s, legacyMutation[TaskAnswer]{
 		workspaceID: in.WorkspaceID, actor: actor, operation: "task.create", key: f.key, request: request,
-		apply: func(ctx context.Context, tx *Tx) (any, error) {
+		apply: func(ctx context.Context, tx *Tx) (*TaskAnswer, error) {
 			return s.insertTask(ctx, tx, in.WorkspaceID, actor, nil, f, false)
 		},
 	})
 }
 
 // CreateTaskForSession creates a task owned by the session plane.
-func (s *Store) createTaskAsSession(ctx context.Context, cred Credential, in CreateTaskInput) (json.RawMessage, error) {
+func (s *Store) createTaskAsSession(ctx context.Context, cred Credential, in CreateTaskInput) (*answer.Of[TaskAnswer], error) {
 	f, err := normalizeTaskFields(in)
 	if err != nil {
 		return nil, err
@@ -156,15 +156,15 @@ func (s *Store) createTaskAsSession(ctx context.Context, cred Credential, in Cre
 	if f.id != nil {
 		request["id"] = *f.id
 	}
-	return s.mutateAsSession(ctx, sessionMutation{
+	return mutateAsSession(ctx, s, sessionMutation[TaskAnswer]{
 		cred: cred, operation: "task.create.v2", key: f.key, request: request,
-		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (*TaskAnswer, error) {
 			return s.insertTask(ctx, tx, sess.WorkspaceID, sess.Actor, &sess.ID, f, true)
 		},
 	})
 }
 
-func (s *Store) insertTask(ctx context.Context, tx *Tx, wsID, actor string, sessionID *string, f taskFields, v2 bool) (any, error) {
+func (s *Store) insertTask(ctx context.Context, tx *Tx, wsID, actor string, sessionID *string, f taskFields, v2 bool) (*TaskAnswer, error) {
 	id := "task_" + newUUID()
 	if f.id != nil {
 		id = *f.id
@@ -199,7 +199,7 @@ path_scopes_json, version, created_at, updated_at) VALUES (?, ?, ?, ?, 'open', ?
 		return nil, err
 	}
 	t, err := loadTask(ctx, tx, wsID, id, now)
-	return map[string]any{"task": t}, err
+	return &TaskAnswer{Task: t}, err
 }
 
 func checkNewTaskDependencies(ctx context.Context, tx *Tx, wsID, id string, deps []string) error {

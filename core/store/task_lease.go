@@ -2,9 +2,9 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
+	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/normalize"
 )
@@ -121,13 +121,13 @@ func requireLease(ctx context.Context, q querier, wsID string, f leaseFields, h 
 // leaseChange is one lease-holder mutation: its operation name, extra
 // request fields, and the change it applies to a task whose lease the
 // caller holds.
-type leaseChange struct {
+type leaseChange[T any] struct {
 	operation string
 	extra     map[string]any
 	// precheck, when set, runs inside the transaction before the task,
 	// version and lease are checked, for refusals the reference gives first.
 	precheck func(ctx context.Context, tx *Tx, wsID string, h holder) error
-	apply    func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error)
+	apply    func(ctx context.Context, tx *Tx, t Task, h holder, now string) (*T, error)
 }
 
 // leaseCall is a validated lease-holder request: the session credential
@@ -158,30 +158,30 @@ func newLeaseCall(who Actor, in LeaseInput) (leaseCall, error) {
 }
 
 // mutateLease runs a lease-holder change in either plane.
-func (s *Store) mutateLease(ctx context.Context, lc leaseCall, c leaseChange) (json.RawMessage, error) {
+func mutateLease[T any](ctx context.Context, s *Store, lc leaseCall, c leaseChange[T]) (*answer.Of[T], error) {
 	f := lc.f
 	if lc.cred != nil {
-		return s.mutateAsSession(ctx, sessionMutation{
+		return mutateAsSession(ctx, s, sessionMutation[T]{
 			cred: *lc.cred, operation: c.operation + ".v2", key: f.key, request: withExtra(leaseRequest("", "", f, false), c.extra),
-			apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
+			apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (*T, error) {
 				if sess.WorkspaceID != lc.workspaceID {
 					return nil, collaberr.New(collaberr.SessionWorkspaceMismatch, "This process is bound to a session of another workspace")
 				}
 				h := holder{actor: sess.Actor, sessionID: &sess.ID}
-				return s.applyLease(ctx, tx, sess.WorkspaceID, f, h, c)
+				return applyLease(ctx, s, tx, sess.WorkspaceID, f, h, c)
 			},
 		})
 	}
-	return s.mutateAsActor(ctx, legacyMutation{
+	return mutateAsActor(ctx, s, legacyMutation[T]{
 		workspaceID: lc.workspaceID, actor: lc.actor, operation: c.operation, key: f.key,
 		request: withExtra(leaseRequest(lc.workspaceID, lc.actor, f, true), c.extra),
-		apply: func(ctx context.Context, tx *Tx) (any, error) {
-			return s.applyLease(ctx, tx, lc.workspaceID, f, holder{actor: lc.actor}, c)
+		apply: func(ctx context.Context, tx *Tx) (*T, error) {
+			return applyLease(ctx, s, tx, lc.workspaceID, f, holder{actor: lc.actor}, c)
 		},
 	})
 }
 
-func (s *Store) applyLease(ctx context.Context, tx *Tx, wsID string, f leaseFields, h holder, c leaseChange) (any, error) {
+func applyLease[T any](ctx context.Context, s *Store, tx *Tx, wsID string, f leaseFields, h holder, c leaseChange[T]) (*T, error) {
 	if c.precheck != nil {
 		if err := c.precheck(ctx, tx, wsID, h); err != nil {
 			return nil, err
@@ -203,12 +203,12 @@ func withExtra(base, extra map[string]any) map[string]any {
 }
 
 // taskResult reloads a task after a change and wraps it as {task}.
-func taskResult(ctx context.Context, q querier, wsID, taskID, now string) (any, error) {
+func taskResult(ctx context.Context, q querier, wsID, taskID, now string) (*TaskAnswer, error) {
 	t, err := loadTask(ctx, q, wsID, taskID, now)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"task": t}, nil
+	return &TaskAnswer{Task: t}, nil
 }
 
 // exec runs one statement and wraps its error with what it was doing.

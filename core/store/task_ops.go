@@ -2,8 +2,8 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 
+	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
@@ -11,7 +11,7 @@ import (
 
 // RenewLease extends the caller's lease to at least now+ttl; it never
 // shortens a lease.
-func (s *Store) RenewLease(ctx context.Context, who Actor, in LeaseInput, ttl *int64) (json.RawMessage, error) {
+func (s *Store) RenewLease(ctx context.Context, who Actor, in LeaseInput, ttl *int64) (*answer.Of[TaskAnswer], error) {
 	lc, err := newLeaseCall(who, in)
 	if err != nil {
 		return nil, err
@@ -20,9 +20,9 @@ func (s *Store) RenewLease(ctx context.Context, who Actor, in LeaseInput, ttl *i
 	if err != nil {
 		return nil, err
 	}
-	return s.mutateLease(ctx, lc, leaseChange{
+	return mutateLease(ctx, s, lc, leaseChange[TaskAnswer]{
 		operation: "task.renew", extra: map[string]any{"ttl_seconds": seconds},
-		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (*TaskAnswer, error) {
 			expires := addSeconds(now, seconds)
 			if *t.LeaseExpiresAt > expires {
 				expires = *t.LeaseExpiresAt
@@ -37,7 +37,7 @@ func (s *Store) RenewLease(ctx context.Context, who Actor, in LeaseInput, ttl *i
 }
 
 // taskEvent journals a change to t, then returns the reloaded task.
-func (s *Store) taskEvent(ctx context.Context, tx *Tx, t Task, h holder, typ journal.Kind, payload map[string]any, now string) (any, error) {
+func (s *Store) taskEvent(ctx context.Context, tx *Tx, t Task, h holder, typ journal.Kind, payload map[string]any, now string) (*TaskAnswer, error) {
 	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: typ, EntityID: t.ID, Actor: h.actor, SessionID: h.sessionID, Payload: payload}); err != nil {
 		return nil, err
 	}
@@ -45,7 +45,7 @@ func (s *Store) taskEvent(ctx context.Context, tx *Tx, t Task, h holder, typ jou
 }
 
 // RecordProgress sets the task's latest progress note.
-func (s *Store) RecordProgress(ctx context.Context, who Actor, in LeaseInput, message string) (json.RawMessage, error) {
+func (s *Store) RecordProgress(ctx context.Context, who Actor, in LeaseInput, message string) (*answer.Of[TaskAnswer], error) {
 	lc, err := newLeaseCall(who, in)
 	if err != nil {
 		return nil, err
@@ -54,9 +54,9 @@ func (s *Store) RecordProgress(ctx context.Context, who Actor, in LeaseInput, me
 	if err != nil {
 		return nil, err
 	}
-	return s.mutateLease(ctx, lc, leaseChange{
+	return mutateLease(ctx, s, lc, leaseChange[TaskAnswer]{
 		operation: "task.progress", extra: map[string]any{"message": msg},
-		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (*TaskAnswer, error) {
 			if err := exec(ctx, tx, "record progress", "UPDATE tasks SET latest_progress = ?, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?",
 				msg, now, t.WorkspaceID, t.ID); err != nil {
 				return nil, err
@@ -67,7 +67,7 @@ func (s *Store) RecordProgress(ctx context.Context, who Actor, in LeaseInput, me
 }
 
 // ReleaseLease returns the task to the open pool; its pending offers expire.
-func (s *Store) ReleaseLease(ctx context.Context, who Actor, in LeaseInput, summary *string) (json.RawMessage, error) {
+func (s *Store) ReleaseLease(ctx context.Context, who Actor, in LeaseInput, summary *string) (*answer.Of[TaskAnswer], error) {
 	lc, err := newLeaseCall(who, in)
 	if err != nil {
 		return nil, err
@@ -76,9 +76,9 @@ func (s *Store) ReleaseLease(ctx context.Context, who Actor, in LeaseInput, summ
 	if err != nil {
 		return nil, err
 	}
-	return s.mutateLease(ctx, lc, leaseChange{
+	return mutateLease(ctx, s, lc, leaseChange[TaskAnswer]{
 		operation: "task.release", extra: map[string]any{"summary": nullable(text)},
-		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (*TaskAnswer, error) {
 			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_released", h.actor, nil, now); err != nil {
 				return nil, err
 			}
@@ -102,7 +102,7 @@ func sessionClear(h holder) string {
 }
 
 // BlockTask records a blocker and releases the lease; pending offers expire.
-func (s *Store) BlockTask(ctx context.Context, who Actor, in LeaseInput, blocker string) (json.RawMessage, error) {
+func (s *Store) BlockTask(ctx context.Context, who Actor, in LeaseInput, blocker string) (*answer.Of[TaskAnswer], error) {
 	lc, err := newLeaseCall(who, in)
 	if err != nil {
 		return nil, err
@@ -111,9 +111,9 @@ func (s *Store) BlockTask(ctx context.Context, who Actor, in LeaseInput, blocker
 	if err != nil {
 		return nil, err
 	}
-	return s.mutateLease(ctx, lc, leaseChange{
+	return mutateLease(ctx, s, lc, leaseChange[TaskAnswer]{
 		operation: "task.block", extra: map[string]any{"blocker": text},
-		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (*TaskAnswer, error) {
 			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_blocked", h.actor, nil, now); err != nil {
 				return nil, err
 			}
@@ -135,7 +135,7 @@ type UnblockInput struct {
 }
 
 // UnblockTask needs no lease: any actor or session may unblock.
-func (s *Store) UnblockTask(ctx context.Context, who Actor, in UnblockInput) (json.RawMessage, error) {
+func (s *Store) UnblockTask(ctx context.Context, who Actor, in UnblockInput) (*answer.Of[TaskAnswer], error) {
 	var actor string
 	var err error
 	cred, session := who.Session()
@@ -161,7 +161,7 @@ func (s *Store) UnblockTask(ctx context.Context, who Actor, in UnblockInput) (js
 		return nil, err
 	}
 	request := map[string]any{"task_id": taskID, "expected_version": version, "note": nullable(note)}
-	apply := func(ctx context.Context, tx *Tx, wsID string, h holder) (any, error) {
+	apply := func(ctx context.Context, tx *Tx, wsID string, h holder) (*TaskAnswer, error) {
 		now := s.nowISO()
 		t, err := loadTask(ctx, tx, wsID, taskID, now)
 		if err != nil {
@@ -184,14 +184,14 @@ func (s *Store) UnblockTask(ctx context.Context, who Actor, in UnblockInput) (js
 		return s.taskEvent(ctx, tx, t, h, journal.KindTaskUnblocked, map[string]any{"note": nullable(note), "version": t.Version + 1}, now)
 	}
 	if session {
-		return s.mutateAsSession(ctx, sessionMutation{cred: cred, operation: "task.unblock.v2", key: key, request: request,
-			apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
+		return mutateAsSession(ctx, s, sessionMutation[TaskAnswer]{cred: cred, operation: "task.unblock.v2", key: key, request: request,
+			apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (*TaskAnswer, error) {
 				return apply(ctx, tx, sess.WorkspaceID, holder{actor: sess.Actor, sessionID: &sess.ID})
 			}})
 	}
 	request["workspace_id"], request["actor"], request["idempotency_key"] = in.WorkspaceID, actor, key
-	return s.mutateAsActor(ctx, legacyMutation{workspaceID: in.WorkspaceID, actor: actor, operation: "task.unblock", key: key,
-		request: request, apply: func(ctx context.Context, tx *Tx) (any, error) {
+	return mutateAsActor(ctx, s, legacyMutation[TaskAnswer]{workspaceID: in.WorkspaceID, actor: actor, operation: "task.unblock", key: key,
+		request: request, apply: func(ctx context.Context, tx *Tx) (*TaskAnswer, error) {
 			return apply(ctx, tx, in.WorkspaceID, holder{actor: actor})
 		}})
 }

@@ -2,8 +2,8 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 
+	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
@@ -63,14 +63,14 @@ func normalizeRecover(in RecoverInput) (recoverFields, error) {
 // RecoverTask acknowledges an expired session lease and then takes the
 // task over, releases it or blocks it, in one transaction. Any session may
 // recover, once per lost lease.
-func (s *Store) RecoverTask(ctx context.Context, cred Credential, in RecoverInput) (json.RawMessage, error) {
+func (s *Store) RecoverTask(ctx context.Context, cred Credential, in RecoverInput) (*answer.Of[TaskAnswer], error) {
 	f, err := normalizeRecover(in)
 	if err != nil {
 		return nil, err
 	}
 	request := map[string]any{"task_id": f.taskID, "expected_version": f.version, "recovery_note": f.note,
 		"action": f.action, "blocker": nullable(f.blocker), "ttl_seconds": f.ttl}
-	sess, out, hit, err := s.sessionReceipt(ctx, cred, "task.recover.v2", in.IdempotencyKey, request)
+	sess, out, hit, err := sessionReceipt[TaskAnswer](ctx, s, cred, "task.recover.v2", in.IdempotencyKey, request)
 	if err != nil || hit {
 		return out, err
 	}
@@ -80,15 +80,15 @@ func (s *Store) RecoverTask(ctx context.Context, cred Credential, in RecoverInpu
 			return nil, err
 		}
 	}
-	return s.mutateAsSession(ctx, sessionMutation{
+	return mutateAsSession(ctx, s, sessionMutation[TaskAnswer]{
 		cred: cred, operation: "task.recover.v2", key: in.IdempotencyKey, request: request,
-		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
+		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (*TaskAnswer, error) {
 			return s.applyRecovery(ctx, tx, sess, f, prep)
 		},
 	})
 }
 
-func (s *Store) applyRecovery(ctx context.Context, tx *Tx, sess CoordinationSession, f recoverFields, prep prepared) (any, error) {
+func (s *Store) applyRecovery(ctx context.Context, tx *Tx, sess CoordinationSession, f recoverFields, prep prepared) (*TaskAnswer, error) {
 	now := s.nowISO()
 	t, err := loadTask(ctx, tx, sess.WorkspaceID, f.taskID, now)
 	if err != nil {
@@ -149,7 +149,7 @@ claim_worktree_id = NULL, lease_id = NULL, lease_expires_at = NULL, version = ve
 }
 
 func (s *Store) recoverTakeover(ctx context.Context, tx *Tx, t Task, sess CoordinationSession, prep prepared, ttl int64,
-	prior map[string]any, rec recoveryRecord) (any, error) {
+	prior map[string]any, rec recoveryRecord) (*TaskAnswer, error) {
 	now := rec.now
 	if err := prep.recheck(ctx, tx, sess.ID, now); err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/gitstate"
 	"github.com/agenttool/collab/core/journal"
@@ -81,14 +82,14 @@ type reviewObservation struct {
 // ReviewTask lets a session other than the reporter accept a reported
 // completion (after checking challenges, withdrawals and that the result
 // worktree still matches its checkpoint) or request changes.
-func (s *Store) ReviewTask(ctx context.Context, cred Credential, in ReviewInput) (json.RawMessage, error) {
+func (s *Store) ReviewTask(ctx context.Context, cred Credential, in ReviewInput) (*answer.Of[ReviewAnswer], error) {
 	f, err := normalizeReview(in)
 	if err != nil {
 		return nil, err
 	}
 	request := map[string]any{"task_id": f.taskID, "expected_version": f.version, "outcome": f.outcome, "summary": f.summary,
 		"evidence_refs": f.refs}
-	if _, out, hit, err := s.sessionReceipt(ctx, cred, "task.review.v2", in.IdempotencyKey, request); err != nil || hit {
+	if _, out, hit, err := sessionReceipt[ReviewAnswer](ctx, s, cred, "task.review.v2", in.IdempotencyKey, request); err != nil || hit {
 		return out, err
 	}
 	var obs reviewObservation
@@ -97,8 +98,8 @@ func (s *Store) ReviewTask(ctx context.Context, cred Credential, in ReviewInput)
 			return nil, err
 		}
 	}
-	return s.mutateAsSession(ctx, sessionMutation{cred: cred, operation: "task.review.v2", key: in.IdempotencyKey, request: request,
-		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (any, error) {
+	return mutateAsSession(ctx, s, sessionMutation[ReviewAnswer]{cred: cred, operation: "task.review.v2", key: in.IdempotencyKey, request: request,
+		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (*ReviewAnswer, error) {
 			return s.applyReview(ctx, tx, sess, f, obs)
 		}})
 }
@@ -139,7 +140,7 @@ func (s *Store) observeResult(ctx context.Context, wsID, taskID string) (reviewO
 	return obs, nil
 }
 
-func (s *Store) applyReview(ctx context.Context, tx *Tx, sess CoordinationSession, f reviewFields, obs reviewObservation) (any, error) {
+func (s *Store) applyReview(ctx context.Context, tx *Tx, sess CoordinationSession, f reviewFields, obs reviewObservation) (*ReviewAnswer, error) {
 	now := s.nowISO()
 	t, err := loadTask(ctx, tx, sess.WorkspaceID, f.taskID, now)
 	if err != nil {
@@ -252,7 +253,7 @@ func completeCheckpoint(cp map[string]any) bool {
 		isHex64(str("index_sha256")) && isHex64(str("state_sha256"))
 }
 
-func (s *Store) recordReview(ctx context.Context, tx *Tx, sess CoordinationSession, t Task, f reviewFields, now string) (any, error) {
+func (s *Store) recordReview(ctx context.Context, tx *Tx, sess CoordinationSession, t Task, f reviewFields, now string) (*ReviewAnswer, error) {
 	completion := *t.CompletionReportID
 	refs := []string{"report:" + completion}
 	for _, r := range f.refs {
@@ -299,11 +300,5 @@ reviewer_actor, reviewer_session_id, created_at, event_sequence) VALUES (?, ?, ?
 		return nil, err
 	}
 	task, err := loadTask(ctx, tx, t.WorkspaceID, t.ID, now)
-	return reviewResult{Task: task, Review: review, Report: report}, err
-}
-
-type reviewResult struct {
-	Task   Task       `json:"task"`
-	Review TaskReview `json:"review"`
-	Report Report     `json:"report"`
+	return &ReviewAnswer{Task: task, Review: review, Report: report}, err
 }

@@ -27,8 +27,8 @@ func TestViewPairsOverlappingClaimsFromDifferentWorktrees(t *testing.T) {
 	}
 	for _, tc := range tasks {
 		id := tc.id
-		if _, err := st.CreateTask(ctx, LabelActor("t"), CreateTaskInput{WorkspaceID: ws, IdempotencyKey: id, TaskID: &id,
-			Title: id, PathScopes: []string{tc.scope}}); err != nil {
+		if _, err := answerJSON(st.CreateTask(ctx, LabelActor("t"), CreateTaskInput{WorkspaceID: ws, IdempotencyKey: id, TaskID: &id,
+			Title: id, PathScopes: []string{tc.scope}})); err != nil {
 			t.Fatal(err)
 		}
 		if err := st.writeTx(ctx, func(tx *Tx) error {

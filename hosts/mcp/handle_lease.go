@@ -35,7 +35,7 @@ func handleTaskClaim(ctx context.Context, p *Process, a Args) (any, error) {
 	}
 	in := store.ClaimInput{WorkspaceID: a.String("workspace_id"), TaskID: a.String("task_id"),
 		IdempotencyKey: a.String("idempotency_key"), ExpectedVersion: a.Int("expected_version"), TTLSeconds: a.OptInt("ttl_seconds")}
-	return p.store.ClaimTask(ctx, who, in)
+	return answered(p.store.ClaimTask(ctx, who, in))
 }
 
 func handleTaskRenew(ctx context.Context, p *Process, a Args) (any, error) {
@@ -43,7 +43,7 @@ func handleTaskRenew(ctx context.Context, p *Process, a Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.store.RenewLease(ctx, who, leaseInput(a), a.OptInt("ttl_seconds"))
+	return answered(p.store.RenewLease(ctx, who, leaseInput(a), a.OptInt("ttl_seconds")))
 }
 
 func handleTaskProgress(ctx context.Context, p *Process, a Args) (any, error) {
@@ -51,7 +51,7 @@ func handleTaskProgress(ctx context.Context, p *Process, a Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.store.RecordProgress(ctx, who, leaseInput(a), a.String("message"))
+	return answered(p.store.RecordProgress(ctx, who, leaseInput(a), a.String("message")))
 }
 
 func handleTaskRelease(ctx context.Context, p *Process, a Args) (any, error) {
@@ -59,7 +59,7 @@ func handleTaskRelease(ctx context.Context, p *Process, a Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.store.ReleaseLease(ctx, who, leaseInput(a), a.OptString("summary"))
+	return answered(p.store.ReleaseLease(ctx, who, leaseInput(a), a.OptString("summary")))
 }
 
 func handleTaskBlock(ctx context.Context, p *Process, a Args) (any, error) {
@@ -67,7 +67,7 @@ func handleTaskBlock(ctx context.Context, p *Process, a Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.store.BlockTask(ctx, who, leaseInput(a), a.String("blocker"))
+	return answered(p.store.BlockTask(ctx, who, leaseInput(a), a.String("blocker")))
 }
 
 func handleTaskUnblock(ctx context.Context, p *Process, a Args) (any, error) {
@@ -75,9 +75,9 @@ func handleTaskUnblock(ctx context.Context, p *Process, a Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.store.UnblockTask(ctx, who, store.UnblockInput{WorkspaceID: a.String("workspace_id"),
+	return answered(p.store.UnblockTask(ctx, who, store.UnblockInput{WorkspaceID: a.String("workspace_id"),
 		TaskID: a.String("task_id"), IdempotencyKey: a.String("idempotency_key"), ExpectedVersion: a.Int("expected_version"),
-		Note: a.OptString("note")})
+		Note: a.OptString("note")}))
 }
 
 func handleArtifactAttach(ctx context.Context, p *Process, a Args) (any, error) {
@@ -85,8 +85,8 @@ func handleArtifactAttach(ctx context.Context, p *Process, a Args) (any, error) 
 	if err != nil {
 		return nil, err
 	}
-	return p.store.AttachArtifact(ctx, who, leaseInput(a), store.ArtifactInput{Kind: a.String("kind"),
-		URI: a.String("uri"), SHA256: a.OptString("sha256"), MediaType: a.OptString("media_type"), Label: a.OptString("label")})
+	return answered(p.store.AttachArtifact(ctx, who, leaseInput(a), store.ArtifactInput{Kind: a.String("kind"),
+		URI: a.String("uri"), SHA256: a.OptString("sha256"), MediaType: a.OptString("media_type"), Label: a.OptString("label")}))
 }
 
 func handleTaskComplete(ctx context.Context, p *Process, a Args) (any, error) {
@@ -96,7 +96,7 @@ func handleTaskComplete(ctx context.Context, p *Process, a Args) (any, error) {
 	}
 	in := store.CompleteInput{Lease: leaseInput(a), Summary: a.String("summary"), Confidence: a.OptString("confidence"),
 		ConfidenceBasis: a.OptString("confidence_basis"), Limits: a.OptString("limits"), EvidenceRefs: a.Strings("evidence_refs")}
-	return p.store.CompleteTask(ctx, who, in)
+	return answered(p.store.CompleteTask(ctx, who, in))
 }
 
 // sessionOnly returns the credential for a tool with no legacy mode.
@@ -112,9 +112,9 @@ func handleTaskReview(ctx context.Context, p *Process, a Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.store.ReviewTask(ctx, cred, store.ReviewInput{WorkspaceID: a.String("workspace_id"), TaskID: a.String("task_id"),
+	return answered(p.store.ReviewTask(ctx, cred, store.ReviewInput{WorkspaceID: a.String("workspace_id"), TaskID: a.String("task_id"),
 		IdempotencyKey: a.String("idempotency_key"), ExpectedVersion: a.Int("expected_version"), Outcome: a.String("outcome"),
-		Summary: a.String("summary"), EvidenceRefs: a.Strings("evidence_refs")})
+		Summary: a.String("summary"), EvidenceRefs: a.Strings("evidence_refs")}))
 }
 
 func handleTaskRecover(ctx context.Context, p *Process, a Args) (any, error) {
@@ -122,10 +122,10 @@ func handleTaskRecover(ctx context.Context, p *Process, a Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.store.RecoverTask(ctx, cred, store.RecoverInput{WorkspaceID: a.String("workspace_id"), TaskID: a.String("task_id"),
+	return answered(p.store.RecoverTask(ctx, cred, store.RecoverInput{WorkspaceID: a.String("workspace_id"), TaskID: a.String("task_id"),
 		IdempotencyKey: a.String("idempotency_key"), ExpectedVersion: a.Int("expected_version"),
 		RecoveryNote: a.String("recovery_note"), Action: a.OptString("action"), Blocker: a.OptString("blocker"),
-		TTLSeconds: a.OptInt("ttl_seconds")})
+		TTLSeconds: a.OptInt("ttl_seconds")}))
 }
 
 func handleHandoffOffer(ctx context.Context, p *Process, a Args) (any, error) {
@@ -133,8 +133,8 @@ func handleHandoffOffer(ctx context.Context, p *Process, a Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.store.OfferHandoff(ctx, who, store.OfferInput{Lease: leaseInput(a), ToActor: a.OptString("to_actor"),
-		ToSessionID: a.OptString("to_session_id"), Summary: a.String("summary"), TTLSeconds: a.OptInt("ttl_seconds")})
+	return answered(p.store.OfferHandoff(ctx, who, store.OfferInput{Lease: leaseInput(a), ToActor: a.OptString("to_actor"),
+		ToSessionID: a.OptString("to_session_id"), Summary: a.String("summary"), TTLSeconds: a.OptInt("ttl_seconds")}))
 }
 
 func handleHandoffRespond(ctx context.Context, p *Process, a Args) (any, error) {
@@ -145,5 +145,5 @@ func handleHandoffRespond(ctx context.Context, p *Process, a Args) (any, error) 
 	in := store.RespondInput{WorkspaceID: a.String("workspace_id"), HandoffID: a.String("handoff_id"),
 		IdempotencyKey: a.String("idempotency_key"), ExpectedVersion: a.Int("expected_version"), Response: a.String("response"),
 		TTLSeconds: a.OptInt("ttl_seconds")}
-	return p.store.RespondToHandoff(ctx, who, in)
+	return answered(p.store.RespondToHandoff(ctx, who, in))
 }

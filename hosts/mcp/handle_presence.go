@@ -33,9 +33,9 @@ func presenceUpdate(a Args) store.PresenceUpdate {
 }
 
 func handleSessionHeartbeat(ctx context.Context, p *Process, a Args) (any, error) {
-	return p.store.HeartbeatPresence(ctx, presenceUpdate(a))
+	return answered(p.store.HeartbeatPresence(ctx, presenceUpdate(a)))
 }
 
 func handleSessionLeave(ctx context.Context, p *Process, a Args) (any, error) {
-	return p.store.LeavePresence(ctx, presenceUpdate(a))
+	return answered(p.store.LeavePresence(ctx, presenceUpdate(a)))
 }

@@ -15,14 +15,14 @@ func handleReportAppend(ctx context.Context, p *Process, a Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.store.AppendReport(ctx, cred, store.AppendReportInput{
+	return answered(p.store.AppendReport(ctx, cred, store.AppendReportInput{
 		IdempotencyKey: a.String("idempotency_key"), TaskID: a.OptString("task_id"),
 		ToSessionID: a.OptString("to_session_id"), Kind: a.String("kind"), Body: a.String("body"),
 		EvidenceRefs: a.Strings("evidence_refs"), Confidence: a.OptString("confidence"),
 		ConfidenceBasis: a.OptString("confidence_basis"), Limits: a.OptString("limits"),
 		Relation: a.OptString("relation"), TargetReportID: a.OptString("target_report_id"),
 		AuthorityScope: a.OptString("authority_scope"), AuthorityBasis: a.OptString("authority_basis"),
-	})
+	}))
 }
 
 // handleReportList reads reports in either mode, from any workspace.
@@ -50,7 +50,7 @@ func handleDecisionRecord(ctx context.Context, p *Process, a Args) (any, error) 
 		if err != nil {
 			return nil, err
 		}
-		return p.store.RecordDecision(ctx, store.LabelActor(actor), in)
+		return answered(p.store.RecordDecision(ctx, store.LabelActor(actor), in))
 	}
 	if err := p.requireWorkspace(in.WorkspaceID); err != nil {
 		return nil, err
@@ -59,5 +59,5 @@ func handleDecisionRecord(ctx context.Context, p *Process, a Args) (any, error) 
 	if err != nil {
 		return nil, err
 	}
-	return p.store.RecordDecision(ctx, store.SessionActor(cred), in)
+	return answered(p.store.RecordDecision(ctx, store.SessionActor(cred), in))
 }

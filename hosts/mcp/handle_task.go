@@ -23,7 +23,7 @@ func handleTaskCreate(ctx context.Context, p *Process, a Args) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return p.store.CreateTask(ctx, store.LabelActor(actor), in)
+		return answered(p.store.CreateTask(ctx, store.LabelActor(actor), in))
 	}
 	if err := p.requireWorkspace(in.WorkspaceID); err != nil {
 		return nil, err
@@ -32,7 +32,7 @@ func handleTaskCreate(ctx context.Context, p *Process, a Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.store.CreateTask(ctx, store.SessionActor(cred), in)
+	return answered(p.store.CreateTask(ctx, store.SessionActor(cred), in))
 }
 
 func handleTaskList(ctx context.Context, p *Process, a Args) (any, error) {

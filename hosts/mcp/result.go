@@ -8,6 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/canon"
 	"github.com/agenttool/collab/core/collaberr"
 )
@@ -15,17 +16,6 @@ import (
 // guardAbortMessage is what SQLite reports when a legacy write touches a
 // session-owned task; it is surfaced verbatim as internal_error.
 const guardAbortMessage = "agenttool_collab_v2_write_requires_v2_client"
-
-// encode renders v as compact JSON without HTML escaping.
-func encode(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
-}
 
 // toolResult builds a result whose structuredContent is payload and whose
 // text content mirrors it as indented JSON, in the same key order, with
@@ -44,9 +34,10 @@ func toolResult(payload []byte, isError bool) *sdk.CallToolResult {
 	}
 }
 
-// success renders a handler's payload.
+// success renders a handler's payload the way answers are rendered
+// (compact, no HTML escaping, U+2028/U+2029 raw).
 func success(payload any) (*sdk.CallToolResult, error) {
-	b, err := encode(payload)
+	b, err := answer.Encode(payload)
 	if err != nil {
 		return nil, fmt.Errorf("encode tool result: %w", err)
 	}

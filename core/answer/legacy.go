@@ -1,4 +1,4 @@
-package store
+package answer
 
 import (
 	"bytes"
@@ -6,21 +6,29 @@ import (
 	"fmt"
 )
 
-// hydrateLegacyReplay completes task objects inside a receipt written by an
-// older version with the fields later versions added, without rewriting
-// the stored receipt. Receipts that already have every field come back
-// byte for byte.
-func hydrateLegacyReplay(stored []byte, now string) ([]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(stored))
+// ReplayLegacy is Replay for a legacy (actor-labelled) operation, whose
+// receipt may have been written by a version that predates some task
+// fields: task objects in the answer are completed with those fields (as
+// of now, an RFC 3339 time, for the effective status), without rewriting
+// the stored receipt. An answer that already has every field comes back
+// byte for byte; a completed one comes back with its keys sorted, which is
+// as good as any order for a replay (clients compare by key).
+func ReplayLegacy[T any](operation string, stored []byte, now string) (*Of[T], error) {
+	a := Replay[T](operation, stored)
+	dec := json.NewDecoder(bytes.NewReader(a.json))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("read stored receipt: %w", err)
+		return nil, fmt.Errorf("read stored %s receipt: %w", operation, err)
 	}
 	if !hydrate(v, now) {
-		return stored, nil
+		return a, nil
 	}
-	return marshalOrdered(v)
+	b, err := Encode(v)
+	if err != nil {
+		return nil, fmt.Errorf("complete stored %s receipt: %w", operation, err)
+	}
+	return &Of[T]{json: b}, nil
 }
 
 // taskDefaults are the fields a pre-v0.3 task lacks, in emitted order.
@@ -87,10 +95,4 @@ func fillTask(m map[string]any, now string) bool {
 		}
 	}
 	return changed
-}
-
-// marshalOrdered renders a decoded value; object keys come out sorted,
-// which is as good as any order for a replay (clients compare by key).
-func marshalOrdered(v any) ([]byte, error) {
-	return marshalNoEscape(v)
 }
