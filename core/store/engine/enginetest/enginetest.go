@@ -25,6 +25,11 @@ func Run(t *testing.T, open Open) {
 	t.Run("ConcurrentWritersKeepSequencesContiguous", func(t *testing.T) { concurrentWriters(t, open(t)) })
 	t.Run("ReceiptsAreUniquePerScope", func(t *testing.T) { receiptsUniquePerScope(t, open(t)) })
 	t.Run("UnknownWorkspaceHasNoHead", func(t *testing.T) { unknownWorkspace(t, open(t)) })
+	t.Run("ContestedClaimHasOneWinner", func(t *testing.T) { contestedClaim(t, open(t)) })
+	t.Run("TaskWritesBumpTheVersionOnce", func(t *testing.T) { taskWritesBumpOnce(t, open(t)) })
+	t.Run("ReservationsInDocumentedOrder", func(t *testing.T) { reservationsInOrder(t, open(t)) })
+	t.Run("NoReservationsIsEmptyNotNil", func(t *testing.T) { noReservationsIsEmpty(t, open(t)) })
+	t.Run("TaskRecordsAreStoredOnce", func(t *testing.T) { taskRecordsStoredOnce(t, open(t)) })
 }
 
 const clock = "2026-01-01T00:00:00.000Z"
