@@ -140,7 +140,7 @@ func (v viewer) owns(t *Task) bool {
 	return t.Assignee != nil && *t.Assignee == v.actor
 }
 
-func (s *Store) nextView(ctx context.Context, q querier, wsID string, after int64, limit int, v viewer, now string) (Next, error) {
+func (s *Store) nextView(ctx context.Context, q *Tx, wsID string, after int64, limit int, v viewer, now string) (Next, error) {
 	out := Next{Actor: v.actor, Session: v.session, ProjectionScope: "snapshot_head", ReportsScope: "event_page", OwnClaims: []Task{}}
 	var err error
 	if out.Events, err = readEventPage(ctx, q, wsID, after, limit); err != nil {
