@@ -39,7 +39,7 @@ type reservingTask struct {
 // expired or not, until it is recovered), or a completion waiting for
 // review. Read-only tasks never reserve.
 func reservations(ctx context.Context, q engine.PathClaims, repositoryKey, now string) ([]reservingTask, error) {
-	list, err := q.Reservations(ctx, repositoryKey, now)
+	list, err := q.ClaimedPaths(ctx, repositoryKey, now)
 	if err != nil {
 		return nil, err
 	}

@@ -56,11 +56,11 @@ type Tx interface {
 	Receipts
 	Sessions
 	Tasks
-	Handoffs
 	TaskWrites
 	Leases
 	TaskRecords
 	PathClaims
+	Handoffs
 	// TakeWriteGuard admits the session-plane writes that follow, until
 	// release, in engines whose data older clients can also reach: a
 	// SQLite file carries the v0.2 triggers that refuse session-plane

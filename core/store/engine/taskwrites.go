@@ -106,7 +106,7 @@ type TaskRecords interface {
 // to refuse a task whose paths overlap work reserved elsewhere in the same
 // repository, across all of its worktrees' workspaces.
 type PathClaims interface {
-	// Reservations lists the tasks of every workspace of the repository
+	// ClaimedPaths lists the tasks of every workspace of the repository
 	// that reserve their path scopes at now: a task of any work mode but
 	// read_only that is claimed with a lease expiring after now, or
 	// claimed by a session (expired or not, until it is recovered), or
@@ -114,7 +114,7 @@ type PathClaims interface {
 	// order is the order conflicts are reported in: by workspace in
 	// creation (insertion) order, then status (claimed before completed),
 	// then lease expiry (none first), then task insertion order. Never nil.
-	Reservations(ctx context.Context, repositoryKey, now string) ([]Reservation, error)
+	ClaimedPaths(ctx context.Context, repositoryKey, now string) ([]PathClaim, error)
 }
 
 // NewTask is a task to create.
@@ -190,9 +190,9 @@ type Review struct {
 	EventSequence     int64
 }
 
-// Reservation is a task that reserves its path scopes: only what a
+// PathClaim is a task that reserves its path scopes: only what a
 // conflict report needs.
-type Reservation struct {
+type PathClaim struct {
 	TaskID            string
 	WorkspaceID       string
 	Assignee          *string

@@ -8,10 +8,10 @@ import (
 	"github.com/agenttool/collab/core/store/engine"
 )
 
-// Reservations lists the repository's path-reserving tasks. The order is
+// ClaimedPaths lists the repository's path-reserving tasks. The order is
 // the one SQLite's indexes yield, which is the order the reference reports
 // conflicts in; stating it keeps both implementations alike.
-func (t *Tx) Reservations(ctx context.Context, repositoryKey, now string) ([]engine.Reservation, error) {
+func (t *Tx) ClaimedPaths(ctx context.Context, repositoryKey, now string) ([]engine.PathClaim, error) {
 	rows, err := t.QueryContext(ctx, `SELECT t.id, t.workspace_id, t.assignee, t.assignee_session_id, t.lease_expires_at,
 t.path_scopes_json FROM tasks t JOIN workspaces w ON w.id = t.workspace_id
 WHERE w.repository_key = ? AND t.work_mode != 'read_only' AND (
@@ -22,9 +22,9 @@ ORDER BY w.rowid, t.status, t.lease_expires_at, t.rowid`, repositoryKey, now)
 		return nil, fmt.Errorf("read reservations: %w", err)
 	}
 	defer rows.Close()
-	out := []engine.Reservation{}
+	out := []engine.PathClaim{}
 	for rows.Next() {
-		var r engine.Reservation
+		var r engine.PathClaim
 		var scopes string
 		if err := rows.Scan(&r.TaskID, &r.WorkspaceID, &r.Assignee, &r.AssigneeSessionID, &r.LeaseExpiresAt, &scopes); err != nil {
 			return nil, err

@@ -24,12 +24,12 @@ func Run(t *testing.T, open Open) {
 	t.Run("RefusedWriteLeavesNothing", func(t *testing.T) { refusedWriteLeavesNothing(t, open(t)) })
 	t.Run("ConcurrentWritersKeepSequencesContiguous", func(t *testing.T) { concurrentWriters(t, open(t)) })
 	t.Run("ReceiptsAreUniquePerScope", func(t *testing.T) { receiptsUniquePerScope(t, open(t)) })
-	t.Run("UnknownWorkspaceHasNoHead", func(t *testing.T) { unknownWorkspace(t, open(t)) })
 	t.Run("ContestedClaimHasOneWinner", func(t *testing.T) { contestedClaim(t, open(t)) })
 	t.Run("TaskWritesBumpTheVersionOnce", func(t *testing.T) { taskWritesBumpOnce(t, open(t)) })
-	t.Run("ReservationsInDocumentedOrder", func(t *testing.T) { reservationsInOrder(t, open(t)) })
-	t.Run("NoReservationsIsEmptyNotNil", func(t *testing.T) { noReservationsIsEmpty(t, open(t)) })
+	t.Run("ClaimedPathsInDocumentedOrder", func(t *testing.T) { claimedPathsInOrder(t, open(t)) })
+	t.Run("NoClaimedPathsIsEmptyNotNil", func(t *testing.T) { noClaimedPathsIsEmpty(t, open(t)) })
 	t.Run("TaskRecordsAreStoredOnce", func(t *testing.T) { taskRecordsStoredOnce(t, open(t)) })
+	t.Run("UnknownWorkspaceHasNoHead", func(t *testing.T) { unknownWorkspace(t, open(t)) })
 }
 
 const clock = "2026-01-01T00:00:00.000Z"

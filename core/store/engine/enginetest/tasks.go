@@ -377,11 +377,11 @@ func taskWritesBumpOnce(t *testing.T, e engine.Engine) {
 	}
 }
 
-// reservationsInOrder builds claims of every kind across two workspaces
+// claimedPathsInOrder builds claims of every kind across two workspaces
 // of one repository (created in the opposite order to their ids) and one
 // of another repository: only the reserving ones are listed, in the
 // documented order.
-func reservationsInOrder(t *testing.T, e engine.Engine) {
+func claimedPathsInOrder(t *testing.T, e engine.Engine) {
 	defer e.Close()
 	second := newTaskFixture(t, e, "ws_b", "local-git:shared") // created first
 	first := newTaskFixture(t, e, "ws_a", "local-git:shared")
@@ -411,10 +411,10 @@ func reservationsInOrder(t *testing.T, e engine.Engine) {
 	})
 	claim(other, "task_far", legacyLease("l8", "z", anHourAfter))
 
-	var got []engine.Reservation
+	var got []engine.PathClaim
 	err := e.Read(ctx, func(tx engine.Tx) error {
 		var err error
-		got, err = tx.Reservations(ctx, "local-git:shared", clock)
+		got, err = tx.ClaimedPaths(ctx, "local-git:shared", clock)
 		return err
 	})
 	if err != nil {
@@ -426,17 +426,17 @@ func reservationsInOrder(t *testing.T, e engine.Engine) {
 	}
 	want := []string{"ws_b/task_lost", "ws_b/task_z", "ws_b/task_y", "ws_b/task_late", "ws_b/task_review", "ws_a/task_a"}
 	if !reflect.DeepEqual(order, want) {
-		t.Fatalf("reservations %v, want %v", order, want)
+		t.Fatalf("claimed paths %v, want %v", order, want)
 	}
 	if r := got[0]; str(r.Assignee) != "agent-ws_b" || str(r.AssigneeSessionID) != second.sessionID ||
 		str(r.LeaseExpiresAt) != anHourBefore || !reflect.DeepEqual(r.PathScopes, []string{"task_lost/"}) {
-		t.Fatalf("reservation fields %+v", r)
+		t.Fatalf("claimed path fields %+v", r)
 	}
 }
 
-// noReservationsIsEmpty: a repository nobody claims in lists an empty,
+// noClaimedPathsIsEmpty: a repository nobody claims in lists an empty,
 // non-nil slice, and so does a task created without lists.
-func noReservationsIsEmpty(t *testing.T, e engine.Engine) {
+func noClaimedPathsIsEmpty(t *testing.T, e engine.Engine) {
 	defer e.Close()
 	f := newTaskFixture(t, e, "ws_empty", "local-path:empty")
 	f.mustWrite(t, "insert", func(ctx context.Context, tx engine.Tx) error {
@@ -447,9 +447,9 @@ func noReservationsIsEmpty(t *testing.T, e engine.Engine) {
 	}
 	for _, repo := range []string{"local-path:empty", "local-path:nobody"} {
 		err := e.Read(context.Background(), func(tx engine.Tx) error {
-			got, err := tx.Reservations(context.Background(), repo, clock)
+			got, err := tx.ClaimedPaths(context.Background(), repo, clock)
 			if err == nil && (got == nil || len(got) != 0) {
-				err = fmt.Errorf("reservations of %s: %#v, want an empty non-nil list", repo, got)
+				err = fmt.Errorf("claimed paths of %s: %#v, want an empty non-nil list", repo, got)
 			}
 			return err
 		})
