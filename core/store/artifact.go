@@ -76,7 +76,7 @@ func (s *Store) AttachArtifact(ctx context.Context, who Actor, in LeaseInput, a 
 				SessionID: h.sessionID, Payload: map[string]any{"artifact": artifactMap(art), "version": t.Version + 1}}); err != nil {
 				return nil, err
 			}
-			task, err := taskIn(ctx, tx, t.WorkspaceID, t.ID, now)
+			task, err := loadTask(ctx, tx, t.WorkspaceID, t.ID, now)
 			return attachAnswer{Task: task, Artifact: art}, err
 		},
 	})

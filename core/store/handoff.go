@@ -125,7 +125,7 @@ func (s *Store) insertOffer(ctx context.Context, tx engine.Tx, t Task, h holder,
 		SessionID: h.sessionID, Payload: payload}); err != nil {
 		return nil, err
 	}
-	task, err := taskIn(ctx, tx, t.WorkspaceID, t.ID, now)
+	task, err := loadTask(ctx, tx, t.WorkspaceID, t.ID, now)
 	return handoffResult{Handoff: offer, Task: task}, err
 }
 

@@ -129,7 +129,7 @@ func respondableTask(ctx context.Context, q engine.Tasks, h Handoff, version int
 	if err := checkPending(h, session); err != nil {
 		return Task{}, err
 	}
-	t, err := taskIn(ctx, q, h.WorkspaceID, h.TaskID, now)
+	t, err := loadTask(ctx, q, h.WorkspaceID, h.TaskID, now)
 	if err != nil {
 		return t, err
 	}
@@ -177,7 +177,7 @@ func (s *Store) handoffEvent(ctx context.Context, tx engine.Tx, h Handoff, t Tas
 	if err != nil {
 		return nil, err
 	}
-	task, err := taskIn(ctx, tx, t.WorkspaceID, t.ID, now)
+	task, err := loadTask(ctx, tx, t.WorkspaceID, t.ID, now)
 	return handoffResult{Handoff: updated, Task: task}, err
 }
 

@@ -60,7 +60,7 @@ func (s *Store) claimTaskAsSession(ctx context.Context, cred Credential, in Clai
 func (s *Store) claimForSession(ctx context.Context, tx engine.Tx, sess CoordinationSession, taskID string, version, ttl int64,
 	prep prepared) (any, error) {
 	now := s.nowISO()
-	t, err := taskIn(ctx, tx, sess.WorkspaceID, taskID, now)
+	t, err := loadTask(ctx, tx, sess.WorkspaceID, taskID, now)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +105,7 @@ func (s *Store) settleExpiredLease(ctx context.Context, tx engine.Tx, t Task, ac
 			"lease_expires_at": nullable(t.LeaseExpiresAt), "version": t.Version + 1}}); err != nil {
 		return t, err
 	}
-	return taskIn(ctx, tx, t.WorkspaceID, t.ID, now)
+	return loadTask(ctx, tx, t.WorkspaceID, t.ID, now)
 }
 
 func recoveryRequired(t Task) error {
@@ -148,7 +148,7 @@ func (s *Store) checkClaimable(ctx context.Context, tx engine.Tx, t Task, sessio
 func checkDependencies(ctx context.Context, q engine.Tasks, t Task, now string) error {
 	var missing []string
 	for _, d := range t.Dependencies {
-		dep, err := taskIn(ctx, q, t.WorkspaceID, d, now)
+		dep, err := loadTask(ctx, q, t.WorkspaceID, d, now)
 		if err != nil {
 			return err
 		}
@@ -245,7 +245,7 @@ func (s *Store) claimTaskAsLabel(ctx context.Context, in ClaimInput) (json.RawMe
 // transaction.
 func (s *Store) claimForLabel(ctx context.Context, tx engine.Tx, wsID, taskID, actor string, version, ttl int64) (any, error) {
 	now := s.nowISO()
-	t, err := taskIn(ctx, tx, wsID, taskID, now)
+	t, err := loadTask(ctx, tx, wsID, taskID, now)
 	if err != nil {
 		return nil, err
 	}

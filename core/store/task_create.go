@@ -190,7 +190,7 @@ func (s *Store) insertTask(ctx context.Context, tx engine.Tx, wsID, actor string
 	if _, err := s.appendEvent(ctx, tx, wsID, newEvent{Type: journal.KindTaskCreated, EntityID: id, Actor: actor, SessionID: sessionID, Payload: payload}); err != nil {
 		return nil, err
 	}
-	t, err := taskIn(ctx, tx, wsID, id, now)
+	t, err := loadTask(ctx, tx, wsID, id, now)
 	return map[string]any{"task": t}, err
 }
 

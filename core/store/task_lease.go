@@ -88,7 +88,7 @@ func versionConflict(expected, current int64) error {
 
 // requireLease loads the task and checks the caller holds its live lease.
 func requireLease(ctx context.Context, q engine.Tasks, wsID string, f leaseFields, h holder, now string) (Task, error) {
-	t, err := taskIn(ctx, q, wsID, f.taskID, now)
+	t, err := loadTask(ctx, q, wsID, f.taskID, now)
 	if err != nil {
 		return t, err
 	}
@@ -204,7 +204,7 @@ func withExtra(base, extra map[string]any) map[string]any {
 
 // taskResult reloads a task after a change and wraps it as {task}.
 func taskResult(ctx context.Context, q engine.Tasks, wsID, taskID, now string) (any, error) {
-	t, err := taskIn(ctx, q, wsID, taskID, now)
+	t, err := loadTask(ctx, q, wsID, taskID, now)
 	if err != nil {
 		return nil, err
 	}

@@ -149,7 +149,7 @@ func (s *Store) UnblockTask(ctx context.Context, who Actor, in UnblockInput) (js
 	request := map[string]any{"task_id": taskID, "expected_version": version, "note": nullable(note)}
 	apply := func(ctx context.Context, tx engine.Tx, wsID string, h holder) (any, error) {
 		now := s.nowISO()
-		t, err := taskIn(ctx, tx, wsID, taskID, now)
+		t, err := loadTask(ctx, tx, wsID, taskID, now)
 		if err != nil {
 			return nil, err
 		}

@@ -91,7 +91,7 @@ func (s *Store) RecoverTask(ctx context.Context, cred Credential, in RecoverInpu
 
 func (s *Store) applyRecovery(ctx context.Context, tx engine.Tx, sess CoordinationSession, f recoverFields, prep prepared) (any, error) {
 	now := s.nowISO()
-	t, err := taskIn(ctx, tx, sess.WorkspaceID, f.taskID, now)
+	t, err := loadTask(ctx, tx, sess.WorkspaceID, f.taskID, now)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +152,7 @@ func (s *Store) recoverTakeover(ctx context.Context, tx engine.Tx, t Task, sess 
 	if err := prep.recheck(ctx, tx, sess.ID, now); err != nil {
 		return nil, err
 	}
-	open, err := taskIn(ctx, tx, t.WorkspaceID, t.ID, now)
+	open, err := loadTask(ctx, tx, t.WorkspaceID, t.ID, now)
 	if err != nil {
 		return nil, err
 	}

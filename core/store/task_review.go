@@ -139,7 +139,7 @@ func (s *Store) observeResult(ctx context.Context, wsID, taskID string) (reviewO
 // captured from Git does. obs.worktree then carries only that worktree's
 // id.
 func (obs *reviewObservation) readResult(ctx context.Context, tx engine.Tasks, wsID, taskID, now string) (bool, error) {
-	t, err := taskIn(ctx, tx, wsID, taskID, now)
+	t, err := loadTask(ctx, tx, wsID, taskID, now)
 	if err != nil {
 		return false, err
 	}
@@ -160,7 +160,7 @@ func (obs *reviewObservation) readResult(ctx context.Context, tx engine.Tasks, w
 
 func (s *Store) applyReview(ctx context.Context, tx *Tx, sess CoordinationSession, f reviewFields, obs reviewObservation) (any, error) {
 	now := s.nowISO()
-	t, err := taskIn(ctx, tx, sess.WorkspaceID, f.taskID, now)
+	t, err := loadTask(ctx, tx, sess.WorkspaceID, f.taskID, now)
 	if err != nil {
 		return nil, err
 	}
@@ -311,7 +311,7 @@ func (s *Store) recordReview(ctx context.Context, tx *Tx, sess CoordinationSessi
 	if err := tx.InsertReview(ctx, engine.Review(review)); err != nil {
 		return nil, err
 	}
-	task, err := taskIn(ctx, tx, t.WorkspaceID, t.ID, now)
+	task, err := loadTask(ctx, tx, t.WorkspaceID, t.ID, now)
 	return reviewResult{Task: task, Review: review, Report: report}, err
 }
 

@@ -6,21 +6,6 @@ import (
 	"github.com/agenttool/collab/core/store/engine"
 )
 
-// taskIn reads one task through the engine with its effective status at
-// now; an unknown task is refused with task_not_found. It is loadTask for
-// the rules that no longer hold a querier.
-func taskIn(ctx context.Context, q engine.Tasks, workspaceID, taskID, now string) (Task, error) {
-	t, found, err := q.Task(ctx, workspaceID, taskID)
-	if err != nil {
-		return t, err
-	}
-	if !found {
-		return t, taskNotFound(taskID)
-	}
-	t.EffectiveStatus = effectiveStatus(&t, now)
-	return t, nil
-}
-
 // workspaceIn reads one workspace through the engine; an unknown
 // workspace is refused with workspace_not_found.
 func workspaceIn(ctx context.Context, q engine.Workspaces, id string) (Workspace, error) {
