@@ -7,6 +7,7 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // ArtifactInput is a reference to attach to a held task.
@@ -62,17 +63,13 @@ func (s *Store) AttachArtifact(ctx context.Context, who Actor, in LeaseInput, a 
 	extra := map[string]any{"kind": f.kind, "uri": f.uri, "sha256": nullable(f.sha), "media_type": nullable(f.mediaType), "label": nullable(f.label)}
 	return mutateLease(ctx, s, lc, leaseChange[AttachAnswer]{
 		operation: "artifact.attach", extra: extra,
-		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (*AttachAnswer, error) {
+		apply: func(ctx context.Context, tx engine.Tx, t Task, h holder, now string) (*AttachAnswer, error) {
 			art := Artifact{ID: "artifact_" + newUUID(), TaskID: t.ID, Kind: f.kind, URI: f.uri, SHA256: f.sha,
 				MediaType: f.mediaType, Label: f.label, AttachedBy: h.actor, AttachedAt: now, AttachedBySessionID: h.sessionID}
-			if err := exec(ctx, tx, "attach artifact", `INSERT INTO artifacts (id, workspace_id, task_id, kind, uri, sha256,
-media_type, label, attached_by, attached_at, attached_by_session_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-				art.ID, t.WorkspaceID, t.ID, art.Kind, art.URI, art.SHA256, art.MediaType, art.Label, art.AttachedBy,
-				art.AttachedAt, art.AttachedBySessionID); err != nil {
+			if err := tx.InsertArtifact(ctx, t.WorkspaceID, art); err != nil {
 				return nil, err
 			}
-			if err := exec(ctx, tx, "bump task", "UPDATE tasks SET version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?",
-				now, t.WorkspaceID, t.ID); err != nil {
+			if err := tx.BumpTask(ctx, t.WorkspaceID, t.ID, now); err != nil {
 				return nil, err
 			}
 			if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: journal.KindArtifactAttached, EntityID: t.ID, Actor: h.actor,

@@ -65,13 +65,13 @@ func (s *Store) OfferHandoff(ctx context.Context, who Actor, in OfferInput) (*an
 		}
 	}
 	change := leaseChange[HandoffAnswer]{operation: "handoff.offer", extra: extra,
-		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (*HandoffAnswer, error) {
+		apply: func(ctx context.Context, tx engine.Tx, t Task, h holder, now string) (*HandoffAnswer, error) {
 			return s.insertOffer(ctx, tx, t, h, target, summary, ttl, now)
 		}}
 	if lc.cred != nil {
 		// The reference judges the target session before the task, its
 		// version and the lease: self, unknown, then ended or elsewhere.
-		change.precheck = func(ctx context.Context, tx *Tx, wsID string, h holder) error {
+		change.precheck = func(ctx context.Context, tx engine.Tx, wsID string, h holder) error {
 			return checkOfferTarget(ctx, tx, wsID, *h.sessionID, target, &Handoff{})
 		}
 	}
@@ -81,15 +81,15 @@ func (s *Store) OfferHandoff(ctx context.Context, who Actor, in OfferInput) (*an
 // reapTaskOffers expires elapsed offers of one task in a transaction of
 // its own, as the offering actor.
 func (s *Store) reapTaskOffers(ctx context.Context, wsID, taskID, actor string) error {
-	if _, ok, err := findWorkspace(ctx, s.read, wsID); err != nil || !ok {
+	if ok, err := s.workspaceExists(ctx, wsID); err != nil || !ok {
 		return err
 	}
-	return s.writeTx(ctx, func(tx *Tx) error {
+	return s.engine().Write(ctx, func(tx engine.Tx) error {
 		return s.reapElapsedHandoffs(ctx, tx, wsID, taskID, actor, s.nowISO())
 	})
 }
 
-func (s *Store) insertOffer(ctx context.Context, tx *Tx, t Task, h holder, target, summary string, ttl int64, now string) (*HandoffAnswer, error) {
+func (s *Store) insertOffer(ctx context.Context, tx engine.Tx, t Task, h holder, target, summary string, ttl int64, now string) (*HandoffAnswer, error) {
 	offer := Handoff{ID: "handoff_" + newUUID(), WorkspaceID: t.WorkspaceID, TaskID: t.ID, FromActor: h.actor, ToActor: target,
 		Summary: summary, Status: HandoffPending, OfferedAt: now, ExpiresAt: addSeconds(now, ttl)}
 	if *t.LeaseExpiresAt < offer.ExpiresAt {
@@ -112,8 +112,7 @@ func (s *Store) insertOffer(ctx context.Context, tx *Tx, t Task, h holder, targe
 	if err := tx.InsertHandoff(ctx, offer); err != nil {
 		return nil, err
 	}
-	if err := exec(ctx, tx, "bump task", "UPDATE tasks SET version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?",
-		now, t.WorkspaceID, t.ID); err != nil {
+	if err := tx.BumpTask(ctx, t.WorkspaceID, t.ID, now); err != nil {
 		return nil, err
 	}
 	payload := map[string]any{"task_version": t.Version + 1}
@@ -132,11 +131,11 @@ func (s *Store) insertOffer(ctx context.Context, tx *Tx, t Task, h holder, targe
 
 // checkOfferTarget requires an active session of the same workspace other
 // than the offerer, and fills the offer's session and label fields.
-func checkOfferTarget(ctx context.Context, q querier, wsID, fromSession, target string, offer *Handoff) error {
+func checkOfferTarget(ctx context.Context, q engine.Sessions, wsID, fromSession, target string, offer *Handoff) error {
 	if target == fromSession {
 		return collaberr.New(collaberr.InvalidHandoff, "A handoff must go to a different session")
 	}
-	to, ok, err := findSession(ctx, q, target)
+	to, ok, err := q.Session(ctx, target)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // RespondInput accepts or declines an offer.
@@ -68,8 +69,8 @@ func (s *Store) respondToHandoffAsLabel(ctx context.Context, in RespondInput) (*
 	if err != nil {
 		return nil, err
 	}
-	if _, ok, err := findWorkspace(ctx, s.read, in.WorkspaceID); err == nil && ok {
-		if err := s.writeTx(ctx, func(tx *Tx) error {
+	if ok, err := s.workspaceExists(ctx, in.WorkspaceID); err == nil && ok {
+		if err := s.engine().Write(ctx, func(tx engine.Tx) error {
 			return s.reapElapsedHandoffs(ctx, tx, in.WorkspaceID, "", clockActor, s.nowISO())
 		}); err != nil {
 			return nil, err
@@ -83,7 +84,7 @@ func (s *Store) respondToHandoffAsLabel(ctx context.Context, in RespondInput) (*
 		}})
 }
 
-func (s *Store) applyLegacyResponse(ctx context.Context, tx *Tx, wsID, actor string, f respondFields) (*HandoffAnswer, error) {
+func (s *Store) applyLegacyResponse(ctx context.Context, tx engine.Tx, wsID, actor string, f respondFields) (*HandoffAnswer, error) {
 	now := s.nowISO()
 	h, ok, err := findHandoff(ctx, tx, f.handoffID)
 	if err != nil {
@@ -114,8 +115,7 @@ func (s *Store) applyLegacyResponse(ctx context.Context, tx *Tx, wsID, actor str
 		return nil, err
 	}
 	leaseID, expires := "lease_"+newUUID(), addSeconds(now, f.ttl)
-	if err := exec(ctx, tx, "transfer lease", `UPDATE tasks SET assignee = ?, lease_id = ?, lease_expires_at = ?, version = version + 1,
-updated_at = ? WHERE workspace_id = ? AND id = ?`, actor, leaseID, expires, now, wsID, t.ID); err != nil {
+	if err := tx.TransferLease(ctx, wsID, t.ID, engine.Lease{ID: leaseID, ExpiresAt: expires, Assignee: actor}, now); err != nil {
 		return nil, err
 	}
 	payload := map[string]any{"task_id": t.ID, "from_actor": h.FromActor, "to_actor": h.ToActor, "lease_id": leaseID,
@@ -125,7 +125,7 @@ updated_at = ? WHERE workspace_id = ? AND id = ?`, actor, leaseID, expires, now,
 
 // respondableTask checks that the offer is still pending and unexpired
 // and that its task is at the version the responder read.
-func respondableTask(ctx context.Context, q querier, h Handoff, version int64, session bool, now string) (Task, error) {
+func respondableTask(ctx context.Context, q engine.Tasks, h Handoff, version int64, session bool, now string) (Task, error) {
 	if err := checkPending(h, session); err != nil {
 		return Task{}, err
 	}
@@ -159,18 +159,17 @@ func checkPending(h Handoff, session bool) error {
 	}
 }
 
-func (s *Store) declineHandoff(ctx context.Context, tx *Tx, h Handoff, t Task, who holder, now string) (*HandoffAnswer, error) {
+func (s *Store) declineHandoff(ctx context.Context, tx engine.Tx, h Handoff, t Task, who holder, now string) (*HandoffAnswer, error) {
 	if err := resolveHandoff(ctx, tx, h.ID, HandoffDeclined, now); err != nil {
 		return nil, err
 	}
-	if err := exec(ctx, tx, "bump task", "UPDATE tasks SET version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?",
-		now, t.WorkspaceID, t.ID); err != nil {
+	if err := tx.BumpTask(ctx, t.WorkspaceID, t.ID, now); err != nil {
 		return nil, err
 	}
 	return s.handoffEvent(ctx, tx, h, t, who, journal.KindHandoffDeclined, map[string]any{"task_id": t.ID, "task_version": t.Version + 1}, now)
 }
 
-func (s *Store) handoffEvent(ctx context.Context, tx *Tx, h Handoff, t Task, who holder, typ journal.Kind, payload map[string]any, now string) (*HandoffAnswer, error) {
+func (s *Store) handoffEvent(ctx context.Context, tx engine.Tx, h Handoff, t Task, who holder, typ journal.Kind, payload map[string]any, now string) (*HandoffAnswer, error) {
 	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: typ, EntityID: h.ID, Actor: who.actor, SessionID: who.sessionID, Payload: payload}); err != nil {
 		return nil, err
 	}
@@ -207,7 +206,7 @@ func (s *Store) respondToHandoffAsSession(ctx context.Context, cred Credential, 
 		}})
 }
 
-func (s *Store) applySessionResponse(ctx context.Context, tx *Tx, sess CoordinationSession, f respondFields, prep prepared) (*HandoffAnswer, error) {
+func (s *Store) applySessionResponse(ctx context.Context, tx engine.Tx, sess CoordinationSession, f respondFields, prep prepared) (*HandoffAnswer, error) {
 	now := s.nowISO()
 	h, ok, err := findHandoff(ctx, tx, f.handoffID)
 	if err != nil {
@@ -240,9 +239,7 @@ func (s *Store) applySessionResponse(ctx context.Context, tx *Tx, sess Coordinat
 		return nil, err
 	}
 	leaseID, expires := "lease_"+newUUID(), addSeconds(now, f.ttl)
-	if err := exec(ctx, tx, "transfer lease", `UPDATE tasks SET assignee = ?, assignee_session_id = ?, claim_worktree_id = ?, lease_id = ?,
-lease_expires_at = ?, base_checkpoint_json = ?, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?`,
-		sess.Actor, sess.ID, prep.worktree.ID, leaseID, expires, string(prep.canonical), now, t.WorkspaceID, t.ID); err != nil {
+	if err := tx.TransferLease(ctx, t.WorkspaceID, t.ID, prep.sessionLease(sess, leaseID, expires), now); err != nil {
 		return nil, err
 	}
 	payload := map[string]any{"task_id": t.ID, "from_session_id": *h.FromSessionID, "to_session_id": sess.ID, "lease_id": leaseID,

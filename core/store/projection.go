@@ -2,10 +2,9 @@ package store
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
 	"github.com/agenttool/collab/core/scope"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // ConflictEntry is one live claim that overlaps a task's path scopes.
@@ -34,37 +33,22 @@ type reservingTask struct {
 	set               scope.Set
 }
 
-// reservations lists every task (in the order SQLite's task index yields
-// them, which is the order the reference reports conflicts in) of the
-// repository that reserves paths: a claim whose lease is live (or a
-// session claim, expired or not, until it is recovered), or a completion
-// waiting for review. Read-only tasks never reserve.
-func reservations(ctx context.Context, q querier, repositoryKey, now string) ([]reservingTask, error) {
-	rows, err := q.QueryContext(ctx, `SELECT t.id, t.workspace_id, t.assignee, t.assignee_session_id, t.lease_expires_at,
-t.path_scopes_json FROM tasks t JOIN workspaces w ON w.id = t.workspace_id
-WHERE w.repository_key = ? AND t.work_mode != 'read_only' AND (
-  (t.status = 'claimed' AND (t.lease_expires_at > ? OR t.assignee_session_id IS NOT NULL))
-  OR (t.status = 'completed' AND t.completion_policy = 'accepted' AND t.review_status = 'pending'))
-ORDER BY w.rowid, t.status, t.lease_expires_at, t.rowid`, repositoryKey, now)
+// reservations lists every task of the repository that reserves paths,
+// in the order the reference reports conflicts in (see
+// engine.PathClaims): a claim whose lease is live (or a session claim,
+// expired or not, until it is recovered), or a completion waiting for
+// review. Read-only tasks never reserve.
+func reservations(ctx context.Context, q engine.PathClaims, repositoryKey, now string) ([]reservingTask, error) {
+	list, err := q.ClaimedPaths(ctx, repositoryKey, now)
 	if err != nil {
-		return nil, fmt.Errorf("read reservations: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
 	var out []reservingTask
-	for rows.Next() {
-		var r reservingTask
-		var scopes string
-		if err := rows.Scan(&r.id, &r.workspaceID, &r.assignee, &r.assigneeSessionID, &r.leaseExpiresAt, &scopes); err != nil {
-			return nil, err
-		}
-		var list []string
-		if err := json.Unmarshal([]byte(scopes), &list); err != nil {
-			return nil, fmt.Errorf("task %s path scopes: %w", r.id, err)
-		}
-		r.set = scope.NewSet(list)
-		out = append(out, r)
+	for _, r := range list {
+		out = append(out, reservingTask{id: r.TaskID, workspaceID: r.WorkspaceID, assignee: r.Assignee,
+			assigneeSessionID: r.AssigneeSessionID, leaseExpiresAt: r.LeaseExpiresAt, set: scope.NewSet(r.PathScopes)})
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // conflictsFor returns the reservations that overlap t's scopes.

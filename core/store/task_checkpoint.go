@@ -9,7 +9,6 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/gitstate"
 	"github.com/agenttool/collab/core/store/engine"
-	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // checkpointBoundary is recorded with every session claim.
@@ -47,7 +46,13 @@ func (s *Store) observeWorktree(ctx context.Context, wt Worktree) (gitstate.Chec
 
 // prepareSessionCheckpoint observes the session's own registered worktree.
 func (s *Store) prepareSessionCheckpoint(ctx context.Context, sess CoordinationSession) (prepared, error) {
-	wt, ok, err := sqlite.WorktreeByID(ctx, s.read, sess.WorktreeID)
+	var wt Worktree
+	var ok bool
+	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+		var err error
+		wt, ok, err = tx.WorktreeByID(ctx, sess.WorktreeID)
+		return err
+	})
 	if err != nil {
 		return prepared{}, err
 	}
@@ -72,11 +77,11 @@ func newPrepared(sessionID string, wt Worktree, cp gitstate.Checkpoint) (prepare
 // recheck confirms inside the transaction that the observation still
 // belongs to this session and the worktree row did not change, then
 // records the observed Git facts on the worktree row.
-func (p prepared) recheck(ctx context.Context, q querier, sessionID, now string) error {
+func (p prepared) recheck(ctx context.Context, q engine.Workspaces, sessionID, now string) error {
 	if p.sessionID != sessionID {
 		return collaberr.New(collaberr.WorktreeObservationStale, "The prepared worktree observation belongs to another session")
 	}
-	wt, ok, err := sqlite.WorktreeByID(ctx, q, p.worktree.ID)
+	wt, ok, err := q.WorktreeByID(ctx, p.worktree.ID)
 	if err != nil {
 		return err
 	}
@@ -85,7 +90,7 @@ func (p prepared) recheck(ctx context.Context, q querier, sessionID, now string)
 		return collaberr.New(collaberr.WorktreeObservationStale, "The registered worktree changed after it was inspected; try again").
 			With("worktree_id", p.worktree.ID)
 	}
-	return sqlite.TouchWorktree(ctx, q, wt.ID, engine.FactsOf(gitstate.Identity{}, p.checkpoint), now)
+	return q.TouchWorktree(ctx, wt.ID, engine.FactsOf(gitstate.Identity{}, p.checkpoint), now)
 }
 
 // checkExpectedBase refuses a claim when the worktree HEAD is not the
@@ -100,6 +105,14 @@ func (p prepared) checkExpectedBase(expected *string) error {
 			With("expected_base_sha", *expected).With("observed_head_sha", nullable(head)).With("worktree_id", p.worktree.ID)
 	}
 	return nil
+}
+
+// sessionLease is a lease for the session this observation belongs to,
+// in its worktree, from the observed checkpoint.
+func (p prepared) sessionLease(sess CoordinationSession, leaseID, expiresAt string) engine.Lease {
+	sessionID, worktreeID := sess.ID, p.worktree.ID
+	return engine.Lease{ID: leaseID, ExpiresAt: expiresAt, Assignee: sess.Actor, SessionID: &sessionID,
+		WorktreeID: &worktreeID, BaseCheckpoint: p.rawCheckpoint()}
 }
 
 // rawCheckpoint is the stored checkpoint as a JSON value for payloads.

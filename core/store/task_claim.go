@@ -8,6 +8,7 @@ import (
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 	"github.com/agenttool/collab/core/scope"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // ClaimInput asks for a task's lease.
@@ -49,36 +50,43 @@ func (s *Store) claimTaskAsSession(ctx context.Context, cred Credential, in Clai
 	return mutateAsSession(ctx, s, sessionMutation[TaskAnswer]{
 		cred: cred, operation: "task.claim.v2", key: in.IdempotencyKey, request: request,
 		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (*TaskAnswer, error) {
-			now := s.nowISO()
-			t, err := loadTask(ctx, tx, sess.WorkspaceID, taskID, now)
-			if err != nil {
-				return nil, err
-			}
-			if t.Version != version {
-				return nil, versionConflict(version, t.Version)
-			}
-			if t, err = s.settleExpiredLease(ctx, tx, t, clockActor, now, true); err != nil {
-				return nil, err
-			}
-			if err := s.checkClaimable(ctx, tx, t, true, now); err != nil {
-				return nil, err
-			}
-			if err := prep.recheck(ctx, tx, sess.ID, now); err != nil {
-				return nil, err
-			}
-			if err := prep.checkExpectedBase(t.ExpectedBaseSHA); err != nil {
-				return nil, err
-			}
-			return s.grantSessionLease(ctx, tx, t, sess, prep, ttl, now)
+			return s.claimForSession(ctx, tx, sess, taskID, version, ttl, prep)
 		},
 	})
+}
+
+// claimForSession checks and grants a session's claim inside the write
+// transaction.
+func (s *Store) claimForSession(ctx context.Context, tx engine.Tx, sess CoordinationSession, taskID string, version, ttl int64,
+	prep prepared) (*TaskAnswer, error) {
+	now := s.nowISO()
+	t, err := loadTask(ctx, tx, sess.WorkspaceID, taskID, now)
+	if err != nil {
+		return nil, err
+	}
+	if t.Version != version {
+		return nil, versionConflict(version, t.Version)
+	}
+	if t, err = s.settleExpiredLease(ctx, tx, t, clockActor, now, true); err != nil {
+		return nil, err
+	}
+	if err := s.checkClaimable(ctx, tx, t, true, now); err != nil {
+		return nil, err
+	}
+	if err := prep.recheck(ctx, tx, sess.ID, now); err != nil {
+		return nil, err
+	}
+	if err := prep.checkExpectedBase(t.ExpectedBaseSHA); err != nil {
+		return nil, err
+	}
+	return s.grantSessionLease(ctx, tx, t, sess, prep, ttl, now)
 }
 
 // settleExpiredLease linearises an expired lease before a claim. An
 // expired session lease needs explicit recovery (refused here); an expired
 // legacy lease is released by the clock (or the claimant, in legacy mode)
 // with its pending offers.
-func (s *Store) settleExpiredLease(ctx context.Context, tx *Tx, t Task, actor, now string, session bool) (Task, error) {
+func (s *Store) settleExpiredLease(ctx context.Context, tx engine.Tx, t Task, actor, now string, session bool) (Task, error) {
 	if t.Status != TaskClaimed || t.LeaseExpiresAt == nil || now < *t.LeaseExpiresAt {
 		return t, nil
 	}
@@ -88,8 +96,8 @@ func (s *Store) settleExpiredLease(ctx context.Context, tx *Tx, t Task, actor, n
 	if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "source_lease_expired", actor, nil, now); err != nil {
 		return t, err
 	}
-	if err := exec(ctx, tx, "expire lease", `UPDATE tasks SET status = 'open', assignee = NULL, lease_id = NULL,
-lease_expires_at = NULL, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?`, now, t.WorkspaceID, t.ID); err != nil {
+	// The legacy release: the session columns stay as they are.
+	if err := tx.ReleaseLease(ctx, t.WorkspaceID, t.ID, false, now); err != nil {
 		return t, err
 	}
 	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: journal.KindTaskClaimExpired, EntityID: t.ID, Actor: actor,
@@ -111,7 +119,7 @@ func recoveryRequired(t Task) error {
 
 // checkClaimable refuses a task that is done, blocked, held, lacks its
 // required scopes, waits on dependencies, or overlaps reserved paths.
-func (s *Store) checkClaimable(ctx context.Context, tx *Tx, t Task, session bool, now string) error {
+func (s *Store) checkClaimable(ctx context.Context, tx engine.Tx, t Task, session bool, now string) error {
 	switch t.Status {
 	case TaskCompleted:
 		e := collaberr.New(collaberr.TaskCompleted, "A completed task cannot be claimed")
@@ -137,7 +145,7 @@ func (s *Store) checkClaimable(ctx context.Context, tx *Tx, t Task, session bool
 	return checkPathConflicts(ctx, tx, t, now)
 }
 
-func checkDependencies(ctx context.Context, q querier, t Task, now string) error {
+func checkDependencies(ctx context.Context, q engine.Tasks, t Task, now string) error {
 	var missing []string
 	for _, d := range t.Dependencies {
 		dep, err := loadTask(ctx, q, t.WorkspaceID, d, now)
@@ -155,11 +163,11 @@ func checkDependencies(ctx context.Context, q querier, t Task, now string) error
 	return nil
 }
 
-func checkPathConflicts(ctx context.Context, q querier, t Task, now string) error {
+func checkPathConflicts(ctx context.Context, q engine.Tx, t Task, now string) error {
 	if len(t.PathScopes) == 0 || t.WorkMode == "read_only" {
 		return nil
 	}
-	ws, err := readWorkspace(ctx, q, t.WorkspaceID)
+	ws, err := workspaceIn(ctx, q, t.WorkspaceID)
 	if err != nil {
 		return err
 	}
@@ -181,14 +189,9 @@ func checkPathConflicts(ctx context.Context, q querier, t Task, now string) erro
 // grantSessionLease gives the session a fresh lease with the observed base
 // checkpoint, upgrades the task to the session plane and clears the review
 // state of an earlier completion.
-func (s *Store) grantSessionLease(ctx context.Context, tx *Tx, t Task, sess CoordinationSession, prep prepared, ttl int64, now string) (*TaskAnswer, error) {
+func (s *Store) grantSessionLease(ctx context.Context, tx engine.Tx, t Task, sess CoordinationSession, prep prepared, ttl int64, now string) (*TaskAnswer, error) {
 	lease, expires := "lease_"+newUUID(), addSeconds(now, ttl)
-	if err := exec(ctx, tx, "claim task", `UPDATE tasks SET status = 'claimed', assignee = ?, assignee_session_id = ?,
-claim_worktree_id = ?, lease_id = ?, lease_expires_at = ?, blocker = NULL, base_checkpoint_json = ?,
-coordination_mode = 'session_v2', review_status = 'not_required', result_checkpoint_json = NULL, completion_report_id = NULL,
-reported_by = NULL, reported_by_session_id = NULL, reported_at = NULL, accepted_by = NULL, accepted_by_session_id = NULL,
-accepted_at = NULL, completed_at = NULL, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?`,
-		sess.Actor, sess.ID, prep.worktree.ID, lease, expires, string(prep.canonical), now, t.WorkspaceID, t.ID); err != nil {
+	if err := tx.ClaimTask(ctx, t.WorkspaceID, t.ID, prep.sessionLease(sess, lease, expires), now); err != nil {
 		return nil, err
 	}
 	h := holder{actor: sess.Actor, sessionID: &sess.ID}
@@ -234,30 +237,35 @@ func (s *Store) claimTaskAsLabel(ctx context.Context, in ClaimInput) (*answer.Of
 		"expected_version": version, "ttl_seconds": ttl}
 	return mutateAsActor(ctx, s, legacyMutation[TaskAnswer]{workspaceID: in.WorkspaceID, actor: actor, operation: "task.claim", key: key,
 		request: request, apply: func(ctx context.Context, tx *Tx) (*TaskAnswer, error) {
-			now := s.nowISO()
-			t, err := loadTask(ctx, tx, in.WorkspaceID, taskID, now)
-			if err != nil {
-				return nil, err
-			}
-			if t.Version != version {
-				return nil, versionConflict(version, t.Version)
-			}
-			var previous any
-			if t.Status == TaskClaimed && t.LeaseExpiresAt != nil && now >= *t.LeaseExpiresAt {
-				previous = nullable(t.Assignee)
-			}
-			if t, err = s.settleExpiredLease(ctx, tx, t, actor, now, false); err != nil {
-				return nil, err
-			}
-			if err := s.checkClaimable(ctx, tx, t, false, now); err != nil {
-				return nil, err
-			}
-			lease, expires := "lease_"+newUUID(), addSeconds(now, ttl)
-			if err := exec(ctx, tx, "claim task", `UPDATE tasks SET status = 'claimed', assignee = ?, lease_id = ?, lease_expires_at = ?,
-blocker = NULL, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?`, actor, lease, expires, now, t.WorkspaceID, t.ID); err != nil {
-				return nil, err
-			}
-			return s.taskEvent(ctx, tx, t, holder{actor: actor}, journal.KindTaskClaimed, map[string]any{
-				"lease_id": lease, "lease_expires_at": expires, "previous_assignee": previous, "version": t.Version + 1}, now)
+			return s.claimForLabel(ctx, tx, in.WorkspaceID, taskID, actor, version, ttl)
 		}})
+}
+
+// claimForLabel checks and grants a legacy claim inside the write
+// transaction.
+func (s *Store) claimForLabel(ctx context.Context, tx engine.Tx, wsID, taskID, actor string, version, ttl int64) (*TaskAnswer, error) {
+	now := s.nowISO()
+	t, err := loadTask(ctx, tx, wsID, taskID, now)
+	if err != nil {
+		return nil, err
+	}
+	if t.Version != version {
+		return nil, versionConflict(version, t.Version)
+	}
+	var previous any
+	if t.Status == TaskClaimed && t.LeaseExpiresAt != nil && now >= *t.LeaseExpiresAt {
+		previous = nullable(t.Assignee)
+	}
+	if t, err = s.settleExpiredLease(ctx, tx, t, actor, now, false); err != nil {
+		return nil, err
+	}
+	if err := s.checkClaimable(ctx, tx, t, false, now); err != nil {
+		return nil, err
+	}
+	lease, expires := "lease_"+newUUID(), addSeconds(now, ttl)
+	if err := tx.ClaimTask(ctx, t.WorkspaceID, t.ID, engine.Lease{ID: lease, ExpiresAt: expires, Assignee: actor}, now); err != nil {
+		return nil, err
+	}
+	return s.taskEvent(ctx, tx, t, holder{actor: actor}, journal.KindTaskClaimed, map[string]any{
+		"lease_id": lease, "lease_expires_at": expires, "previous_assignee": previous, "version": t.Version + 1}, now)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // Notes recorded with completions.
@@ -75,13 +76,11 @@ func (s *Store) completeTaskAsLabel(ctx context.Context, who Actor, in CompleteI
 		return nil, err
 	}
 	return mutateLease(ctx, s, lc, leaseChange[TaskAnswer]{operation: "task.complete", extra: map[string]any{"summary": summary},
-		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (*TaskAnswer, error) {
+		apply: func(ctx context.Context, tx engine.Tx, t Task, h holder, now string) (*TaskAnswer, error) {
 			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_completed", h.actor, nil, now); err != nil {
 				return nil, err
 			}
-			if err := exec(ctx, tx, "complete task", `UPDATE tasks SET status = 'completed', assignee = NULL, lease_id = NULL,
-lease_expires_at = NULL, blocker = NULL, latest_progress = ?, completed_at = ?, version = version + 1, updated_at = ?
-WHERE workspace_id = ? AND id = ?`, summary, now, now, t.WorkspaceID, t.ID); err != nil {
+			if err := tx.CompleteTask(ctx, t.WorkspaceID, t.ID, summary, now); err != nil {
 				return nil, err
 			}
 			return s.taskEvent(ctx, tx, t, h, journal.KindTaskCompleted, map[string]any{"completion_basis": "actor_reported",
@@ -142,12 +141,8 @@ func (s *Store) recordCompletion(ctx context.Context, tx *Tx, sess CoordinationS
 	if t.CompletionPolicy == "accepted" {
 		review, eventType, note = ReviewPending, journal.KindTaskReportedComplete, pendingCompletionNote
 	}
-	if err := exec(ctx, tx, "complete task", `UPDATE tasks SET status = 'completed', review_status = ?, review_generation = review_generation + 1,
-assignee = NULL, assignee_session_id = NULL, claim_worktree_id = NULL, lease_id = NULL, lease_expires_at = NULL, blocker = NULL,
-latest_progress = ?, result_checkpoint_json = ?, completion_report_id = ?, reported_by = ?, reported_by_session_id = ?, reported_at = ?,
-accepted_by = NULL, accepted_by_session_id = NULL, accepted_at = NULL, completed_at = ?, version = version + 1, updated_at = ?
-WHERE workspace_id = ? AND id = ?`, review, f.summary, string(prep.canonical), report.ID, sess.Actor, sess.ID, now, now, now,
-		t.WorkspaceID, t.ID); err != nil {
+	if err := tx.ReportCompletion(ctx, t.WorkspaceID, t.ID, engine.Completion{ReviewStatus: review, Summary: f.summary,
+		ResultCheckpoint: prep.rawCheckpoint(), ReportID: report.ID, ReportedBy: sess.Actor, ReportedBySessionID: sess.ID}, now); err != nil {
 		return nil, err
 	}
 	h := holder{actor: sess.Actor, sessionID: &sess.ID}

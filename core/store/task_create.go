@@ -2,13 +2,13 @@ package store
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 	"github.com/agenttool/collab/core/scope"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // CreateTaskInput describes a new task. WorkMode, CompletionPolicy and
@@ -164,7 +164,7 @@ func (s *Store) createTaskAsSession(ctx context.Context, cred Credential, in Cre
 	})
 }
 
-func (s *Store) insertTask(ctx context.Context, tx *Tx, wsID, actor string, sessionID *string, f taskFields, v2 bool) (*TaskAnswer, error) {
+func (s *Store) insertTask(ctx context.Context, tx engine.Tx, wsID, actor string, sessionID *string, f taskFields, v2 bool) (*TaskAnswer, error) {
 	id := "task_" + newUUID()
 	if f.id != nil {
 		id = *f.id
@@ -173,21 +173,13 @@ func (s *Store) insertTask(ctx context.Context, tx *Tx, wsID, actor string, sess
 		return nil, err
 	}
 	now := s.nowISO()
-	deps, _ := marshalNoEscape(f.deps)
-	scopes, _ := marshalNoEscape(f.scopes)
-	var err error
+	nt := engine.NewTask{ID: id, WorkspaceID: wsID, Title: f.title, Description: f.description, Dependencies: f.deps,
+		PathScopes: f.scopes, CreatedAt: now}
 	if v2 {
-		_, err = tx.ExecContext(ctx, `INSERT INTO tasks (id, workspace_id, title, description, status, dependencies_json,
-path_scopes_json, version, created_at, updated_at, coordination_mode, work_mode, completion_policy, review_status,
-review_generation, expected_base_sha) VALUES (?, ?, ?, ?, 'open', ?, ?, 1, ?, ?, 'session_v2', ?, ?, 'not_required', 0, ?)`,
-			id, wsID, f.title, f.description, string(deps), string(scopes), now, now, f.workMode, f.policy, f.expectedBase)
-	} else {
-		_, err = tx.ExecContext(ctx, `INSERT INTO tasks (id, workspace_id, title, description, status, dependencies_json,
-path_scopes_json, version, created_at, updated_at) VALUES (?, ?, ?, ?, 'open', ?, ?, 1, ?, ?)`,
-			id, wsID, f.title, f.description, string(deps), string(scopes), now, now)
+		nt.SessionPlane, nt.WorkMode, nt.CompletionPolicy, nt.ExpectedBaseSHA = true, f.workMode, CompletionPolicy(f.policy), f.expectedBase
 	}
-	if err != nil {
-		return nil, fmt.Errorf("insert task: %w", err)
+	if err := tx.InsertTask(ctx, nt); err != nil {
+		return nil, err
 	}
 	payload := map[string]any{
 		"title": f.title, "description": nullable(f.description), "dependencies": f.deps, "path_scopes": f.scopes, "version": 1,
@@ -202,26 +194,28 @@ path_scopes_json, version, created_at, updated_at) VALUES (?, ?, ?, ?, 'open', ?
 	return &TaskAnswer{Task: t}, err
 }
 
-func checkNewTaskDependencies(ctx context.Context, tx *Tx, wsID, id string, deps []string) error {
+// checkNewTaskDependencies refuses a task that depends on itself or on a
+// task the workspace does not have, and an id already taken.
+func checkNewTaskDependencies(ctx context.Context, tx engine.TaskWrites, wsID, id string, deps []string) error {
 	for _, d := range deps {
 		if d == id {
 			return collaberr.New(collaberr.InvalidDependency, "A task cannot depend on itself").With("task_id", id)
 		}
 	}
 	for _, d := range deps {
-		var n int
-		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM tasks WHERE workspace_id = ? AND id = ?", wsID, d).Scan(&n); err != nil {
+		exists, err := tx.TaskExists(ctx, wsID, d)
+		if err != nil {
 			return err
 		}
-		if n == 0 {
+		if !exists {
 			return taskNotFound(d)
 		}
 	}
-	var n int
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM tasks WHERE workspace_id = ? AND id = ?", wsID, id).Scan(&n); err != nil {
+	exists, err := tx.TaskExists(ctx, wsID, id)
+	if err != nil {
 		return err
 	}
-	if n > 0 {
+	if exists {
 		return collaberr.Newf(collaberr.TaskExists, "Task '%s' already exists; choose another task_id", id).With("task_id", id)
 	}
 	return nil

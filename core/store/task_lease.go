@@ -2,11 +2,11 @@ package store
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // LeaseInput identifies a lease-holder mutation of a task.
@@ -87,7 +87,7 @@ func versionConflict(expected, current int64) error {
 }
 
 // requireLease loads the task and checks the caller holds its live lease.
-func requireLease(ctx context.Context, q querier, wsID string, f leaseFields, h holder, now string) (Task, error) {
+func requireLease(ctx context.Context, q engine.Tasks, wsID string, f leaseFields, h holder, now string) (Task, error) {
 	t, err := loadTask(ctx, q, wsID, f.taskID, now)
 	if err != nil {
 		return t, err
@@ -126,8 +126,8 @@ type leaseChange[T any] struct {
 	extra     map[string]any
 	// precheck, when set, runs inside the transaction before the task,
 	// version and lease are checked, for refusals the reference gives first.
-	precheck func(ctx context.Context, tx *Tx, wsID string, h holder) error
-	apply    func(ctx context.Context, tx *Tx, t Task, h holder, now string) (*T, error)
+	precheck func(ctx context.Context, tx engine.Tx, wsID string, h holder) error
+	apply    func(ctx context.Context, tx engine.Tx, t Task, h holder, now string) (*T, error)
 }
 
 // leaseCall is a validated lease-holder request: the session credential
@@ -181,7 +181,7 @@ func mutateLease[T any](ctx context.Context, s *Store, lc leaseCall, c leaseChan
 	})
 }
 
-func applyLease[T any](ctx context.Context, s *Store, tx *Tx, wsID string, f leaseFields, h holder, c leaseChange[T]) (*T, error) {
+func applyLease[T any](ctx context.Context, s *Store, tx engine.Tx, wsID string, f leaseFields, h holder, c leaseChange[T]) (*T, error) {
 	if c.precheck != nil {
 		if err := c.precheck(ctx, tx, wsID, h); err != nil {
 			return nil, err
@@ -203,18 +203,10 @@ func withExtra(base, extra map[string]any) map[string]any {
 }
 
 // taskResult reloads a task after a change and wraps it as {task}.
-func taskResult(ctx context.Context, q querier, wsID, taskID, now string) (*TaskAnswer, error) {
+func taskResult(ctx context.Context, q engine.Tasks, wsID, taskID, now string) (*TaskAnswer, error) {
 	t, err := loadTask(ctx, q, wsID, taskID, now)
 	if err != nil {
 		return nil, err
 	}
 	return &TaskAnswer{Task: t}, nil
-}
-
-// exec runs one statement and wraps its error with what it was doing.
-func exec(ctx context.Context, q querier, what, query string, args ...any) error {
-	if _, err := q.ExecContext(ctx, query, args...); err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // RenewLease extends the caller's lease to at least now+ttl; it never
@@ -22,13 +23,12 @@ func (s *Store) RenewLease(ctx context.Context, who Actor, in LeaseInput, ttl *i
 	}
 	return mutateLease(ctx, s, lc, leaseChange[TaskAnswer]{
 		operation: "task.renew", extra: map[string]any{"ttl_seconds": seconds},
-		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (*TaskAnswer, error) {
+		apply: func(ctx context.Context, tx engine.Tx, t Task, h holder, now string) (*TaskAnswer, error) {
 			expires := addSeconds(now, seconds)
 			if *t.LeaseExpiresAt > expires {
 				expires = *t.LeaseExpiresAt
 			}
-			if err := exec(ctx, tx, "renew lease", "UPDATE tasks SET lease_expires_at = ?, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?",
-				expires, now, t.WorkspaceID, t.ID); err != nil {
+			if err := tx.RenewLease(ctx, t.WorkspaceID, t.ID, expires, now); err != nil {
 				return nil, err
 			}
 			return s.taskEvent(ctx, tx, t, h, journal.KindTaskLeaseRenewed, map[string]any{"lease_id": *t.LeaseID, "lease_expires_at": expires, "version": t.Version + 1}, now)
@@ -37,7 +37,7 @@ func (s *Store) RenewLease(ctx context.Context, who Actor, in LeaseInput, ttl *i
 }
 
 // taskEvent journals a change to t, then returns the reloaded task.
-func (s *Store) taskEvent(ctx context.Context, tx *Tx, t Task, h holder, typ journal.Kind, payload map[string]any, now string) (*TaskAnswer, error) {
+func (s *Store) taskEvent(ctx context.Context, tx engine.Tx, t Task, h holder, typ journal.Kind, payload map[string]any, now string) (*TaskAnswer, error) {
 	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: typ, EntityID: t.ID, Actor: h.actor, SessionID: h.sessionID, Payload: payload}); err != nil {
 		return nil, err
 	}
@@ -56,9 +56,8 @@ func (s *Store) RecordProgress(ctx context.Context, who Actor, in LeaseInput, me
 	}
 	return mutateLease(ctx, s, lc, leaseChange[TaskAnswer]{
 		operation: "task.progress", extra: map[string]any{"message": msg},
-		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (*TaskAnswer, error) {
-			if err := exec(ctx, tx, "record progress", "UPDATE tasks SET latest_progress = ?, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?",
-				msg, now, t.WorkspaceID, t.ID); err != nil {
+		apply: func(ctx context.Context, tx engine.Tx, t Task, h holder, now string) (*TaskAnswer, error) {
+			if err := tx.RecordProgress(ctx, t.WorkspaceID, t.ID, msg, now); err != nil {
 				return nil, err
 			}
 			return s.taskEvent(ctx, tx, t, h, journal.KindTaskProgressed, map[string]any{"message": msg, "version": t.Version + 1}, now)
@@ -78,27 +77,16 @@ func (s *Store) ReleaseLease(ctx context.Context, who Actor, in LeaseInput, summ
 	}
 	return mutateLease(ctx, s, lc, leaseChange[TaskAnswer]{
 		operation: "task.release", extra: map[string]any{"summary": nullable(text)},
-		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (*TaskAnswer, error) {
+		apply: func(ctx context.Context, tx engine.Tx, t Task, h holder, now string) (*TaskAnswer, error) {
 			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_released", h.actor, nil, now); err != nil {
 				return nil, err
 			}
-			if err := exec(ctx, tx, "release lease", `UPDATE tasks SET status = 'open', assignee = NULL, lease_id = NULL,
-lease_expires_at = NULL, `+sessionClear(h)+`version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?`,
-				now, t.WorkspaceID, t.ID); err != nil {
+			if err := tx.ReleaseLease(ctx, t.WorkspaceID, t.ID, h.session(), now); err != nil {
 				return nil, err
 			}
 			return s.taskEvent(ctx, tx, t, h, journal.KindTaskReleased, map[string]any{"summary": nullable(text), "version": t.Version + 1}, now)
 		},
 	})
-}
-
-// sessionClear also clears the session columns when a session acts; a
-// legacy writer never touches them.
-func sessionClear(h holder) string {
-	if h.session() {
-		return "assignee_session_id = NULL, claim_worktree_id = NULL, "
-	}
-	return ""
 }
 
 // BlockTask records a blocker and releases the lease; pending offers expire.
@@ -113,13 +101,11 @@ func (s *Store) BlockTask(ctx context.Context, who Actor, in LeaseInput, blocker
 	}
 	return mutateLease(ctx, s, lc, leaseChange[TaskAnswer]{
 		operation: "task.block", extra: map[string]any{"blocker": text},
-		apply: func(ctx context.Context, tx *Tx, t Task, h holder, now string) (*TaskAnswer, error) {
+		apply: func(ctx context.Context, tx engine.Tx, t Task, h holder, now string) (*TaskAnswer, error) {
 			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_blocked", h.actor, nil, now); err != nil {
 				return nil, err
 			}
-			if err := exec(ctx, tx, "block task", `UPDATE tasks SET status = 'blocked', blocker = ?, assignee = NULL, lease_id = NULL,
-lease_expires_at = NULL, `+sessionClear(h)+`version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?`,
-				text, now, t.WorkspaceID, t.ID); err != nil {
+			if err := tx.BlockTask(ctx, t.WorkspaceID, t.ID, text, h.session(), now); err != nil {
 				return nil, err
 			}
 			return s.taskEvent(ctx, tx, t, h, journal.KindTaskBlocked, map[string]any{"blocker": text, "version": t.Version + 1}, now)
@@ -161,7 +147,7 @@ func (s *Store) UnblockTask(ctx context.Context, who Actor, in UnblockInput) (*a
 		return nil, err
 	}
 	request := map[string]any{"task_id": taskID, "expected_version": version, "note": nullable(note)}
-	apply := func(ctx context.Context, tx *Tx, wsID string, h holder) (*TaskAnswer, error) {
+	apply := func(ctx context.Context, tx engine.Tx, wsID string, h holder) (*TaskAnswer, error) {
 		now := s.nowISO()
 		t, err := loadTask(ctx, tx, wsID, taskID, now)
 		if err != nil {
@@ -173,12 +159,9 @@ func (s *Store) UnblockTask(ctx context.Context, who Actor, in UnblockInput) (*a
 		if t.Status != TaskBlocked {
 			return nil, collaberr.New(collaberr.TaskNotBlocked, "Only a blocked task can be unblocked")
 		}
-		review := ""
-		if h.session() {
-			review = "review_status = 'not_required', "
-		}
-		if err := exec(ctx, tx, "unblock task", "UPDATE tasks SET status = 'open', blocker = NULL, "+review+
-			"version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?", now, wsID, taskID); err != nil {
+		// A session unblocking also resets the review state; a legacy
+		// writer never touches it.
+		if err := tx.UnblockTask(ctx, wsID, taskID, h.session(), now); err != nil {
 			return nil, err
 		}
 		return s.taskEvent(ctx, tx, t, h, journal.KindTaskUnblocked, map[string]any{"note": nullable(note), "version": t.Version + 1}, now)

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/agenttool/collab/core/collaberr"
-	"github.com/agenttool/collab/core/store/sqlite"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // effectiveStatus is the status a reader should act on at now: an expired
@@ -31,8 +31,8 @@ func effectiveStatus(t *Task, now string) TaskStatus {
 // listTasks returns the workspace's tasks in (created_at, id) order,
 // optionally only those whose stored status is status, with their
 // effective status at now.
-func listTasks(ctx context.Context, q querier, workspaceID, status, now string) ([]Task, error) {
-	tasks, err := sqlite.ListTasks(ctx, q, workspaceID, status)
+func listTasks(ctx context.Context, q engine.Tasks, workspaceID, status, now string) ([]Task, error) {
+	tasks, err := q.Tasks(ctx, workspaceID, status)
 	for i := range tasks {
 		tasks[i].EffectiveStatus = effectiveStatus(&tasks[i], now)
 	}
@@ -41,8 +41,8 @@ func listTasks(ctx context.Context, q querier, workspaceID, status, now string) 
 
 // findTask reads one task with its effective status at now; found is
 // false when it does not exist.
-func findTask(ctx context.Context, q querier, workspaceID, taskID, now string) (Task, bool, error) {
-	t, found, err := sqlite.FindTask(ctx, q, workspaceID, taskID)
+func findTask(ctx context.Context, q engine.Tasks, workspaceID, taskID, now string) (Task, bool, error) {
+	t, found, err := q.Task(ctx, workspaceID, taskID)
 	if found {
 		t.EffectiveStatus = effectiveStatus(&t, now)
 	}
@@ -53,7 +53,8 @@ func taskNotFound(id string) error {
 	return collaberr.Newf(collaberr.TaskNotFound, "Task '%s' was not found in this workspace", id).With("task_id", id)
 }
 
-func loadTask(ctx context.Context, q querier, workspaceID, taskID, now string) (Task, error) {
+// loadTask is findTask that refuses an unknown task with task_not_found.
+func loadTask(ctx context.Context, q engine.Tasks, workspaceID, taskID, now string) (Task, error) {
 	t, ok, err := findTask(ctx, q, workspaceID, taskID, now)
 	if err == nil && !ok {
 		err = taskNotFound(taskID)
@@ -61,8 +62,8 @@ func loadTask(ctx context.Context, q querier, workspaceID, taskID, now string) (
 	return t, err
 }
 
-func listArtifacts(ctx context.Context, q querier, workspaceID, taskID string) ([]Artifact, error) {
-	return sqlite.ListArtifacts(ctx, q, workspaceID, taskID)
+func listArtifacts(ctx context.Context, q engine.Tasks, workspaceID, taskID string) ([]Artifact, error) {
+	return q.Artifacts(ctx, workspaceID, taskID)
 }
 
 // ListTasks returns the workspace's tasks.

@@ -7,6 +7,7 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // recoveryNote is recorded with every recovery: it acknowledges a lost
@@ -88,7 +89,7 @@ func (s *Store) RecoverTask(ctx context.Context, cred Credential, in RecoverInpu
 	})
 }
 
-func (s *Store) applyRecovery(ctx context.Context, tx *Tx, sess CoordinationSession, f recoverFields, prep prepared) (*TaskAnswer, error) {
+func (s *Store) applyRecovery(ctx context.Context, tx engine.Tx, sess CoordinationSession, f recoverFields, prep prepared) (*TaskAnswer, error) {
 	now := s.nowISO()
 	t, err := loadTask(ctx, tx, sess.WorkspaceID, f.taskID, now)
 	if err != nil {
@@ -110,12 +111,11 @@ func (s *Store) applyRecovery(ctx context.Context, tx *Tx, sess CoordinationSess
 	if f.action == "takeover" {
 		return s.recoverTakeover(ctx, tx, t, sess, prep, f.ttl, prior, recovery)
 	}
-	status := "open"
+	status := TaskOpen
 	if f.action == "block" {
-		status = "blocked"
+		status = TaskBlocked
 	}
-	if err := exec(ctx, tx, "recover task", "UPDATE tasks SET status = ?, blocker = ?, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?",
-		status, f.blocker, now, t.WorkspaceID, t.ID); err != nil {
+	if err := tx.SettleRecovery(ctx, t.WorkspaceID, t.ID, status, f.blocker, now); err != nil {
 		return nil, err
 	}
 	ev, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: journal.KindTaskRecovered, EntityID: t.ID, Actor: h.actor, SessionID: h.sessionID,
@@ -131,13 +131,11 @@ func (s *Store) applyRecovery(ctx context.Context, tx *Tx, sess CoordinationSess
 }
 
 // expireSessionLease linearises the lost lease as the clock's doing.
-func (s *Store) expireSessionLease(ctx context.Context, tx *Tx, t Task, sess CoordinationSession, prior map[string]any, now string) error {
+func (s *Store) expireSessionLease(ctx context.Context, tx engine.Tx, t Task, sess CoordinationSession, prior map[string]any, now string) error {
 	if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "source_lease_expired", clockActor, nil, now); err != nil {
 		return err
 	}
-	if err := exec(ctx, tx, "expire lease", `UPDATE tasks SET status = 'open', assignee = NULL, assignee_session_id = NULL,
-claim_worktree_id = NULL, lease_id = NULL, lease_expires_at = NULL, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?`,
-		now, t.WorkspaceID, t.ID); err != nil {
+	if err := tx.ExpireSessionLease(ctx, t.WorkspaceID, t.ID, now); err != nil {
 		return err
 	}
 	payload := map[string]any{"effective_at": *t.LeaseExpiresAt, "observed_by_session_id": sess.ID, "version": t.Version + 1}
@@ -148,7 +146,7 @@ claim_worktree_id = NULL, lease_id = NULL, lease_expires_at = NULL, version = ve
 	return err
 }
 
-func (s *Store) recoverTakeover(ctx context.Context, tx *Tx, t Task, sess CoordinationSession, prep prepared, ttl int64,
+func (s *Store) recoverTakeover(ctx context.Context, tx engine.Tx, t Task, sess CoordinationSession, prep prepared, ttl int64,
 	prior map[string]any, rec recoveryRecord) (*TaskAnswer, error) {
 	now := rec.now
 	if err := prep.recheck(ctx, tx, sess.ID, now); err != nil {
@@ -168,10 +166,7 @@ func (s *Store) recoverTakeover(ctx context.Context, tx *Tx, t Task, sess Coordi
 		return nil, err
 	}
 	lease, expires := "lease_"+newUUID(), addSeconds(now, ttl)
-	if err := exec(ctx, tx, "take over task", `UPDATE tasks SET status = 'claimed', assignee = ?, assignee_session_id = ?,
-claim_worktree_id = ?, lease_id = ?, lease_expires_at = ?, blocker = NULL, base_checkpoint_json = ?, version = version + 1,
-updated_at = ? WHERE workspace_id = ? AND id = ?`, sess.Actor, sess.ID, prep.worktree.ID, lease, expires, string(prep.canonical),
-		now, t.WorkspaceID, t.ID); err != nil {
+	if err := tx.TakeOverTask(ctx, t.WorkspaceID, t.ID, prep.sessionLease(sess, lease, expires), now); err != nil {
 		return nil, err
 	}
 	ev, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: journal.KindTaskRecovered, EntityID: t.ID, Actor: sess.Actor, SessionID: &sess.ID,
@@ -195,13 +190,9 @@ type recoveryRecord struct {
 	now    string
 }
 
-func (r recoveryRecord) insert(ctx context.Context, q querier, newLease *string, sequence int64) error {
-	var prior any
-	if r.task.BaseCheckpoint != nil {
-		prior = string(r.task.BaseCheckpoint)
-	}
-	return exec(ctx, q, "record recovery", `INSERT INTO task_recoveries (id, workspace_id, task_id, prior_lease_id, prior_session_id,
-recovered_by_session_id, action, note, prior_checkpoint_json, new_lease_id, recovered_at, event_sequence)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, "recovery_"+newUUID(), r.task.WorkspaceID, r.task.ID, *r.task.LeaseID,
-		r.task.AssigneeSessionID, r.sess.ID, r.action, r.note, prior, newLease, r.now, sequence)
+func (r recoveryRecord) insert(ctx context.Context, q engine.TaskRecords, newLease *string, sequence int64) error {
+	return q.InsertRecovery(ctx, engine.Recovery{ID: "recovery_" + newUUID(), WorkspaceID: r.task.WorkspaceID, TaskID: r.task.ID,
+		PriorLeaseID: *r.task.LeaseID, PriorSessionID: r.task.AssigneeSessionID, RecoveredBySessionID: r.sess.ID,
+		Action: r.action, Note: r.note, PriorCheckpoint: r.task.BaseCheckpoint, NewLeaseID: newLease, RecoveredAt: r.now,
+		EventSequence: sequence})
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/agenttool/collab/core/gitstate"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
-	"github.com/agenttool/collab/core/store/sqlite"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // Review labels shared with @agenttool/collab.
@@ -107,27 +107,22 @@ func (s *Store) ReviewTask(ctx context.Context, cred Credential, in ReviewInput)
 // observeResult re-observes the worktree a completion was captured in.
 func (s *Store) observeResult(ctx context.Context, wsID, taskID string) (reviewObservation, error) {
 	var obs reviewObservation
-	t, err := loadTask(ctx, s.read, wsID, taskID, s.nowISO())
-	if err != nil {
-		return obs, err
-	}
-	if t.ResultCheckpoint == nil {
-		return obs, nil
-	}
-	obs.storedResult = string(t.ResultCheckpoint)
-	var cp struct {
-		WorktreeID string  `json:"worktree_id"`
-		Source     *string `json:"source"`
-	}
-	if err := json.Unmarshal(t.ResultCheckpoint, &cp); err != nil || cp.Source == nil || *cp.Source != gitstate.Source {
-		return obs, nil
-	}
-	wt, ok, err := sqlite.WorktreeByID(ctx, s.read, cp.WorktreeID)
-	if err != nil {
+	var wt Worktree
+	var observe, ok bool
+	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+		var err error
+		observe, err = obs.readResult(ctx, tx, wsID, taskID, s.nowISO())
+		if err != nil || !observe {
+			return err
+		}
+		wt, ok, err = tx.WorktreeByID(ctx, obs.worktree.ID)
+		return err
+	})
+	if err != nil || !observe {
 		return obs, err
 	}
 	if !ok {
-		return obs, collaberr.Newf(collaberr.WorktreeNotFound, "Worktree '%s' was not found", cp.WorktreeID)
+		return obs, collaberr.Newf(collaberr.WorktreeNotFound, "Worktree '%s' was not found", obs.worktree.ID)
 	}
 	if wt.WorkspaceID != wsID {
 		return obs, collaberr.New(collaberr.CheckpointWorkspaceMismatch, "The completion checkpoint belongs to another workspace")
@@ -138,6 +133,30 @@ func (s *Store) observeResult(ctx context.Context, wsID, taskID string) (reviewO
 	}
 	obs.worktree, obs.observed = wt, &observed
 	return obs, nil
+}
+
+// readResult reads the task's stored result checkpoint into obs and says
+// whether it names a worktree to observe: only a checkpoint the server
+// captured from Git does. obs.worktree then carries only that worktree's
+// id.
+func (obs *reviewObservation) readResult(ctx context.Context, tx engine.Tasks, wsID, taskID, now string) (bool, error) {
+	t, err := loadTask(ctx, tx, wsID, taskID, now)
+	if err != nil {
+		return false, err
+	}
+	if t.ResultCheckpoint == nil {
+		return false, nil
+	}
+	obs.storedResult = string(t.ResultCheckpoint)
+	var cp struct {
+		WorktreeID string  `json:"worktree_id"`
+		Source     *string `json:"source"`
+	}
+	if err := json.Unmarshal(t.ResultCheckpoint, &cp); err != nil || cp.Source == nil || *cp.Source != gitstate.Source {
+		return false, nil
+	}
+	obs.worktree.ID = cp.WorktreeID
+	return true, nil
 }
 
 func (s *Store) applyReview(ctx context.Context, tx *Tx, sess CoordinationSession, f reviewFields, obs reviewObservation) (*ReviewAnswer, error) {
@@ -201,11 +220,11 @@ func (s *Store) checkAcceptable(ctx context.Context, tx *Tx, t Task, obs reviewO
 	return checkResultCheckpoint(ctx, tx, t, obs)
 }
 
-func checkResultCheckpoint(ctx context.Context, q querier, t Task, obs reviewObservation) error {
+func checkResultCheckpoint(ctx context.Context, q engine.Workspaces, t Task, obs reviewObservation) error {
 	if string(t.ResultCheckpoint) != obs.storedResult {
 		return collaberr.New(collaberr.WorktreeObservationStale, "The completion checkpoint changed while the review was being prepared; review again")
 	}
-	wt, ok, err := sqlite.WorktreeByID(ctx, q, obs.worktree.ID)
+	wt, ok, err := q.WorktreeByID(ctx, obs.worktree.ID)
 	if err != nil {
 		return err
 	}
@@ -273,12 +292,9 @@ func (s *Store) recordReview(ctx context.Context, tx *Tx, sess CoordinationSessi
 		return nil, err
 	}
 	if outcome == "accepted" {
-		err = exec(ctx, tx, "accept task", `UPDATE tasks SET review_status = 'accepted', accepted_by = ?, accepted_by_session_id = ?,
-accepted_at = ?, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?`, sess.Actor, sess.ID, now, now, t.WorkspaceID, t.ID)
+		err = tx.AcceptCompletion(ctx, t.WorkspaceID, t.ID, sess.Actor, sess.ID, now)
 	} else {
-		err = exec(ctx, tx, "request changes", `UPDATE tasks SET status = 'open', review_status = 'changes_requested', accepted_by = NULL,
-accepted_by_session_id = NULL, accepted_at = NULL, completed_at = NULL, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?`,
-			now, t.WorkspaceID, t.ID)
+		err = tx.RequestChanges(ctx, t.WorkspaceID, t.ID, now)
 	}
 	if err != nil {
 		return nil, err
@@ -293,10 +309,7 @@ accepted_by_session_id = NULL, accepted_at = NULL, completed_at = NULL, version 
 		return nil, err
 	}
 	review.EventSequence = ev.Sequence
-	if err := exec(ctx, tx, "record review", `INSERT INTO task_reviews (id, workspace_id, task_id, review_generation, outcome, summary,
-reviewer_actor, reviewer_session_id, created_at, event_sequence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, review.ID, review.WorkspaceID,
-		review.TaskID, review.ReviewGeneration, review.Outcome, review.Summary, review.ReviewerActor, review.ReviewerSessionID,
-		review.CreatedAt, review.EventSequence); err != nil {
+	if err := tx.InsertReview(ctx, engine.Review(review)); err != nil {
 		return nil, err
 	}
 	task, err := loadTask(ctx, tx, t.WorkspaceID, t.ID, now)

@@ -56,6 +56,10 @@ type Tx interface {
 	Receipts
 	Sessions
 	Tasks
+	TaskWrites
+	Leases
+	TaskRecords
+	PathClaims
 	Handoffs
 	Reports
 	Decisions

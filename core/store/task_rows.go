@@ -1,0 +1,29 @@
+package store
+
+import (
+	"context"
+
+	"github.com/agenttool/collab/core/store/engine"
+)
+
+// workspaceIn reads one workspace through the engine; an unknown
+// workspace is refused with workspace_not_found.
+func workspaceIn(ctx context.Context, q engine.Workspaces, id string) (Workspace, error) {
+	w, found, err := q.Workspace(ctx, id)
+	if err == nil && !found {
+		err = workspaceNotFound(id)
+	}
+	return w, err
+}
+
+// workspaceExists reports, from a read snapshot of its own, whether the
+// workspace exists.
+func (s *Store) workspaceExists(ctx context.Context, id string) (bool, error) {
+	var found bool
+	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+		var err error
+		_, found, err = tx.Workspace(ctx, id)
+		return err
+	})
+	return found, err
+}
