@@ -6,7 +6,7 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
-	"github.com/agenttool/collab/core/store/sqlite"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // clockActor is the actor of events the passage of time causes.
@@ -71,7 +71,7 @@ func (s *Store) NextForSession(ctx context.Context, cred Credential, knownCursor
 
 // checkCursors refuses a poll whose persisted or known cursor no longer
 // names an event of this journal.
-func checkCursors(ctx context.Context, q querier, sess CoordinationSession, known *journal.Anchor) error {
+func checkCursors(ctx context.Context, tx engine.Tx, sess CoordinationSession, known *journal.Anchor) error {
 	for _, c := range []struct {
 		anchor  *journal.Anchor
 		message string
@@ -82,7 +82,7 @@ func checkCursors(ctx context.Context, q querier, sess CoordinationSession, know
 		if c.anchor == nil {
 			continue
 		}
-		if _, err := validateAnchor(ctx, q, sess.WorkspaceID, *c.anchor); err != nil {
+		if _, err := validateAnchor(ctx, tx, sess.WorkspaceID, *c.anchor); err != nil {
 			ce, refused := collaberr.As(err)
 			if !refused {
 				return err
@@ -187,13 +187,12 @@ func (s *Store) nextView(ctx context.Context, q *Tx, wsID string, after int64, l
 }
 
 // offersFor lists the unexpired pending offers addressed to the viewer.
-func offersFor(ctx context.Context, q querier, wsID string, v viewer, tasks []Task, now string) ([]HandoffOffer, error) {
-	where, target := "to_actor = ?", v.actor
+func offersFor(ctx context.Context, tx engine.Views, wsID string, v viewer, tasks []Task, now string) ([]HandoffOffer, error) {
+	to := engine.Viewer{Actor: v.actor}
 	if v.session != nil {
-		where, target = "to_session_id = ?", v.session.ID
+		to.SessionID = v.session.ID
 	}
-	offers, err := sqlite.QueryHandoffs(ctx, q, "workspace_id = ? AND "+where+
-		" AND status = 'pending' AND expires_at > ? ORDER BY offered_at, id", wsID, target, now)
+	offers, err := tx.LiveOffersTo(ctx, wsID, to, now)
 	if err != nil {
 		return nil, err
 	}

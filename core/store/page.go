@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store/engine"
-	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // EventView is an event as tools return it. Events of the 0.1 protocol
@@ -77,7 +75,7 @@ var _ json.Marshaler = EventView{}
 
 // readEventPage reads up to limit events after sequence after and verifies
 // them against their anchored predecessor.
-func readEventPage(ctx context.Context, q querier, workspaceID string, after int64, limit int) (JournalPage, error) {
+func readEventPage(ctx context.Context, tx engine.Tx, workspaceID string, after int64, limit int) (JournalPage, error) {
 	var p JournalPage
 	if after < 0 {
 		return p, collaberr.New(collaberr.InvalidCursor, "The event cursor must be a whole number of zero or more")
@@ -85,7 +83,7 @@ func readEventPage(ctx context.Context, q querier, workspaceID string, after int
 	if limit < 1 || limit > 500 {
 		return p, collaberr.New(collaberr.InvalidLimit, "limit must be between 1 and 500")
 	}
-	h, ok, err := sqlite.ReadHead(ctx, q, workspaceID)
+	h, ok, err := tx.Head(ctx, workspaceID)
 	if err != nil {
 		return p, err
 	}
@@ -98,43 +96,20 @@ func readEventPage(ctx context.Context, q querier, workspaceID string, after int
 	}
 	prevHash := journal.GenesisHash
 	if after > 0 {
-		err := q.QueryRowContext(ctx, "SELECT hash FROM events WHERE workspace_id = ? AND sequence = ?", workspaceID, after).Scan(&prevHash)
-		if err == sql.ErrNoRows {
-			return p, collaberr.New(collaberr.CursorMismatch, "No event of this journal sits at that cursor").With("after_sequence", after)
-		}
+		a, found, err := tx.EventAnchor(ctx, workspaceID, after)
 		if err != nil {
 			return p, fmt.Errorf("read cursor event: %w", err)
 		}
+		if !found {
+			return p, collaberr.New(collaberr.CursorMismatch, "No event of this journal sits at that cursor").With("after_sequence", after)
+		}
+		prevHash = a.Hash
 	}
-	events, err := readEvents(ctx, q, workspaceID, after, limit)
+	events, err := tx.EventsAfter(ctx, workspaceID, after, limit)
 	if err != nil {
 		return p, err
 	}
 	return buildPage(h, after, prevHash, events), nil
-}
-
-func readEvents(ctx context.Context, q querier, workspaceID string, after int64, limit int) ([]journal.Event, error) {
-	return queryEvents(ctx, q, "read events", "SELECT "+sqlite.EventColumns+
-		" FROM events WHERE workspace_id = ? AND sequence > ? ORDER BY sequence LIMIT ?", workspaceID, after, limit)
-}
-
-// queryEvents runs a query selecting sqlite.EventColumns and returns its events in
-// the query's order; what names the read in an error.
-func queryEvents(ctx context.Context, q querier, what, query string, args ...any) ([]journal.Event, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	defer rows.Close()
-	var out []journal.Event
-	for rows.Next() {
-		var e journal.Event
-		if err := sqlite.ScanEvent(rows, &e); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
 }
 
 // buildPage assembles and verifies a page: an empty page is valid only at
@@ -168,8 +143,8 @@ func buildPage(h engine.Head, after int64, prevHash string, events []journal.Eve
 // validateAnchor checks that a caller's anchor names an event of this
 // journal exactly: same epoch, a sequence at or below the head, and the
 // stored hash (itself recomputed) at that sequence.
-func validateAnchor(ctx context.Context, q querier, workspaceID string, a journal.Anchor) (engine.Head, error) {
-	h, ok, err := sqlite.ReadHead(ctx, q, workspaceID)
+func validateAnchor(ctx context.Context, tx engine.Tx, workspaceID string, a journal.Anchor) (engine.Head, error) {
+	h, ok, err := tx.Head(ctx, workspaceID)
 	if err != nil {
 		return h, err
 	}
@@ -188,7 +163,7 @@ func validateAnchor(ctx context.Context, q querier, workspaceID string, a journa
 	if a.Sequence > h.Sequence {
 		return h, collaberr.New(collaberr.CursorAhead, "The anchor is ahead of the journal head").With("head_sequence", h.Sequence)
 	}
-	events, err := readEvents(ctx, q, workspaceID, a.Sequence-1, 1)
+	events, err := tx.EventsAfter(ctx, workspaceID, a.Sequence-1, 1)
 	if err != nil {
 		return h, err
 	}
@@ -207,7 +182,7 @@ func (s *Store) EventsSince(ctx context.Context, workspaceID string, afterSequen
 	if afterSequence != nil && afterAnchor != nil {
 		return p, collaberr.New(collaberr.AmbiguousCursor, "Give after_anchor or after_sequence, not both")
 	}
-	err := s.readTx(ctx, func(tx *Tx) error {
+	err := s.engine().Read(ctx, func(tx engine.Tx) error {
 		after := int64(0)
 		if afterAnchor != nil {
 			if _, err := validateAnchor(ctx, tx, workspaceID, *afterAnchor); err != nil {
@@ -232,7 +207,7 @@ func (s *Store) EventHashAt(ctx context.Context, workspaceID string, sequence in
 	}
 	var hash string
 	var ok bool
-	err := s.readTx(ctx, func(tx *Tx) error {
+	err := s.engine().Read(ctx, func(tx engine.Tx) error {
 		p, err := readEventPage(ctx, tx, workspaceID, sequence-1, 1)
 		if err != nil {
 			if _, refused := collaberr.As(err); refused {

@@ -66,7 +66,7 @@ func (s *Store) ResumeSession(ctx context.Context, cred credfile.Credential, all
 }
 
 // resumeRecovery compares the persisted cursor and the host's last cursor.
-func resumeRecovery(ctx context.Context, q querier, sess CoordinationSession, host *credfile.Cursor) (*Recovery, error) {
+func resumeRecovery(ctx context.Context, q engine.Tx, sess CoordinationSession, host *credfile.Cursor) (*Recovery, error) {
 	var hostAnchor *journal.Anchor
 	if host != nil {
 		hostAnchor = &journal.Anchor{EpochID: host.EpochID, Sequence: host.Sequence, Hash: host.Hash}

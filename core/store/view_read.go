@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -46,30 +45,24 @@ type PathConflict struct {
 // SchemaVersion returns the file's user_version. The view reads only
 // files at SchemaVersion; an older one needs a writing server to migrate it.
 func (s *Store) SchemaVersion(ctx context.Context) (int64, error) {
-	return sqlite.PragmaInt(ctx, s.read, "user_version")
+	return s.db.UserVersion(ctx)
 }
 
 // Workspaces lists every workspace in creation order.
 func (s *Store) Workspaces(ctx context.Context) ([]Workspace, error) {
-	rows, err := s.read.QueryContext(ctx, "SELECT "+sqlite.WorkspaceColumns+" FROM workspaces ORDER BY created_at, id")
-	if err != nil {
-		return nil, fmt.Errorf("list workspaces: %w", err)
-	}
-	defer rows.Close()
 	var out []Workspace
-	for rows.Next() {
-		var w Workspace
-		if err := rows.Scan(&w.ID, &w.EpochID, &w.RootPath, &w.RepositoryKey, &w.Name, &w.CreatedAt,
-			&w.EventHeadSequence, &w.EventHeadHash); err != nil {
-			return nil, err
-		}
-		out = append(out, w)
-	}
-	return out, rows.Err()
+	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+		var err error
+		out, err = tx.ListWorkspaces(ctx)
+		return err
+	})
+	return out, err
 }
 
 // View reads everything the board, sessions, handoffs, decisions and
-// conflict pages show of one workspace, from one read snapshot.
+// conflict pages show of one workspace, from one read snapshot. It takes
+// the concrete transaction only because the task, presence and decision
+// reads it shares with other rules still take one.
 func (s *Store) View(ctx context.Context, workspaceID string) (WorkspaceView, error) {
 	v := WorkspaceView{Now: s.nowISO()}
 	err := s.readTx(ctx, func(tx *Tx) error {
@@ -80,16 +73,16 @@ func (s *Store) View(ctx context.Context, workspaceID string) (WorkspaceView, er
 		if v.Tasks, err = listTasks(ctx, tx, workspaceID, "", v.Now); err != nil {
 			return err
 		}
-		if v.Sessions, err = allSessions(ctx, tx, workspaceID); err != nil {
+		if v.Sessions, err = tx.WorkspaceSessions(ctx, workspaceID); err != nil {
 			return err
 		}
 		if v.Presence, err = allPresence(ctx, tx, workspaceID, v.Now); err != nil {
 			return err
 		}
-		if v.Worktrees, err = workspaceWorktrees(ctx, tx, workspaceID); err != nil {
+		if v.Worktrees, err = tx.WorkspaceWorktrees(ctx, workspaceID); err != nil {
 			return err
 		}
-		if v.Handoffs, err = sqlite.QueryHandoffs(ctx, tx, "workspace_id = ? ORDER BY offered_at DESC, id", workspaceID); err != nil {
+		if v.Handoffs, err = tx.WorkspaceHandoffs(ctx, workspaceID); err != nil {
 			return err
 		}
 		if v.Decisions, err = recentDecisions(ctx, tx, workspaceID, 200); err != nil {
@@ -101,82 +94,38 @@ func (s *Store) View(ctx context.Context, workspaceID string) (WorkspaceView, er
 	return v, err
 }
 
-// allSessions lists every credential-bound session, active ones first.
-func allSessions(ctx context.Context, q querier, workspaceID string) ([]CoordinationSession, error) {
-	return sqlite.QuerySessions(ctx, q, "WHERE workspace_id = ? ORDER BY status, last_seen_at DESC, id", workspaceID)
-}
-
 // allPresence lists every self-declared presence record, newest first.
 func allPresence(ctx context.Context, q engine.Presences, workspaceID, now string) ([]Presence, error) {
 	list, err := q.PresenceBySeen(ctx, workspaceID)
 	return shownPresences(list, now), err
 }
 
-func workspaceWorktrees(ctx context.Context, q querier, workspaceID string) ([]Worktree, error) {
-	rows, err := q.QueryContext(ctx, "SELECT "+sqlite.WorktreeColumns+" FROM worktrees WHERE workspace_id = ? ORDER BY registered_at, id", workspaceID)
-	if err != nil {
-		return nil, fmt.Errorf("list worktrees: %w", err)
-	}
-	defer rows.Close()
-	out := []Worktree{}
-	for rows.Next() {
-		w, err := sqlite.ScanWorktree(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, w)
-	}
-	return out, rows.Err()
-}
-
 // pathConflicts pairs the repository's reserving tasks whose scopes
 // overlap while they are held from different worktrees (or from no known
 // worktree, as legacy claims are).
-func pathConflicts(ctx context.Context, q querier, repositoryKey, now string) ([]PathConflict, error) {
-	rows, err := q.QueryContext(ctx, `SELECT t.id, t.workspace_id, coalesce(t.claim_worktree_id, ''), t.path_scopes_json
-FROM tasks t JOIN workspaces w ON w.id = t.workspace_id
-WHERE w.repository_key = ? AND t.work_mode != 'read_only' AND t.path_scopes_json != '[]' AND (
-  (t.status = 'claimed' AND (t.lease_expires_at > ? OR t.assignee_session_id IS NOT NULL))
-  OR (t.status = 'completed' AND t.completion_policy = 'accepted' AND t.review_status = 'pending'))
-ORDER BY t.created_at, t.id`, repositoryKey, now)
+func pathConflicts(ctx context.Context, tx engine.Views, repositoryKey, now string) ([]PathConflict, error) {
+	held, err := tx.HeldScopes(ctx, repositoryKey, now)
 	if err != nil {
-		return nil, fmt.Errorf("read reservations: %w", err)
+		return nil, err
 	}
-	type held struct {
-		id, ws, worktree string
-		set              scope.Set
+	sets := make([]scope.Set, len(held))
+	for i := range held {
+		sets[i] = scope.NewSet(held[i].PathScopes)
 	}
-	var all []held
-	for rows.Next() {
-		var h held
-		var scopes string
-		if err := rows.Scan(&h.id, &h.ws, &h.worktree, &scopes); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		var list []string
-		if err := json.Unmarshal([]byte(scopes), &list); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("task %s path scopes: %w", h.id, err)
-		}
-		h.set = scope.NewSet(list)
-		all = append(all, h)
-	}
-	rows.Close()
 	var out []PathConflict
-	for i := range all {
-		for j := i + 1; j < len(all); j++ {
-			a, b := all[i], all[j]
-			if a.worktree != "" && a.worktree == b.worktree {
+	for i := range held {
+		for j := i + 1; j < len(held); j++ {
+			a, b := held[i], held[j]
+			if a.WorktreeID != "" && a.WorktreeID == b.WorktreeID {
 				continue
 			}
-			if pairs := a.set.Conflicts(b.set); len(pairs) > 0 {
-				out = append(out, PathConflict{TaskA: a.id, TaskB: b.id, WorkspaceA: a.ws, WorkspaceB: b.ws,
-					WorktreeA: a.worktree, WorktreeB: b.worktree, PathPairs: pairs})
+			if pairs := sets[i].Conflicts(sets[j]); len(pairs) > 0 {
+				out = append(out, PathConflict{TaskA: a.TaskID, TaskB: b.TaskID, WorkspaceA: a.WorkspaceID, WorkspaceB: b.WorkspaceID,
+					WorktreeA: a.WorktreeID, WorktreeB: b.WorktreeID, PathPairs: pairs})
 			}
 		}
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // ReportQuery narrows the reports a reader lists. Zero values mean any.
@@ -268,17 +217,13 @@ func (s *Store) EventsBefore(ctx context.Context, workspaceID string, q EventQue
 		q.Limit = 50
 	}
 	q.Limit = min(q.Limit, 500)
-	query := "SELECT " + sqlite.EventColumns + " FROM events WHERE workspace_id = ?"
-	args := []any{workspaceID}
-	if q.Before > 0 {
-		query += " AND sequence < ?"
-		args = append(args, q.Before)
-	}
-	if q.Type != "" {
-		query += " AND type = ?"
-		args = append(args, q.Type)
-	}
-	return queryEvents(ctx, s.read, "read events", query+" ORDER BY sequence DESC LIMIT ?", append(args, q.Limit)...)
+	var out []journal.Event
+	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+		var err error
+		out, err = tx.EventsBefore(ctx, workspaceID, q.Before, q.Type, q.Limit)
+		return err
+	})
+	return out, err
 }
 
 // EventAt returns one event by sequence; found is false when absent.
@@ -294,19 +239,11 @@ func (s *Store) EventAt(ctx context.Context, workspaceID string, sequence int64)
 // sequence after, sorted. Types only accumulate, so a caller that keeps
 // the answer can ask again for only what came since.
 func (s *Store) EventTypes(ctx context.Context, workspaceID string, after int64) ([]string, error) {
-	rows, err := s.read.QueryContext(ctx, "SELECT DISTINCT type FROM events WHERE workspace_id = ? AND sequence > ? ORDER BY type",
-		workspaceID, after)
-	if err != nil {
-		return nil, fmt.Errorf("read event types: %w", err)
-	}
-	defer rows.Close()
 	var out []string
-	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+		var err error
+		out, err = tx.EventTypes(ctx, workspaceID, after)
+		return err
+	})
+	return out, err
 }

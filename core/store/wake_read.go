@@ -2,13 +2,10 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"fmt"
-	"strings"
 
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/sqlite"
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // WakeTypes are the event types that can concern one particular session or
@@ -27,18 +24,11 @@ var WakeTypes = []journal.Kind{
 const WakeWindow = 2000
 
 // WakeOffer is a pending handoff offered to the viewer.
-type WakeOffer struct {
-	ID, TaskID, FromActor, Summary, ExpiresAt string
-}
+type WakeOffer = engine.OfferSummary
 
 // WakeTask is a task that belongs to the viewer: it holds the claim or it
 // reported the task complete.
-type WakeTask struct {
-	ID             string
-	Title          string
-	Status         string
-	LeaseExpiresAt *string
-}
+type WakeTask = engine.TaskSummary
 
 // WakeSnapshot is everything a wake check needs, read in one snapshot
 // without writing: the viewer, the journal head, the viewer's persisted
@@ -77,8 +67,8 @@ type WakeSnapshot struct {
 // matches, so a watcher can notice the end.
 func (s *Store) WakeForSession(ctx context.Context, cred Credential, after *int64, limit int) (WakeSnapshot, error) {
 	var out WakeSnapshot
-	err := s.readTx(ctx, func(tx *Tx) error {
-		sess, found, err := findSession(ctx, tx, cred.SessionID)
+	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+		sess, found, err := tx.Session(ctx, cred.SessionID)
 		if err != nil {
 			return err
 		}
@@ -99,14 +89,14 @@ func (s *Store) WakeForSession(ctx context.Context, cred Credential, after *int6
 // explicit position (legacy actors have no persisted cursor).
 func (s *Store) WakeForActor(ctx context.Context, workspaceID, actor string, after int64, limit int) (WakeSnapshot, error) {
 	out := WakeSnapshot{WorkspaceID: workspaceID, Actor: actor, Active: true, After: after}
-	err := s.readTx(ctx, func(tx *Tx) error {
+	err := s.engine().Read(ctx, func(tx engine.Tx) error {
 		return s.fillWake(ctx, tx, &out, nil, limit)
 	})
 	return out, err
 }
 
-func (s *Store) fillWake(ctx context.Context, tx *Tx, out *WakeSnapshot, cursor *journal.Anchor, limit int) error {
-	h, ok, err := sqlite.ReadHead(ctx, tx, out.WorkspaceID)
+func (s *Store) fillWake(ctx context.Context, tx engine.Tx, out *WakeSnapshot, cursor *journal.Anchor, limit int) error {
+	h, ok, err := tx.Head(ctx, out.WorkspaceID)
 	if err != nil {
 		return err
 	}
@@ -122,104 +112,20 @@ func (s *Store) fillWake(ctx context.Context, tx *Tx, out *WakeSnapshot, cursor 
 	}
 	from := max(out.After, h.Sequence-WakeWindow)
 	out.Windowed = from > out.After
-	if out.Candidates, err = wakeCandidates(ctx, tx, out.WorkspaceID, from, limit); err != nil {
+	types := make([]string, len(WakeTypes))
+	for i, t := range WakeTypes {
+		types[i] = string(t)
+	}
+	if out.Candidates, err = tx.EventsOfTypes(ctx, out.WorkspaceID, from, types, limit); err != nil {
 		return err
 	}
-	if out.PendingOffers, err = pendingOffers(ctx, tx, out.WorkspaceID, out.SessionID, out.Actor); err != nil {
+	viewer := engine.Viewer{SessionID: out.SessionID, Actor: out.Actor}
+	if out.PendingOffers, err = tx.PendingOffersTo(ctx, out.WorkspaceID, viewer); err != nil {
 		return err
 	}
-	if out.Tasks, err = wakeTasks(ctx, tx, out.WorkspaceID, out.SessionID, out.Actor); err != nil {
+	if out.Tasks, err = tx.ViewerTasks(ctx, out.WorkspaceID, viewer); err != nil {
 		return err
 	}
-	out.OwnOffers, err = ownOffers(ctx, tx, out.WorkspaceID, out.SessionID, out.Actor)
+	out.OwnOffers, err = tx.OwnOfferIDs(ctx, out.WorkspaceID, viewer)
 	return err
-}
-
-// ownOffers lists the ids of the handoffs the viewer offered.
-func ownOffers(ctx context.Context, q querier, workspaceID, sessionID, actor string) ([]string, error) {
-	query, who := "SELECT id FROM handoffs WHERE workspace_id = ? AND from_session_id = ? ORDER BY id", sessionID
-	if sessionID == "" {
-		query, who = "SELECT id FROM handoffs WHERE workspace_id = ? AND from_actor = ? AND from_session_id IS NULL ORDER BY id", actor
-	}
-	rows, err := q.QueryContext(ctx, query, workspaceID, who)
-	if err != nil {
-		return nil, fmt.Errorf("read own handoffs: %w", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("scan own handoff: %w", err)
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
-}
-
-// wakeCandidates reads the events of WakeTypes after a sequence. The scan
-// walks the primary key from after and reads payloads only of matching rows.
-func wakeCandidates(ctx context.Context, q querier, workspaceID string, after int64, limit int) ([]journal.Event, error) {
-	args := []any{workspaceID, after}
-	for _, t := range WakeTypes {
-		args = append(args, string(t))
-	}
-	args = append(args, limit)
-	return queryEvents(ctx, q, "read wake events", "SELECT "+sqlite.EventColumns+
-		" FROM events WHERE workspace_id = ? AND sequence > ? AND type IN (?"+
-		strings.Repeat(", ?", len(WakeTypes)-1)+") ORDER BY sequence LIMIT ?", args...)
-}
-
-// wakeTasks lists the tasks the viewer holds or reported complete.
-func wakeTasks(ctx context.Context, q querier, workspaceID, sessionID, actor string) ([]WakeTask, error) {
-	var rows *sql.Rows
-	var err error
-	if sessionID != "" {
-		rows, err = q.QueryContext(ctx, `SELECT id, title, status, lease_expires_at FROM tasks WHERE workspace_id = ?
-AND (assignee_session_id = ? OR reported_by_session_id = ?) ORDER BY id`, workspaceID, sessionID, sessionID)
-	} else {
-		rows, err = q.QueryContext(ctx, `SELECT id, title, status, lease_expires_at FROM tasks WHERE workspace_id = ?
-AND (assignee = ? OR reported_by = ?) ORDER BY id`, workspaceID, actor, actor)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read wake tasks: %w", err)
-	}
-	defer rows.Close()
-	var out []WakeTask
-	for rows.Next() {
-		var t WakeTask
-		if err := rows.Scan(&t.ID, &t.Title, &t.Status, &t.LeaseExpiresAt); err != nil {
-			return nil, fmt.Errorf("scan wake task: %w", err)
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
-}
-
-// pendingOffers lists the pending handoffs addressed to the viewer through
-// the handoffs target index (to_actor leads it; a session's offers carry
-// its actor label as to_actor too).
-func pendingOffers(ctx context.Context, q querier, workspaceID, sessionID, actor string) ([]WakeOffer, error) {
-	query := `SELECT id, task_id, from_actor, summary, expires_at FROM handoffs WHERE workspace_id = ? AND to_actor = ?
-AND status = 'pending' AND to_session_id = ? ORDER BY offered_at, id`
-	args := []any{workspaceID, actor, sessionID}
-	if sessionID == "" {
-		query = `SELECT id, task_id, from_actor, summary, expires_at FROM handoffs WHERE workspace_id = ? AND to_actor = ?
-AND status = 'pending' AND to_session_id IS NULL ORDER BY offered_at, id`
-		args = args[:2]
-	}
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("read pending offers: %w", err)
-	}
-	defer rows.Close()
-	var out []WakeOffer
-	for rows.Next() {
-		var o WakeOffer
-		if err := rows.Scan(&o.ID, &o.TaskID, &o.FromActor, &o.Summary, &o.ExpiresAt); err != nil {
-			return nil, fmt.Errorf("scan pending offer: %w", err)
-		}
-		out = append(out, o)
-	}
-	return out, rows.Err()
 }

@@ -66,6 +66,8 @@ type Tx interface {
 	Evidence
 	Presences
 	Partitions
+	Events
+	Views
 	// TakeWriteGuard admits the session-plane writes that follow, until
 	// release, in engines whose data older clients can also reach: a
 	// SQLite file carries the v0.2 triggers that refuse session-plane

@@ -15,3 +15,8 @@ func (s *DB) NeedsMigration(ctx context.Context) (bool, error) {
 	}
 	return v < SchemaVersion, nil
 }
+
+// UserVersion returns the file's user_version as it is now.
+func (s *DB) UserVersion(ctx context.Context) (int64, error) {
+	return PragmaInt(ctx, s.read, "user_version")
+}

@@ -40,6 +40,13 @@ func Run(t *testing.T, open Open) {
 	t.Run("PresenceUpdatesCountVersions", func(t *testing.T) { presenceUpdatesCountVersions(t, open(t)) })
 	t.Run("ClientInstanceIsUniquePerWorkspace", func(t *testing.T) { clientInstanceIsUniquePerWorkspace(t, open(t)) })
 	t.Run("RepositoryWorkspacesInCreationOrder", func(t *testing.T) { repositoryWorkspacesInCreationOrder(t, open(t)) })
+	t.Run("EventPagesKeepTheirBoundaries", func(t *testing.T) { pageBoundaries(t, open(t)) })
+	t.Run("EventTypesAnchorsAndHeads", func(t *testing.T) { eventTypesAndAnchors(t, open(t)) })
+	t.Run("EventBytesRoundTrip", func(t *testing.T) { payloadsRoundTrip(t, open(t)) })
+	t.Run("EachEventAfterStopsAtTheFirstError", func(t *testing.T) { eachEventStops(t, open(t)) })
+	t.Run("ReadIsOneSnapshot", func(t *testing.T) { readIsOneSnapshot(t, open(t)) })
+	t.Run("ViewsListInTheirOrder", func(t *testing.T) { viewsListInOrder(t, open(t)) })
+	t.Run("ViewListsAreNeverNil", func(t *testing.T) { viewListsAreNeverNil(t, open(t)) })
 }
 
 const clock = "2026-01-01T00:00:00.000Z"
