@@ -25,6 +25,7 @@ func Run(t *testing.T, open Open) {
 	t.Run("ConcurrentWritersKeepSequencesContiguous", func(t *testing.T) { concurrentWriters(t, open(t)) })
 	t.Run("ReceiptsAreUniquePerScope", func(t *testing.T) { receiptsUniquePerScope(t, open(t)) })
 	t.Run("UnknownWorkspaceHasNoHead", func(t *testing.T) { unknownWorkspace(t, open(t)) })
+	t.Run("ChainsStreamEveryEvent", func(t *testing.T) { chainsStreamEveryEvent(t, open(t)) })
 }
 
 const clock = "2026-01-01T00:00:00.000Z"
