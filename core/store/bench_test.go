@@ -77,3 +77,19 @@ func BenchmarkVerifyJournal(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkOpenVerifiesJournals measures opening an existing file whose
+// one journal holds 20,000 events: open checks its shape and verifies
+// every journal before serving.
+func BenchmarkOpenVerifiesJournals(b *testing.B) {
+	st, _ := benchStore(b, 20000)
+	path := st.Path()
+	ctx := context.Background()
+	for b.Loop() {
+		again, err := Open(ctx, Options{Path: path})
+		if err != nil {
+			b.Fatal(err)
+		}
+		again.Close()
+	}
+}

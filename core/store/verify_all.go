@@ -2,10 +2,9 @@ package store
 
 import (
 	"context"
-	"fmt"
+	"errors"
 
-	"github.com/agenttool/collab/core/store/sqlite"
-
+	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store/engine"
 )
 
@@ -29,67 +28,43 @@ type WorkspaceVerification struct {
 // first server killed before its first migration committed leaves one)
 // holds no journal: the result is empty, not an error.
 func (s *Store) VerifyAll(ctx context.Context) ([]WorkspaceVerification, error) {
-	conn, err := s.read.Conn(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("open read connection: %w", err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
-		return nil, fmt.Errorf("begin read: %w", err)
-	}
-	defer conn.ExecContext(context.Background(), "ROLLBACK") //nolint:errcheck // read-only snapshot
-	if tables, err := sqlite.HasUserTables(ctx, conn); err != nil || !tables {
-		return nil, err
-	}
-	hasSession, err := sqlite.ColumnExists(ctx, conn, "events", "session_id")
-	if err != nil {
-		return nil, err
-	}
-	rows, err := conn.QueryContext(ctx, `SELECT w.id, w.name, w.epoch_id, w.event_head_sequence, w.event_head_hash,
-(SELECT count(*) FROM events e WHERE e.workspace_id = w.id) FROM workspaces w ORDER BY w.id`)
-	if err != nil {
-		return nil, fmt.Errorf("read workspaces: %w", err)
-	}
 	var out []WorkspaceVerification
-	var heads []engine.Head
-	for rows.Next() {
-		var v WorkspaceVerification
-		var h engine.Head
-		if err := rows.Scan(&v.WorkspaceID, &v.Name, &h.EpochID, &v.HeadSequence, &v.HeadHash, &v.EventCount); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		h.WorkspaceID, h.Sequence, h.Hash = v.WorkspaceID, v.HeadSequence, v.HeadHash
-		out, heads = append(out, v), append(heads, h)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read workspaces: %w", err)
-	}
-	for i, h := range heads {
-		if hasSession {
-			out[i].ChainValid, err = sqlite.VerifyOnConn(ctx, conn, h)
-		} else {
-			out[i].ChainValid, err = verifyLegacyLayout(ctx, conn, h)
-		}
+	err := s.db.ReadChains(ctx, func(c engine.Chains) error {
+		journals, err := c.Journals(ctx)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if !out[i].ChainValid {
-			fault, err := diagnoseJournal(ctx, conn, h, hasSession)
-			if err != nil {
-				return nil, err
+		for _, j := range journals {
+			v := WorkspaceVerification{WorkspaceID: j.WorkspaceID, Name: j.Name, HeadSequence: j.Sequence,
+				HeadHash: j.Hash, EventCount: j.EventCount}
+			if v.ChainValid, err = verifyChain(ctx, c, j.Head, 0, nil); err != nil {
+				return err
 			}
-			out[i].FirstBadSequence, out[i].Problem = fault.sequence, fault.problem
+			if !v.ChainValid {
+				fault, err := diagnoseJournal(ctx, c, j.Head)
+				if err != nil {
+					return err
+				}
+				v.FirstBadSequence, v.Problem = fault.sequence, fault.problem
+			}
+			out = append(out, v)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
-// verifyLegacyLayout verifies a journal of a file whose events table
-// predates the session_id column.
-func verifyLegacyLayout(ctx context.Context, q querier, h engine.Head) (bool, error) {
-	return sqlite.VerifyWorkspaceQuery(ctx, q, h,
-		"SELECT workspace_id, epoch_id, sequence, id, protocol, type, entity_id, actor, occurred_at, payload_json, prev_hash, hash, NULL"+
-			" FROM events WHERE workspace_id = ? ORDER BY sequence")
+// verifyChain recomputes h's chain from genesis (see journal.VerifyFeed
+// for progress). A row that does not read as an event breaks the chain.
+func verifyChain(ctx context.Context, c engine.Chains, h engine.Head, every int64, progress func(done int64)) (bool, error) {
+	ok, err := journal.VerifyFeed(h.Sequence, h.Hash, every, progress, func(emit func(*journal.Event) error) error {
+		return c.Events(ctx, h, emit)
+	})
+	if errors.Is(err, engine.ErrUnreadableEvent) {
+		return false, nil
+	}
+	return ok, err
 }

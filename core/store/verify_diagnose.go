@@ -2,11 +2,11 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store/engine"
-	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // journalFault is where and how a journal first fails verification.
@@ -15,37 +15,33 @@ type journalFault struct {
 	problem  string
 }
 
+// errFaultFound stops the diagnostic read at the first fault.
+var errFaultFound = errors.New("journal fault found")
+
 // diagnoseJournal re-reads a journal that failed verification and names
 // the first sequence at which it goes wrong and what is wrong there. It is
-// the slow path, run only for invalid chains.
-func diagnoseJournal(ctx context.Context, q querier, h engine.Head, hasSession bool) (journalFault, error) {
-	sessionColumn := "session_id"
-	if !hasSession {
-		sessionColumn = "NULL"
-	}
-	rows, err := q.QueryContext(ctx, "SELECT workspace_id, epoch_id, sequence, id, protocol, type, entity_id, actor,"+
-		" occurred_at, payload_json, prev_hash, hash, "+sessionColumn+" FROM events WHERE workspace_id = ? ORDER BY sequence",
-		h.WorkspaceID)
-	if err != nil {
-		return journalFault{}, fmt.Errorf("read journal: %w", err)
-	}
-	defer rows.Close()
+// the slow path, run only for invalid chains, and reads on one goroutine.
+func diagnoseJournal(ctx context.Context, c engine.Chains, h engine.Head) (journalFault, error) {
 	lastSeq, lastHash := int64(0), journal.GenesisHash
 	var hasher journal.Hasher
-	for rows.Next() {
-		var e journal.Event
-		if err := sqlite.ScanEvent(rows, &e); err != nil {
-			return journalFault{lastSeq + 1, "the event row cannot be read as an event: " + err.Error()}, nil
+	var fault journalFault
+	err := c.ScanEvents(ctx, h, func(e *journal.Event, rowErr error) error {
+		if rowErr != nil {
+			fault = journalFault{lastSeq + 1, "the event row cannot be read as an event: " + rowErr.Error()}
+			return errFaultFound
 		}
-		if fault, bad := eventFault(&hasher, &e, h.EpochID, lastSeq, lastHash); bad {
-			return fault, nil
+		var bad bool
+		if fault, bad = eventFault(&hasher, e, h.EpochID, lastSeq, lastHash); bad {
+			return errFaultFound
 		}
 		lastSeq, lastHash = e.Sequence, e.Hash
-	}
-	if err := rows.Err(); err != nil {
-		return journalFault{}, fmt.Errorf("read journal: %w", err)
-	}
+		return nil
+	})
 	switch {
+	case errors.Is(err, errFaultFound):
+		return fault, nil
+	case err != nil:
+		return journalFault{}, err
 	case lastSeq != h.Sequence:
 		return journalFault{min(lastSeq, h.Sequence) + 1,
 			fmt.Sprintf("the workspace engine.Head names sequence %d but the journal ends at %d", h.Sequence, lastSeq)}, nil

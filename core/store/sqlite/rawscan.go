@@ -15,67 +15,65 @@ import (
 
 // Full verification reads every event of a journal, so it talks to the
 // driver directly: database/sql's per-column reflection would otherwise
-// cost more than hashing the events does.
+// cost more than hashing the events does. The strings the driver returns
+// are fresh Go strings, so an event may be handed to another goroutine.
 
-// VerifyOnConn verifies a workspace journal inside one read snapshot taken
-// on conn.
-func VerifyOnConn(ctx context.Context, conn *sql.Conn, h engine.Head) (bool, error) {
-	var ok bool
-	err := conn.Raw(func(dc any) error {
+// streamRaw streams h's journal to fn with driver-level rows, inside the
+// snapshot conn holds.
+func streamRaw(ctx context.Context, conn *sql.Conn, h engine.Head, fn func(e *journal.Event) error) error {
+	return conn.Raw(func(dc any) error {
 		c, isConn := dc.(driver.Conn)
 		if !isConn {
 			return errors.New("driver connection does not implement driver.Conn")
 		}
-		var err error
-		ok, err = verifyRaw(ctx, c, h)
-		return err
+		return streamDriver(ctx, c, h, fn)
 	})
-	return ok, err
 }
 
-// verifyRaw recomputes the chain of h's workspace with driver-level rows.
-func verifyRaw(ctx context.Context, c driver.Conn, h engine.Head) (bool, error) {
-	// Columns that almost always repeat the workspace's epoch and the
-	// current protocol come back as NULL when they do, which the driver
-	// returns without copying any text.
+// streamDriver reads h's journal with one driver statement. The
+// workspace id is not selected (it is h's), and columns that almost
+// always repeat the workspace's epoch and the current protocol come back
+// as NULL when they do, which the driver returns without copying any
+// text.
+func streamDriver(ctx context.Context, c driver.Conn, h engine.Head, fn func(e *journal.Event) error) error {
 	const query = "SELECT CASE WHEN epoch_id = ?2 THEN NULL ELSE epoch_id END, sequence, id," +
 		" CASE WHEN protocol = ?3 THEN NULL ELSE protocol END, type, entity_id, actor, occurred_at, payload_json," +
 		" prev_hash, hash, session_id FROM events WHERE workspace_id = ?1 ORDER BY sequence"
 	prep, ok := c.(driver.ConnPrepareContext)
 	if !ok {
-		return false, errors.New("driver cannot prepare with a context")
+		return errors.New("driver cannot prepare with a context")
 	}
 	stmt, err := prep.PrepareContext(ctx, query)
 	if err != nil {
-		return false, fmt.Errorf("prepare journal read: %w", err)
+		return fmt.Errorf("prepare journal read: %w", err)
 	}
 	defer stmt.Close()
 	sq, ok := stmt.(driver.StmtQueryContext)
 	if !ok {
-		return false, errors.New("driver statement cannot query with a context")
+		return errors.New("driver statement cannot query with a context")
 	}
 	rows, err := sq.QueryContext(ctx, []driver.NamedValue{{Ordinal: 1, Value: h.WorkspaceID},
 		{Ordinal: 2, Value: h.EpochID}, {Ordinal: 3, Value: journal.ProtocolV2}})
 	if err != nil {
-		return false, fmt.Errorf("read journal: %w", err)
+		return fmt.Errorf("read journal: %w", err)
 	}
 	defer rows.Close()
-	v := journal.NewVerifier(0, journal.GenesisHash)
 	vals := make([]driver.Value, 12)
 	e := journal.Event{WorkspaceID: h.WorkspaceID}
 	for {
 		if err := rows.Next(vals); err != nil {
 			if err == io.EOF {
-				break
+				return nil
 			}
-			return false, fmt.Errorf("read journal: %w", err)
+			return fmt.Errorf("read journal: %w", err)
 		}
-		if !eventFromValues(&e, vals, h.EpochID) || !v.Next(&e) {
-			return false, nil
+		if !eventFromValues(&e, vals, h.EpochID) {
+			return engine.ErrUnreadableEvent
+		}
+		if err := fn(&e); err != nil {
+			return err
 		}
 	}
-	seq, hash := v.Last()
-	return seq == h.Sequence && hash == h.Hash, nil
 }
 
 // eventFromValues fills e from one driver row; false means a column had

@@ -1,6 +1,7 @@
 package stdio
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -162,6 +163,19 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if resp, ok := msg.(*jsonrpc.Response); ok {
 		c.settle(resp.ID)
 		msg = withErrorCode(resp)
+		line := linePool.Get().(*bytes.Buffer)
+		line.Reset()
+		fast := appendResult(line, resp)
+		var err error
+		if fast {
+			err = c.writeRaw(line.Bytes())
+		}
+		if line.Cap() <= maxPooledLine {
+			linePool.Put(line)
+		}
+		if fast {
+			return err
+		}
 	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
@@ -209,9 +223,14 @@ func (c *conn) writeRejection(r *Rejection) error {
 // writeLine writes one message and its newline as a single write, so
 // concurrent writers never interleave.
 func (c *conn) writeLine(data []byte) error {
+	return c.writeRaw(append(data, '\n'))
+}
+
+// writeRaw writes one message that already ends in its newline.
+func (c *conn) writeRaw(line []byte) error {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	if _, err := c.out.Write(append(data, '\n')); err != nil {
+	if _, err := c.out.Write(line); err != nil {
 		return fmt.Errorf("write MCP output: %w", err)
 	}
 	return nil

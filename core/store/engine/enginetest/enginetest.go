@@ -47,6 +47,7 @@ func Run(t *testing.T, open Open) {
 	t.Run("ReadIsOneSnapshot", func(t *testing.T) { readIsOneSnapshot(t, open(t)) })
 	t.Run("ViewsListInTheirOrder", func(t *testing.T) { viewsListInOrder(t, open(t)) })
 	t.Run("ViewListsAreNeverNil", func(t *testing.T) { viewListsAreNeverNil(t, open(t)) })
+	t.Run("ChainsStreamEveryEvent", func(t *testing.T) { chainsStreamEveryEvent(t, open(t)) })
 }
 
 const clock = "2026-01-01T00:00:00.000Z"

@@ -1,0 +1,80 @@
+package stdio
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// linePool holds the buffers replies are assembled in; a reply is
+// written with one Write and its buffer returned.
+var linePool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledLine bounds the buffers kept for reuse, so one large page does
+// not stay allocated for the life of the process.
+const maxPooledLine = 1 << 20
+
+// appendResult appends the line jsonrpc.EncodeMessage would produce for a
+// successful response, and its newline, without re-encoding the result.
+// EncodeMessage marshals the envelope and, with it, compacts every byte of
+// the result again (without HTML escaping), although the SDK produced the
+// result with encoding/json, whose output is already compact: for compact
+// JSON that second pass is the identity. ok is false, and nothing is
+// appended, for anything else (an error response, an id that is neither
+// an integer nor a string, a result holding whitespace between tokens),
+// which then goes through EncodeMessage.
+func appendResult(dst *bytes.Buffer, resp *jsonrpc.Response) (ok bool) {
+	if resp.Error != nil || len(resp.Result) == 0 || !isCompact(resp.Result) {
+		return false
+	}
+	var id []byte
+	switch v := resp.ID.Raw().(type) {
+	case int64:
+		id = strconv.AppendInt(nil, v, 10)
+	case string:
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if enc.Encode(v) != nil {
+			return false
+		}
+		id = bytes.TrimRight(b.Bytes(), "\n")
+	default:
+		return false
+	}
+	dst.Grow(len(`{"jsonrpc":"2.0","id":,"result":}`) + len(id) + len(resp.Result) + 1)
+	dst.WriteString(`{"jsonrpc":"2.0","id":`)
+	dst.Write(id)
+	dst.WriteString(`,"result":`)
+	dst.Write(resp.Result)
+	dst.WriteString("}\n")
+	return true
+}
+
+// isCompact reports whether JSON text holds no whitespace outside its
+// strings. It does not validate the text: results reach the transport
+// from encoding/json, which only produces valid JSON.
+func isCompact(b []byte) bool {
+	inString, escaped := false, false
+	for _, c := range b {
+		switch {
+		case escaped:
+			escaped = false
+		case inString:
+			switch c {
+			case '\\':
+				escaped = true
+			case '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			return false
+		}
+	}
+	return true
+}
