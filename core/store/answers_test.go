@@ -54,7 +54,7 @@ func checkAnswer[T any](c *answerCheck, op, key string, call func(key string) (*
 	}
 	var stored []byte
 	var operation string
-	if err := c.s.read.QueryRowContext(c.ctx, "SELECT operation, response_json FROM mutations WHERE idempotency_key = ?", key).
+	if err := c.s.raw().QueryRowContext(c.ctx, "SELECT operation, response_json FROM mutations WHERE idempotency_key = ?", key).
 		Scan(&operation, &stored); err != nil {
 		c.t.Fatalf("%s receipt: %v", op, err)
 	}

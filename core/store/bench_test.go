@@ -22,7 +22,7 @@ func benchStore(b *testing.B, n int) (*Store, string) {
 		b.Fatal(err)
 	}
 	ws := opened.Workspace.ID
-	err = st.writeTx(ctx, func(tx *Tx) error {
+	err = st.rawWrite(ctx, func(tx *Tx) error {
 		for i := 1; i < n; i++ {
 			if _, err := st.appendEvent(ctx, tx, ws, benchEvent(i)); err != nil {
 				return err
@@ -50,7 +50,7 @@ func BenchmarkAppendEvent(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := st.writeTx(ctx, func(tx *Tx) error {
+		if err := st.rawWrite(ctx, func(tx *Tx) error {
 			_, err := st.appendEvent(ctx, tx, ws, benchEvent(i))
 			return err
 		}); err != nil {

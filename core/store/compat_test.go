@@ -28,7 +28,7 @@ func (f *reportFixture) claimed(ss StartedSession, id string) string {
 func (f *reportFixture) storedReceipt(key string) string {
 	f.t.Helper()
 	var s string
-	if err := f.s.read.QueryRowContext(f.ctx, "SELECT response_json FROM mutations WHERE idempotency_key = ?", key).Scan(&s); err != nil {
+	if err := f.s.raw().QueryRowContext(f.ctx, "SELECT response_json FROM mutations WHERE idempotency_key = ?", key).Scan(&s); err != nil {
 		f.t.Fatalf("receipt %s: %v", key, err)
 	}
 	return s
@@ -58,7 +58,7 @@ func TestReceiptsHoldTheBareObjectAndReplaysWrapIt(t *testing.T) {
 	if err != nil || !bytes.Equal(replay, answer) {
 		t.Fatalf("replay %s (%v), want %s", replay, err, answer)
 	}
-	if err := f.s.writeTx(f.ctx, func(tx *Tx) error {
+	if err := f.s.rawWrite(f.ctx, func(tx *Tx) error {
 		_, err := tx.ExecContext(f.ctx, `UPDATE mutations SET response_json = '{"task":' || response_json || '}'
 WHERE idempotency_key = 'legacy-create'`)
 		return err
@@ -116,7 +116,7 @@ func TestSessionReleaseJournalsOfferExpiryWithoutASession(t *testing.T) {
 		t.Fatal(err)
 	}
 	var seq int64
-	if err := f.s.read.QueryRowContext(f.ctx, "SELECT sequence FROM events WHERE type = 'handoff.expired'").Scan(&seq); err != nil {
+	if err := f.s.raw().QueryRowContext(f.ctx, "SELECT sequence FROM events WHERE type = 'handoff.expired'").Scan(&seq); err != nil {
 		t.Fatal(err)
 	}
 	if _, session, _ := f.eventAt(ws, seq); session.Valid {

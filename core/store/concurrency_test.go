@@ -139,7 +139,7 @@ func checkConcurrentOutcome(t *testing.T, ctx context.Context, s *Store, wsID st
 	// A session's decision is a report of kind decision; a completion adds
 	// an observation report of its own beside the round's observation.
 	kinds := map[string]int{}
-	rows, err := s.read.QueryContext(ctx, "SELECT kind, count(*) FROM reports GROUP BY kind")
+	rows, err := s.raw().QueryContext(ctx, "SELECT kind, count(*) FROM reports GROUP BY kind")
 	if err != nil {
 		t.Fatalf("count reports: %v", err)
 	}

@@ -14,7 +14,7 @@ import (
 // or onto a different hash is refused. It appends no event.
 func (s *Store) AckCursor(ctx context.Context, cred Credential, workspaceID string, a journal.Anchor, expectedVersion int64) (CoordinationSession, error) {
 	var out CoordinationSession
-	err := s.writeTx(ctx, func(tx *Tx) error {
+	err := s.writeTx(ctx, func(tx engine.Tx) error {
 		sess, err := authenticate(ctx, tx, cred, false)
 		if err != nil {
 			return err
@@ -69,7 +69,7 @@ func (s *Store) ResetCursor(ctx context.Context, cred Credential, in ResetCursor
 	_, err = mutateAsSession(ctx, s, sessionMutation[cursorAnswer]{
 		cred: cred, operation: "cursor.reset.v2", key: in.IdempotencyKey, allowRecovery: true,
 		request: map[string]any{"expected_cursor_version": in.ExpectedVersion, "target": target, "reason": reason},
-		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (*cursorAnswer, error) {
+		apply: func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*cursorAnswer, error) {
 			return s.applyReset(ctx, tx, sess, in, reason)
 		},
 	})
@@ -88,7 +88,7 @@ func (s *Store) ResetCursor(ctx context.Context, cred Credential, in ResetCursor
 	return sess, nil
 }
 
-func (s *Store) applyReset(ctx context.Context, tx *Tx, sess CoordinationSession, in ResetCursorInput, reason string) (*cursorAnswer, error) {
+func (s *Store) applyReset(ctx context.Context, tx engine.Tx, sess CoordinationSession, in ResetCursorInput, reason string) (*cursorAnswer, error) {
 	if sess.CursorVersion != in.ExpectedVersion {
 		return nil, collaberr.New(collaberr.CursorVersionConflict, "The session cursor moved since you read it; read the session again")
 	}

@@ -279,7 +279,7 @@ func TestAReadOnlyStoreSeesLaterWrites(t *testing.T) {
 	defer ro.Close()
 	count := func() int {
 		var n int
-		if err := ro.read.QueryRowContext(ctx, "SELECT count(*) FROM workspaces").Scan(&n); err != nil {
+		if err := ro.raw().QueryRowContext(ctx, "SELECT count(*) FROM workspaces").Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n

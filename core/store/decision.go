@@ -71,7 +71,7 @@ func (s *Store) recordDecisionAsLabel(ctx context.Context, in RecordDecisionInpu
 	}
 	return mutateAsActor(ctx, s, legacyMutation[DecisionAnswer]{
 		workspaceID: in.WorkspaceID, actor: f.actor, operation: "decision.record", key: f.key, request: request,
-		apply: func(ctx context.Context, tx *Tx) (*DecisionAnswer, error) {
+		apply: func(ctx context.Context, tx engine.Tx) (*DecisionAnswer, error) {
 			return s.insertDecision(ctx, tx, in.WorkspaceID, f)
 		},
 	})

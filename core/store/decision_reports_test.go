@@ -39,7 +39,7 @@ func TestRecordDecisionLegacyWritesRowEventAndReceipt(t *testing.T) {
 		t.Fatalf("event %s session %v payload %v", typ, session, payload)
 	}
 	var op, hash string
-	if err := f.s.read.QueryRow("SELECT operation, request_hash FROM mutations WHERE actor = 'lead' AND idempotency_key = 'd1'").
+	if err := f.s.raw().QueryRow("SELECT operation, request_hash FROM mutations WHERE actor = 'lead' AND idempotency_key = 'd1'").
 		Scan(&op, &hash); err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestRecordDecisionForSessionBecomesADecisionReport(t *testing.T) {
 		t.Fatalf("footprint %+v after %+v", got, before)
 	}
 	var op string
-	if err := f.s.read.QueryRow("SELECT operation FROM mutations WHERE idempotency_key = 'bd1'").Scan(&op); err != nil ||
+	if err := f.s.raw().QueryRow("SELECT operation FROM mutations WHERE idempotency_key = 'bd1'").Scan(&op); err != nil ||
 		op != "report.append.v2" {
 		t.Fatalf("receipt operation %q, %v", op, err)
 	}

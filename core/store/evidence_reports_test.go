@@ -23,7 +23,7 @@ func newEvidenceWorld(t *testing.T) evidenceWorld {
 	})); err != nil {
 		t.Fatalf("create legacy task: %v", err)
 	}
-	err := f.s.writeTx(f.ctx, func(tx *Tx) error {
+	err := f.s.rawWrite(f.ctx, func(tx *Tx) error {
 		if _, err := tx.ExecContext(f.ctx, "UPDATE tasks SET base_checkpoint_json = ? WHERE id = 'legacy-1'", v.Checkpoint); err != nil {
 			return err
 		}
@@ -39,7 +39,7 @@ VALUES (?, ?, 'legacy-1', 'file', 'src/a.go', 'lead', '2026-07-21T12:00:00.000Z'
 		ws  string
 		out *string
 	}{{f.a.Workspace.ID, &w.eventID}, {f.other.Workspace.ID, &w.foreignEvent}} {
-		if err := f.s.read.QueryRow("SELECT id FROM events WHERE workspace_id = ? ORDER BY sequence LIMIT 1", q.ws).Scan(q.out); err != nil {
+		if err := f.s.raw().QueryRow("SELECT id FROM events WHERE workspace_id = ? ORDER BY sequence LIMIT 1", q.ws).Scan(q.out); err != nil {
 			t.Fatal(err)
 		}
 	}

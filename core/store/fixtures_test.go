@@ -100,8 +100,8 @@ func TestReferenceDatabasesOpenAndEveryJournalVerifies(t *testing.T) {
 				}
 			}
 			var uv, app int64
-			st.read.QueryRow("PRAGMA user_version").Scan(&uv)
-			st.read.QueryRow("PRAGMA application_id").Scan(&app)
+			st.raw().QueryRow("PRAGMA user_version").Scan(&uv)
+			st.raw().QueryRow("PRAGMA application_id").Scan(&app)
 			if uv != SchemaVersion || app != ApplicationID {
 				t.Fatalf("after open user_version=%d application_id=%d", uv, app)
 			}
@@ -117,7 +117,7 @@ func TestUnicodeEdgeJournalVerifies(t *testing.T) {
 	}
 	defer st.Close()
 	var ids []string
-	rows, _ := st.read.Query("SELECT id FROM workspaces")
+	rows, _ := st.raw().Query("SELECT id FROM workspaces")
 	for rows.Next() {
 		var id string
 		rows.Scan(&id)

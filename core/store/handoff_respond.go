@@ -79,7 +79,7 @@ func (s *Store) respondToHandoffAsLabel(ctx context.Context, in RespondInput) (*
 	request := map[string]any{"workspace_id": in.WorkspaceID, "actor": actor, "handoff_id": f.handoffID, "idempotency_key": f.key,
 		"expected_version": f.version, "response": f.response, "ttl_seconds": f.ttl}
 	return mutateAsActor(ctx, s, legacyMutation[HandoffAnswer]{workspaceID: in.WorkspaceID, actor: actor, operation: "handoff.respond", key: f.key,
-		request: request, apply: func(ctx context.Context, tx *Tx) (*HandoffAnswer, error) {
+		request: request, apply: func(ctx context.Context, tx engine.Tx) (*HandoffAnswer, error) {
 			return s.applyLegacyResponse(ctx, tx, in.WorkspaceID, actor, f)
 		}})
 }
@@ -201,7 +201,7 @@ func (s *Store) respondToHandoffAsSession(ctx context.Context, cred Credential, 
 		}
 	}
 	return mutateAsSession(ctx, s, sessionMutation[HandoffAnswer]{cred: cred, operation: "handoff.respond.v2", key: f.key, request: request,
-		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (*HandoffAnswer, error) {
+		apply: func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*HandoffAnswer, error) {
 			return s.applySessionResponse(ctx, tx, sess, f, prep)
 		}})
 }

@@ -110,7 +110,7 @@ func (f *reportFixture) footprint() footprint {
 	var fp footprint
 	for table, n := range map[string]*int{"events": &fp.events, "reports": &fp.reports, "mutations": &fp.receipts,
 		"decisions": &fp.decisions} {
-		if err := f.s.read.QueryRowContext(f.ctx, "SELECT count(*) FROM "+table).Scan(n); err != nil {
+		if err := f.s.raw().QueryRowContext(f.ctx, "SELECT count(*) FROM "+table).Scan(n); err != nil {
 			f.t.Fatalf("count %s: %v", table, err)
 		}
 	}
@@ -121,7 +121,7 @@ func (f *reportFixture) footprint() footprint {
 func (f *reportFixture) eventAt(wsID string, seq int64) (typ string, session sql.NullString, payload map[string]any) {
 	f.t.Helper()
 	var text string
-	err := f.s.read.QueryRowContext(f.ctx, "SELECT type, session_id, payload_json FROM events WHERE workspace_id = ? AND sequence = ?",
+	err := f.s.raw().QueryRowContext(f.ctx, "SELECT type, session_id, payload_json FROM events WHERE workspace_id = ? AND sequence = ?",
 		wsID, seq).Scan(&typ, &session, &text)
 	if err != nil {
 		f.t.Fatalf("read event %d: %v", seq, err)

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"github.com/agenttool/collab/core/canon"
@@ -53,18 +52,7 @@ func (s *Store) appendEvent(ctx context.Context, tx engine.Journal, workspaceID 
 // VerifyJournal recomputes the full chain of one workspace from genesis,
 // reading the head and every event from one snapshot.
 func (s *Store) VerifyJournal(ctx context.Context, workspaceID string) (bool, error) {
-	ok, found, err := s.db.VerifyChain(ctx, workspaceID)
-	if err == nil && !found {
-		return false, workspaceNotFound(workspaceID)
-	}
-	return ok, err
-}
-
-// atHead runs fn on one read connection holding one snapshot, with the
-// workspace's head as of that snapshot; workspace_not_found when there is
-// no such workspace.
-func (s *Store) atHead(ctx context.Context, workspaceID string, fn func(conn *sql.Conn, h engine.Head) (bool, error)) (bool, error) {
-	ok, found, err := s.db.AtHead(ctx, workspaceID, fn)
+	ok, found, err := s.engine().VerifyChain(ctx, workspaceID)
 	if err == nil && !found {
 		return false, workspaceNotFound(workspaceID)
 	}

@@ -162,7 +162,7 @@ func TestLinkedWorktreePartitionsMigrateButRefuseSessions(t *testing.T) {
 		}
 	}
 	var coordination int
-	st.read.QueryRow("SELECT count(*) FROM coordination_sessions").Scan(&coordination)
+	st.raw().QueryRow("SELECT count(*) FROM coordination_sessions").Scan(&coordination)
 	if coordination != 0 {
 		t.Fatalf("migration invented %d coordination sessions", coordination)
 	}

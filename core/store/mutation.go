@@ -69,7 +69,7 @@ type sessionMutation[T any] struct {
 	key           string
 	request       map[string]any
 	allowRecovery bool
-	apply         func(ctx context.Context, tx *Tx, sess CoordinationSession) (*T, error)
+	apply         func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*T, error)
 }
 
 func sessionActorKey(sessionID string) string { return "session:" + sessionID }
@@ -89,7 +89,7 @@ func mutateAsSession[T any](ctx context.Context, s *Store, m sessionMutation[T])
 		return nil, err
 	}
 	var out *answer.Of[T]
-	err = s.writeTx(ctx, func(tx *Tx) error {
+	err = s.writeTx(ctx, func(tx engine.Tx) error {
 		sess, err := authenticate(ctx, tx, m.cred, m.allowRecovery)
 		if err != nil {
 			return err
@@ -165,14 +165,17 @@ type legacyMutation[T any] struct {
 	operation   string
 	key         string
 	request     map[string]any
-	apply       func(ctx context.Context, tx *Tx) (*T, error)
+	apply       func(ctx context.Context, tx engine.Tx) (*T, error)
 }
 
 // mutateAsActor runs a legacy write: receipts are scoped to the actor
 // label, and replays of old receipts are completed with the fields newer
 // versions added to tasks.
 func mutateAsActor[T any](ctx context.Context, s *Store, m legacyMutation[T]) (*answer.Of[T], error) {
-	if _, err := readWorkspace(ctx, s.read, m.workspaceID); err != nil {
+	if err := s.engine().Read(ctx, func(tx engine.Tx) error {
+		_, err := readWorkspace(ctx, tx, m.workspaceID)
+		return err
+	}); err != nil {
 		return nil, err
 	}
 	hash, err := requestHash(m.operation, m.request)
@@ -180,7 +183,7 @@ func mutateAsActor[T any](ctx context.Context, s *Store, m legacyMutation[T]) (*
 		return nil, err
 	}
 	var out *answer.Of[T]
-	err = s.writeTx(ctx, func(tx *Tx) error {
+	err = s.writeTx(ctx, func(tx engine.Tx) error {
 		now := s.nowISO()
 		if r, ok, err := findReceipt(ctx, tx, m.workspaceID, m.actor, m.key); err != nil || ok {
 			if err != nil {

@@ -44,7 +44,7 @@ func invalidEventLimit() error {
 // cursor, so repeated polls return the same page until it is acknowledged.
 func (s *Store) NextForSession(ctx context.Context, cred Credential, knownCursor *journal.Anchor, limit int) (Next, error) {
 	var out Next
-	err := s.writeTx(ctx, func(tx *Tx) error {
+	err := s.writeTx(ctx, func(tx engine.Tx) error {
 		sess, err := authenticate(ctx, tx, cred, false)
 		if err != nil {
 			return err
@@ -103,7 +103,7 @@ func (s *Store) NextForActor(ctx context.Context, workspaceID, actor string, aft
 	if limit < 1 || limit > 50 {
 		return out, invalidEventLimit()
 	}
-	err = s.writeTx(ctx, func(tx *Tx) error {
+	err = s.writeTx(ctx, func(tx engine.Tx) error {
 		if _, err := readWorkspace(ctx, tx, workspaceID); err != nil {
 			return err
 		}
@@ -143,7 +143,7 @@ func (v viewer) owns(t *Task) bool {
 // nextView takes the concrete transaction only because the task,
 // projection and report reads it shares with other rules still take one;
 // its own reads go through the engine.
-func (s *Store) nextView(ctx context.Context, q *Tx, wsID string, after int64, limit int, v viewer, now string) (Next, error) {
+func (s *Store) nextView(ctx context.Context, q engine.Tx, wsID string, after int64, limit int, v viewer, now string) (Next, error) {
 	out := Next{Actor: v.actor, Session: v.session, ProjectionScope: "snapshot_head", ReportsScope: "event_page", OwnClaims: []Task{}}
 	var err error
 	if out.Events, err = readEventPage(ctx, q, wsID, after, limit); err != nil {

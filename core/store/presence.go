@@ -103,7 +103,7 @@ func (s *Store) JoinPresence(ctx context.Context, in JoinInput) (Presence, error
 		return Presence{}, err
 	}
 	var out Presence
-	err = s.writeTx(ctx, func(tx *Tx) error {
+	err = s.writeTx(ctx, func(tx engine.Tx) error {
 		ws, err := readWorkspace(ctx, tx, f.workspaceID)
 		if err != nil {
 			return err
@@ -166,7 +166,7 @@ func (s *Store) ListPresence(ctx context.Context, workspaceID string, presence *
 		return nil, err
 	}
 	var out []Presence
-	err = s.readTx(ctx, func(tx *Tx) error {
+	err = s.readTx(ctx, func(tx engine.Tx) error {
 		if _, err := readWorkspace(ctx, tx, wsID); err != nil {
 			return err
 		}

@@ -76,7 +76,7 @@ func (s *Store) updatePresence(ctx context.Context, id, key, operation string, r
 		return nil, err
 	}
 	var out *answer.Of[PresenceAnswer]
-	err = s.writeTx(ctx, func(tx *Tx) error {
+	err = s.writeTx(ctx, func(tx engine.Tx) error {
 		now := s.nowISO()
 		p, found, err := tx.PresenceByID(ctx, id)
 		if err != nil {

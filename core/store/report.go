@@ -163,7 +163,7 @@ func (s *Store) AppendReport(ctx context.Context, cred Credential, in AppendRepo
 	}
 	return mutateAsSession(ctx, s, sessionMutation[ReportAnswer]{
 		cred: cred, operation: "report.append.v2", key: in.IdempotencyKey, request: d.fields(),
-		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (*ReportAnswer, error) {
+		apply: func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*ReportAnswer, error) {
 			if err := validateReportInput(ctx, tx, sess, d); err != nil {
 				return nil, err
 			}
@@ -223,7 +223,7 @@ type ListReportsInput struct {
 // addressed to one session. It never writes.
 func (s *Store) ListReports(ctx context.Context, in ListReportsInput) ([]Report, error) {
 	var out []Report
-	err := s.readTx(ctx, func(tx *Tx) error {
+	err := s.readTx(ctx, func(tx engine.Tx) error {
 		if _, err := readWorkspace(ctx, tx, in.WorkspaceID); err != nil {
 			return err
 		}

@@ -182,7 +182,7 @@ func TestAppendReportJournalsBeforeStoring(t *testing.T) {
 		t.Fatalf("payload %v", payload)
 	}
 	var entity string
-	if err := f.s.read.QueryRow("SELECT entity_id FROM events WHERE workspace_id = ? AND sequence = ?",
+	if err := f.s.raw().QueryRow("SELECT entity_id FROM events WHERE workspace_id = ? AND sequence = ?",
 		r.WorkspaceID, r.EventSequence).Scan(&entity); err != nil || entity != r.ID {
 		t.Fatalf("event entity %q, %v; want %s", entity, err, r.ID)
 	}
@@ -198,7 +198,7 @@ func TestAppendReportReceiptHashesTheContractRequest(t *testing.T) {
 	v := loadReportVectors(t)
 	f.post(f.a, AppendReportInput{IdempotencyKey: " r1 ", Kind: "observation", Body: "  Flaky on CI  "})
 	var op, hash string
-	err := f.s.read.QueryRow("SELECT operation, request_hash FROM mutations WHERE actor = ? AND idempotency_key = 'r1'",
+	err := f.s.raw().QueryRow("SELECT operation, request_hash FROM mutations WHERE actor = ? AND idempotency_key = 'r1'",
 		"session:"+f.a.Session.ID).Scan(&op, &hash)
 	if err != nil {
 		t.Fatalf("read receipt: %v", err)
@@ -257,7 +257,7 @@ func TestAppendReportInternalKeepsGivenEvidenceOrder(t *testing.T) {
 	f := newReportFixture(t)
 	refs := []string{"report:zzz", "event:missing", "report:aaa"}
 	var r Report
-	err := f.s.writeTx(f.ctx, func(tx *Tx) error {
+	err := f.s.rawWrite(f.ctx, func(tx *Tx) error {
 		sess, _, err := findSession(f.ctx, tx, f.a.Session.ID)
 		if err != nil {
 			return err

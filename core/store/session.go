@@ -59,7 +59,7 @@ func (s *Store) StartSession(ctx context.Context, in StartSessionInput) (Started
 		return out, err
 	}
 	var opened OpenedWorkspace
-	if err := s.writeTx(ctx, func(tx *Tx) error {
+	if err := s.writeTx(ctx, func(tx engine.Tx) error {
 		opened, err = s.openWorkspaceIn(ctx, tx, actor, nil, id, cp)
 		return err
 	}); err != nil {
@@ -80,7 +80,7 @@ func (s *Store) StartSession(ctx context.Context, in StartSessionInput) (Started
 	if err != nil {
 		return out, fmt.Errorf("generate session token: %w", err)
 	}
-	err = s.writeTx(ctx, func(tx *Tx) error {
+	err = s.writeTx(ctx, func(tx engine.Tx) error {
 		sess, err := s.insertSession(ctx, tx, opened, actor, role, parent, token)
 		if err != nil {
 			return err

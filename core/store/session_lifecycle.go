@@ -43,7 +43,7 @@ func (s *Store) ResumeSession(ctx context.Context, cred credfile.Credential, all
 	if _, err := normalize.ID(cred.SessionID, "session_id"); err != nil {
 		return out, err
 	}
-	err := s.writeTx(ctx, func(tx *Tx) error {
+	err := s.writeTx(ctx, func(tx engine.Tx) error {
 		sess, found, err := findSession(ctx, tx, cred.SessionID)
 		if err != nil {
 			return err
@@ -99,7 +99,7 @@ func resumeRecovery(ctx context.Context, q engine.Tx, sess CoordinationSession, 
 	return r, nil
 }
 
-func (s *Store) applyResume(ctx context.Context, tx *Tx, sess CoordinationSession, cred credfile.Credential, recovery *Recovery) (Resumed, error) {
+func (s *Store) applyResume(ctx context.Context, tx engine.Tx, sess CoordinationSession, cred credfile.Credential, recovery *Recovery) (Resumed, error) {
 	now := s.nowISO()
 	cause := any(nil)
 	if recovery != nil {
@@ -148,7 +148,7 @@ func (s *Store) EndSession(ctx context.Context, cred Credential, reason *string)
 	if err != nil {
 		return out, err
 	}
-	err = s.writeTx(ctx, func(tx *Tx) error {
+	err = s.writeTx(ctx, func(tx engine.Tx) error {
 		sess, err := authenticate(ctx, tx, cred, true)
 		if err != nil {
 			return err
@@ -193,7 +193,7 @@ func refuseLiveLeases(ctx context.Context, tx engine.Sessions, sessionID, now st
 }
 
 // expireHandoffsTo expires every pending offer addressed to an ending session.
-func (s *Store) expireHandoffsTo(ctx context.Context, tx *Tx, sess CoordinationSession, now string) error {
+func (s *Store) expireHandoffsTo(ctx context.Context, tx engine.Tx, sess CoordinationSession, now string) error {
 	offers, err := tx.OffersToSession(ctx, sess.WorkspaceID, sess.ID)
 	if err != nil {
 		return err

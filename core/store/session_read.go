@@ -4,12 +4,11 @@ import (
 	"context"
 
 	"github.com/agenttool/collab/core/store/engine"
-	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // findSession reads one credential-bound session by id.
-func findSession(ctx context.Context, q querier, id string) (CoordinationSession, bool, error) {
-	return sqlite.FindSession(ctx, q, id)
+func findSession(ctx context.Context, q engine.Sessions, id string) (CoordinationSession, bool, error) {
+	return q.Session(ctx, id)
 }
 
 // activeSessions lists the workspace's active credential-bound sessions in

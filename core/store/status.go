@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+
+	"github.com/agenttool/collab/core/store/engine"
 )
 
 // StatusCounts counts every task once, by what a reader should act on.
@@ -29,7 +31,7 @@ type WorkspaceStatus struct {
 // reference, recent_reports holds the first 20 reports in journal order.
 func (s *Store) Status(ctx context.Context, workspaceID string) (WorkspaceStatus, error) {
 	var st WorkspaceStatus
-	err := s.readTx(ctx, func(tx *Tx) error {
+	err := s.readTx(ctx, func(tx engine.Tx) error {
 		var err error
 		if st.Workspace, err = readWorkspace(ctx, tx, workspaceID); err != nil {
 			return err

@@ -9,7 +9,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"time"
 
 	"github.com/agenttool/collab/core/gitstate"
@@ -47,20 +46,12 @@ type Options struct {
 // Store is an open collab database: the coordination rules over the
 // SQLite engine. It is safe for concurrent use.
 type Store struct {
-	db *sqlite.DB
-	// read is the engine's read pool, for the rules not yet behind the
-	// engine interface (docs/architecture.md lists them).
-	read    *sql.DB
+	db      *sqlite.DB
+	eng     engine.Engine
 	now     func() time.Time
 	observe func(ctx context.Context, root, explicitKey string) (gitstate.Identity, gitstate.Checkpoint, error)
 	capture func(ctx context.Context, id gitstate.Identity) gitstate.Checkpoint
 }
-
-// Tx is one transaction of the SQLite engine.
-type Tx = sqlite.Tx
-
-// querier is what both *sql.DB and *sql.Tx offer.
-type querier = sqlite.Querier
 
 // Open opens (creating if needed) the collab database described by opts,
 // validates its shape and journals, and migrates older layouts to the
@@ -82,7 +73,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.db, s.read = db, db.ReadPool()
+	s.db, s.eng = db, sqlite.Engine{DB: db}
 	return s, nil
 }
 
@@ -103,14 +94,18 @@ func (s *Store) QuickCheck(ctx context.Context) ([]string, error) { return s.db.
 func (s *Store) NeedsMigration(ctx context.Context) (bool, error) { return s.db.NeedsMigration(ctx) }
 
 // engine is the store's engine seen through the seam.
-func (s *Store) engine() engine.Engine { return sqlite.Engine{DB: s.db} }
+func (s *Store) engine() engine.Engine { return s.eng }
 
 // writeTx runs fn in one write transaction of the engine; any error rolls
 // everything back, so a refusal never leaves a partial write.
-func (s *Store) writeTx(ctx context.Context, fn func(tx *Tx) error) error { return s.db.Write(ctx, fn) }
+func (s *Store) writeTx(ctx context.Context, fn func(tx engine.Tx) error) error {
+	return s.engine().Write(ctx, fn)
+}
 
 // readTx runs fn in one read snapshot of the engine.
-func (s *Store) readTx(ctx context.Context, fn func(tx *Tx) error) error { return s.db.Read(ctx, fn) }
+func (s *Store) readTx(ctx context.Context, fn func(tx engine.Tx) error) error {
+	return s.engine().Read(ctx, fn)
+}
 
 // nowISO renders the store clock the way every stored timestamp is written:
 // UTC, millisecond precision, trailing Z, so that timestamps order as strings.

@@ -13,7 +13,7 @@ func TestStoredListsKeepTheReferenceBytes(t *testing.T) {
 	f := newReportFixture(t)
 	refs := []string{"event:z<a>&\u2028", "report:é", "artifact:a"}
 	var r Report
-	err := f.s.writeTx(f.ctx, func(tx *Tx) error {
+	err := f.s.rawWrite(f.ctx, func(tx *Tx) error {
 		sess, _, err := tx.Session(f.ctx, f.a.Session.ID)
 		if err != nil {
 			return err
@@ -41,7 +41,7 @@ func TestStoredListsKeepTheReferenceBytes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var got string
-			if err := f.s.read.QueryRowContext(f.ctx, c.query, c.id).Scan(&got); err != nil {
+			if err := f.s.raw().QueryRowContext(f.ctx, c.query, c.id).Scan(&got); err != nil {
 				t.Fatal(err)
 			}
 			if got != c.want {

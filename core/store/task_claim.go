@@ -49,7 +49,7 @@ func (s *Store) claimTaskAsSession(ctx context.Context, cred Credential, in Clai
 	}
 	return mutateAsSession(ctx, s, sessionMutation[TaskAnswer]{
 		cred: cred, operation: "task.claim.v2", key: in.IdempotencyKey, request: request,
-		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (*TaskAnswer, error) {
+		apply: func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*TaskAnswer, error) {
 			return s.claimForSession(ctx, tx, sess, taskID, version, ttl, prep)
 		},
 	})
@@ -236,7 +236,7 @@ func (s *Store) claimTaskAsLabel(ctx context.Context, in ClaimInput) (*answer.Of
 	request := map[string]any{"workspace_id": in.WorkspaceID, "actor": actor, "task_id": taskID, "idempotency_key": key,
 		"expected_version": version, "ttl_seconds": ttl}
 	return mutateAsActor(ctx, s, legacyMutation[TaskAnswer]{workspaceID: in.WorkspaceID, actor: actor, operation: "task.claim", key: key,
-		request: request, apply: func(ctx context.Context, tx *Tx) (*TaskAnswer, error) {
+		request: request, apply: func(ctx context.Context, tx engine.Tx) (*TaskAnswer, error) {
 			return s.claimForLabel(ctx, tx, in.WorkspaceID, taskID, actor, version, ttl)
 		}})
 }

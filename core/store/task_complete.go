@@ -111,7 +111,7 @@ func (s *Store) completeTaskAsSession(ctx context.Context, cred Credential, in C
 		return nil, err
 	}
 	return mutateAsSession(ctx, s, sessionMutation[TaskAnswer]{cred: cred, operation: "task.complete.v2", key: lf.key, request: request,
-		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (*TaskAnswer, error) {
+		apply: func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*TaskAnswer, error) {
 			now := s.nowISO()
 			h := holder{actor: sess.Actor, sessionID: &sess.ID}
 			t, err := requireLease(ctx, tx, sess.WorkspaceID, lf, h, now)
@@ -128,7 +128,7 @@ func (s *Store) completeTaskAsSession(ctx context.Context, cred Credential, in C
 		}})
 }
 
-func (s *Store) recordCompletion(ctx context.Context, tx *Tx, sess CoordinationSession, t Task, f completeFields, prep prepared, now string) (*TaskAnswer, error) {
+func (s *Store) recordCompletion(ctx context.Context, tx engine.Tx, sess CoordinationSession, t Task, f completeFields, prep prepared, now string) (*TaskAnswer, error) {
 	report, err := s.appendReportInternal(ctx, tx, sess, reportDraft{TaskID: &t.ID, Kind: "observation", Body: f.summary,
 		EvidenceRefs: f.refs, Confidence: f.confidence, ConfidenceBasis: f.basis, Limits: f.limits, Relation: "informs"})
 	if err != nil {

@@ -133,7 +133,7 @@ func (s *Store) createTaskAsLabel(ctx context.Context, in CreateTaskInput) (*ans
 	}
 	return mutateAsActor(ctx, s, legacyMutation[TaskAnswer]{
 		workspaceID: in.WorkspaceID, actor: actor, operation: "task.create", key: f.key, request: request,
-		apply: func(ctx context.Context, tx *Tx) (*TaskAnswer, error) {
+		apply: func(ctx context.Context, tx engine.Tx) (*TaskAnswer, error) {
 			return s.insertTask(ctx, tx, in.WorkspaceID, actor, nil, f, false)
 		},
 	})
@@ -158,7 +158,7 @@ func (s *Store) createTaskAsSession(ctx context.Context, cred Credential, in Cre
 	}
 	return mutateAsSession(ctx, s, sessionMutation[TaskAnswer]{
 		cred: cred, operation: "task.create.v2", key: f.key, request: request,
-		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (*TaskAnswer, error) {
+		apply: func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*TaskAnswer, error) {
 			return s.insertTask(ctx, tx, sess.WorkspaceID, sess.Actor, &sess.ID, f, true)
 		},
 	})

@@ -163,7 +163,7 @@ func mutateLease[T any](ctx context.Context, s *Store, lc leaseCall, c leaseChan
 	if lc.cred != nil {
 		return mutateAsSession(ctx, s, sessionMutation[T]{
 			cred: *lc.cred, operation: c.operation + ".v2", key: f.key, request: withExtra(leaseRequest("", "", f, false), c.extra),
-			apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (*T, error) {
+			apply: func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*T, error) {
 				if sess.WorkspaceID != lc.workspaceID {
 					return nil, collaberr.New(collaberr.SessionWorkspaceMismatch, "This process is bound to a session of another workspace")
 				}
@@ -175,7 +175,7 @@ func mutateLease[T any](ctx context.Context, s *Store, lc leaseCall, c leaseChan
 	return mutateAsActor(ctx, s, legacyMutation[T]{
 		workspaceID: lc.workspaceID, actor: lc.actor, operation: c.operation, key: f.key,
 		request: withExtra(leaseRequest(lc.workspaceID, lc.actor, f, true), c.extra),
-		apply: func(ctx context.Context, tx *Tx) (*T, error) {
+		apply: func(ctx context.Context, tx engine.Tx) (*T, error) {
 			return applyLease(ctx, s, tx, lc.workspaceID, f, holder{actor: lc.actor}, c)
 		},
 	})

@@ -168,13 +168,13 @@ func (s *Store) UnblockTask(ctx context.Context, who Actor, in UnblockInput) (*a
 	}
 	if session {
 		return mutateAsSession(ctx, s, sessionMutation[TaskAnswer]{cred: cred, operation: "task.unblock.v2", key: key, request: request,
-			apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (*TaskAnswer, error) {
+			apply: func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*TaskAnswer, error) {
 				return apply(ctx, tx, sess.WorkspaceID, holder{actor: sess.Actor, sessionID: &sess.ID})
 			}})
 	}
 	request["workspace_id"], request["actor"], request["idempotency_key"] = in.WorkspaceID, actor, key
 	return mutateAsActor(ctx, s, legacyMutation[TaskAnswer]{workspaceID: in.WorkspaceID, actor: actor, operation: "task.unblock", key: key,
-		request: request, apply: func(ctx context.Context, tx *Tx) (*TaskAnswer, error) {
+		request: request, apply: func(ctx context.Context, tx engine.Tx) (*TaskAnswer, error) {
 			return apply(ctx, tx, in.WorkspaceID, holder{actor: actor})
 		}})
 }

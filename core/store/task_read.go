@@ -69,7 +69,7 @@ func listArtifacts(ctx context.Context, q engine.Tasks, workspaceID, taskID stri
 // ListTasks returns the workspace's tasks.
 func (s *Store) ListTasks(ctx context.Context, workspaceID, status string) ([]Task, error) {
 	var out []Task
-	err := s.readTx(ctx, func(tx *Tx) error {
+	err := s.readTx(ctx, func(tx engine.Tx) error {
 		if _, err := readWorkspace(ctx, tx, workspaceID); err != nil {
 			return err
 		}
@@ -84,7 +84,7 @@ func (s *Store) ListTasks(ctx context.Context, workspaceID, status string) ([]Ta
 // as an unknown task.
 func (s *Store) GetTask(ctx context.Context, workspaceID, taskID string) (TaskWithArtifacts, error) {
 	var out TaskWithArtifacts
-	err := s.readTx(ctx, func(tx *Tx) error {
+	err := s.readTx(ctx, func(tx engine.Tx) error {
 		t, err := loadTask(ctx, tx, workspaceID, taskID, s.nowISO())
 		if err != nil {
 			return err

@@ -83,7 +83,7 @@ func (s *Store) RecoverTask(ctx context.Context, cred Credential, in RecoverInpu
 	}
 	return mutateAsSession(ctx, s, sessionMutation[TaskAnswer]{
 		cred: cred, operation: "task.recover.v2", key: in.IdempotencyKey, request: request,
-		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (*TaskAnswer, error) {
+		apply: func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*TaskAnswer, error) {
 			return s.applyRecovery(ctx, tx, sess, f, prep)
 		},
 	})

@@ -99,7 +99,7 @@ func (s *Store) ReviewTask(ctx context.Context, cred Credential, in ReviewInput)
 		}
 	}
 	return mutateAsSession(ctx, s, sessionMutation[ReviewAnswer]{cred: cred, operation: "task.review.v2", key: in.IdempotencyKey, request: request,
-		apply: func(ctx context.Context, tx *Tx, sess CoordinationSession) (*ReviewAnswer, error) {
+		apply: func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*ReviewAnswer, error) {
 			return s.applyReview(ctx, tx, sess, f, obs)
 		}})
 }
@@ -159,7 +159,7 @@ func (obs *reviewObservation) readResult(ctx context.Context, tx engine.Tasks, w
 	return true, nil
 }
 
-func (s *Store) applyReview(ctx context.Context, tx *Tx, sess CoordinationSession, f reviewFields, obs reviewObservation) (*ReviewAnswer, error) {
+func (s *Store) applyReview(ctx context.Context, tx engine.Tx, sess CoordinationSession, f reviewFields, obs reviewObservation) (*ReviewAnswer, error) {
 	now := s.nowISO()
 	t, err := loadTask(ctx, tx, sess.WorkspaceID, f.taskID, now)
 	if err != nil {
@@ -197,7 +197,7 @@ func checkReviewable(t Task, sess CoordinationSession) error {
 
 // checkAcceptable refuses acceptance of an obsolete or challenged
 // completion, or of a Git result that is incomplete or has drifted.
-func (s *Store) checkAcceptable(ctx context.Context, tx *Tx, t Task, obs reviewObservation) error {
+func (s *Store) checkAcceptable(ctx context.Context, tx engine.Tx, t Task, obs reviewObservation) error {
 	reportID := *t.CompletionReportID
 	if obsolete, err := completionObsolete(ctx, tx, t.WorkspaceID, reportID); err != nil || obsolete {
 		if err != nil {
@@ -272,7 +272,7 @@ func completeCheckpoint(cp map[string]any) bool {
 		isHex64(str("index_sha256")) && isHex64(str("state_sha256"))
 }
 
-func (s *Store) recordReview(ctx context.Context, tx *Tx, sess CoordinationSession, t Task, f reviewFields, now string) (*ReviewAnswer, error) {
+func (s *Store) recordReview(ctx context.Context, tx engine.Tx, sess CoordinationSession, t Task, f reviewFields, now string) (*ReviewAnswer, error) {
 	completion := *t.CompletionReportID
 	refs := []string{"report:" + completion}
 	for _, r := range f.refs {

@@ -29,7 +29,7 @@ type WorkspaceVerification struct {
 // holds no journal: the result is empty, not an error.
 func (s *Store) VerifyAll(ctx context.Context) ([]WorkspaceVerification, error) {
 	var out []WorkspaceVerification
-	err := s.db.ReadChains(ctx, func(c engine.Chains) error {
+	err := s.engine().ReadChains(ctx, func(c engine.Chains) error {
 		journals, err := c.Journals(ctx)
 		if err != nil {
 			return err

@@ -24,7 +24,7 @@ func longJournal(t *testing.T, n int) (*Store, string, *sql.DB) {
 		t.Fatal(err)
 	}
 	ws := opened.Workspace.ID
-	if err := st.writeTx(ctx, func(tx *Tx) error {
+	if err := st.rawWrite(ctx, func(tx *Tx) error {
 		for i := 1; i < n; i++ {
 			if _, err := st.appendEvent(ctx, tx, ws, benchEvent(i)); err != nil {
 				return err

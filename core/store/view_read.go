@@ -2,13 +2,11 @@ package store
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/scope"
 	"github.com/agenttool/collab/core/store/engine"
-	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // The reads below serve people looking at a journal (the web view): they
@@ -65,7 +63,7 @@ func (s *Store) Workspaces(ctx context.Context) ([]Workspace, error) {
 // reads it shares with other rules still take one.
 func (s *Store) View(ctx context.Context, workspaceID string) (WorkspaceView, error) {
 	v := WorkspaceView{Now: s.nowISO()}
-	err := s.readTx(ctx, func(tx *Tx) error {
+	err := s.readTx(ctx, func(tx engine.Tx) error {
 		var err error
 		if v.Workspace, err = readWorkspace(ctx, tx, workspaceID); err != nil {
 			return err
@@ -142,33 +140,11 @@ func (s *Store) Reports(ctx context.Context, workspaceID string, q ReportQuery) 
 	if q.Limit <= 0 {
 		q.Limit = 500
 	}
-	query := "SELECT " + sqlite.ReportColumns + " FROM reports WHERE workspace_id = ?"
-	args := []any{workspaceID}
-	if q.Kind != "" {
-		query += " AND kind = ?"
-		args = append(args, q.Kind)
-	}
-	if q.ToSessionID != "" {
-		query += " AND to_session_id = ?"
-		args = append(args, q.ToSessionID)
-	}
-	query += " ORDER BY event_sequence DESC LIMIT ?"
-	args = append(args, q.Limit)
+	f := engine.ReportFilter{Kind: q.Kind, ToSessionID: q.ToSessionID, Limit: q.Limit, NewestFirst: true}
 	var out []Report
-	err := s.readTx(ctx, func(tx *Tx) error {
-		rows, err := tx.QueryContext(ctx, query, args...)
-		if err != nil {
-			return fmt.Errorf("list reports: %w", err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			r, err := sqlite.ScanReport(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, r)
-		}
-		if err := rows.Err(); err != nil {
+	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+		var err error
+		if out, err = tx.ReportsAfter(ctx, workspaceID, f); err != nil {
 			return err
 		}
 		return addTargets(ctx, tx, &out)

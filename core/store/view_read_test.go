@@ -31,7 +31,7 @@ func TestViewPairsOverlappingClaimsFromDifferentWorktrees(t *testing.T) {
 			Title: id, PathScopes: []string{tc.scope}})); err != nil {
 			t.Fatal(err)
 		}
-		if err := st.writeTx(ctx, func(tx *Tx) error {
+		if err := st.rawWrite(ctx, func(tx *Tx) error {
 			_, err := tx.ExecContext(ctx, `UPDATE tasks SET status = 'claimed', assignee = 't',
 lease_expires_at = '2999-01-01T00:00:00.000Z', claim_worktree_id = ? WHERE workspace_id = ? AND id = ?`, tc.worktree, ws, id)
 			return err

@@ -15,7 +15,7 @@ const verifyChunk = 2000
 // It stops at the first event that breaks the chain and reports false.
 func (s *Store) VerifyWithProgress(ctx context.Context, workspaceID string, progress func(done, total int64)) (bool, error) {
 	var ok, found bool
-	err := s.db.ReadChains(ctx, func(c engine.Chains) error {
+	err := s.engine().ReadChains(ctx, func(c engine.Chains) error {
 		h, has, err := c.Head(ctx, workspaceID)
 		if err != nil || !has {
 			return err

@@ -24,7 +24,7 @@ func BenchmarkWakeForSession50k(b *testing.B) {
 		b.Fatal(err)
 	}
 	ws, me := started.Workspace.ID, started.Session.ID
-	err = st.writeTx(ctx, func(tx *Tx) error {
+	err = st.rawWrite(ctx, func(tx *Tx) error {
 		for i := 1; i < 50000; i++ {
 			ne := benchEvent(i)
 			if i%100 == 0 {

@@ -9,7 +9,6 @@ import (
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 	"github.com/agenttool/collab/core/store/engine"
-	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // rightsProfile is recorded in every workspace.opened event.
@@ -46,14 +45,14 @@ func (s *Store) OpenWorkspace(ctx context.Context, in OpenWorkspaceInput) (Opene
 		return OpenedWorkspace{}, err
 	}
 	var out OpenedWorkspace
-	err = s.writeTx(ctx, func(tx *Tx) error {
+	err = s.writeTx(ctx, func(tx engine.Tx) error {
 		out, err = s.openWorkspaceIn(ctx, tx, actor, in.Name, id, cp)
 		return err
 	})
 	return out, err
 }
 
-func (s *Store) openWorkspaceIn(ctx context.Context, tx *Tx, actor string, name *string,
+func (s *Store) openWorkspaceIn(ctx context.Context, tx engine.Tx, actor string, name *string,
 	id gitstate.Identity, cp gitstate.Checkpoint) (OpenedWorkspace, error) {
 	out := OpenedWorkspace{Identity: id}
 	now := s.nowISO()
@@ -87,7 +86,7 @@ func (s *Store) openWorkspaceIn(ctx context.Context, tx *Tx, actor string, name 
 
 // placeWorktree registers an unknown worktree in the workspace of its
 // repository, creating that workspace when the repository is new.
-func (s *Store) placeWorktree(ctx context.Context, tx *Tx, actor string, name *string,
+func (s *Store) placeWorktree(ctx context.Context, tx engine.Tx, actor string, name *string,
 	id gitstate.Identity, cp gitstate.Checkpoint, now string) (string, error) {
 	wsID, err := workspaceForKey(ctx, tx, id.RepositoryKey)
 	if err != nil {
@@ -174,12 +173,10 @@ func (s *Store) registerWorktree(ctx context.Context, tx engine.Tx, wsID, actor 
 	return err
 }
 
-func findWorkspace(ctx context.Context, q querier, id string) (Workspace, bool, error) {
-	return sqlite.FindWorkspace(ctx, q, id)
-}
-
-func readWorkspace(ctx context.Context, q querier, id string) (Workspace, error) {
-	w, ok, err := findWorkspace(ctx, q, id)
+// readWorkspace reads one workspace; workspace_not_found when there is
+// none.
+func readWorkspace(ctx context.Context, q engine.Workspaces, id string) (Workspace, error) {
+	w, ok, err := q.Workspace(ctx, id)
 	if err == nil && !ok {
 		err = workspaceNotFound(id)
 	}
@@ -188,7 +185,13 @@ func readWorkspace(ctx context.Context, q querier, id string) (Workspace, error)
 
 // Workspace reads one workspace.
 func (s *Store) Workspace(ctx context.Context, id string) (Workspace, error) {
-	return readWorkspace(ctx, s.read, id)
+	var w Workspace
+	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+		var err error
+		w, err = readWorkspace(ctx, tx, id)
+		return err
+	})
+	return w, err
 }
 
 func nullable(s *string) any {

@@ -44,6 +44,11 @@ type ReportFilter struct {
 	ToSessionID string
 	// RoutedTo keeps the reports addressed to nobody or to this session.
 	RoutedTo string
+	// Kind keeps the reports of one kind.
+	Kind string
+	// NewestFirst orders by descending event sequence, so that Limit
+	// keeps the newest reports rather than the oldest.
+	NewestFirst bool
 }
 
 // ReportLink is one report pointing at another through its relation.
@@ -74,7 +79,8 @@ type Reports interface {
 	// false when no report has that id. EvidenceRefs is never nil.
 	Report(ctx context.Context, id string) (r Report, found bool, err error)
 	// ReportsAfter lists a workspace's reports that f keeps, in event
-	// sequence order, the first f.Limit of them when f.Limit is set; never
+	// sequence order (newest first when f.NewestFirst), the first f.Limit
+	// of them in that order when f.Limit is set; never
 	// nil, and no report's EvidenceRefs is nil.
 	ReportsAfter(ctx context.Context, workspaceID string, f ReportFilter) ([]Report, error)
 	// ObsoletingLinks lists the workspace's reports whose relation is

@@ -43,24 +43,3 @@ func ScanEvent(rows *sql.Rows, e *journal.Event) error {
 	}
 	return nil
 }
-
-// AtHead runs fn on one read connection holding one snapshot, with the
-// workspace's head as of that snapshot; found is false (and fn not run)
-// when there is no such workspace.
-func (s *DB) AtHead(ctx context.Context, workspaceID string, fn func(conn *sql.Conn, h engine.Head) (bool, error)) (ok, found bool, err error) {
-	conn, err := s.read.Conn(ctx)
-	if err != nil {
-		return false, false, fmt.Errorf("open read connection: %w", err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
-		return false, false, fmt.Errorf("begin read: %w", err)
-	}
-	defer conn.ExecContext(context.Background(), "ROLLBACK") //nolint:errcheck // read-only snapshot
-	h, found, err := ReadHead(ctx, conn, workspaceID)
-	if err != nil || !found {
-		return false, found, err
-	}
-	ok, err = fn(conn, h)
-	return ok, true, err
-}

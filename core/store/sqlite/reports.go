@@ -91,7 +91,14 @@ func (t *Tx) ReportsAfter(ctx context.Context, workspaceID string, f engine.Repo
 		query += " AND (to_session_id IS NULL OR to_session_id = ?)"
 		args = append(args, f.RoutedTo)
 	}
+	if f.Kind != "" {
+		query += " AND kind = ?"
+		args = append(args, f.Kind)
+	}
 	query += " ORDER BY event_sequence"
+	if f.NewestFirst {
+		query += " DESC"
+	}
 	if f.Limit > 0 {
 		query += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}

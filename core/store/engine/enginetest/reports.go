@@ -97,7 +97,9 @@ func reportsFilteredInSequenceOrder(t *testing.T, e engine.Engine) {
 		rep.ToSessionID = to
 		return rep
 	}
-	insertReports(t, e, r("r_k", 5, nil), r("r_c", 2, &toA), r("r_a", 4, &toB), r("r_m", 1, nil), r("r_x", 3, &toA),
+	decided := r("r_a", 4, &toB)
+	decided.Kind = "decision"
+	insertReports(t, e, r("r_k", 5, nil), r("r_c", 2, &toA), decided, r("r_m", 1, nil), r("r_x", 3, &toA),
 		report("ws_elsewhere", "r9", 1))
 	cases := []struct {
 		name string
@@ -114,6 +116,10 @@ func reportsFilteredInSequenceOrder(t *testing.T, e engine.Engine) {
 		{"routed to a session includes broadcasts", engine.ReportFilter{RoutedTo: "session_b"}, []string{"r_m", "r_a", "r_k"}},
 		{"nothing after the last", engine.ReportFilter{After: 5}, []string{}},
 		{"nobody addressed", engine.ReportFilter{ToSessionID: "session_nobody"}, []string{}},
+		{"one kind", engine.ReportFilter{Kind: "observation", Through: 4}, []string{"r_m", "r_c", "r_x"}},
+		{"newest first", engine.ReportFilter{NewestFirst: true}, []string{"r_k", "r_a", "r_x", "r_c", "r_m"}},
+		{"limit keeps the newest when newest first", engine.ReportFilter{NewestFirst: true, Limit: 2}, []string{"r_k", "r_a"}},
+		{"newest first of one kind", engine.ReportFilter{NewestFirst: true, Kind: "decision"}, []string{"r_a"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
