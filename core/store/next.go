@@ -140,9 +140,9 @@ func (v viewer) owns(t *Task) bool {
 	return t.Assignee != nil && *t.Assignee == v.actor
 }
 
-// nextView takes the concrete transaction only because the task,
-// projection and report reads it shares with other rules still take one;
-// its own reads go through the engine.
+// nextView assembles what collab_next shows a viewer after sequence
+// `after`: the event page, the tasks and claims as of the snapshot head,
+// the reports routed to the viewer and the offers addressed to it.
 func (s *Store) nextView(ctx context.Context, q engine.Tx, wsID string, after int64, limit int, v viewer, now string) (Next, error) {
 	out := Next{Actor: v.actor, Session: v.session, ProjectionScope: "snapshot_head", ReportsScope: "event_page", OwnClaims: []Task{}}
 	var err error

@@ -58,9 +58,7 @@ func (s *Store) Workspaces(ctx context.Context) ([]Workspace, error) {
 }
 
 // View reads everything the board, sessions, handoffs, decisions and
-// conflict pages show of one workspace, from one read snapshot. It takes
-// the concrete transaction only because the task, presence and decision
-// reads it shares with other rules still take one.
+// conflict pages show of one workspace, from one read snapshot.
 func (s *Store) View(ctx context.Context, workspaceID string) (WorkspaceView, error) {
 	v := WorkspaceView{Now: s.nowISO()}
 	err := s.readTx(ctx, func(tx engine.Tx) error {
