@@ -38,6 +38,11 @@ var (
 // engine's busy-retry window.
 const writeRetryWindow = 60 * time.Second
 
+// maxConns caps the connections one engine holds, well under a default
+// server's max_connections (100), so that several processes fit; idle
+// ones are kept, since opening a connection costs more than a write.
+const maxConns = 16
+
 // Engine is an open PostgreSQL journal. It is safe for concurrent use.
 type Engine struct {
 	pool *sql.DB
@@ -54,6 +59,8 @@ func Open(ctx context.Context, url string) (*Engine, error) {
 	}
 	cfg.RuntimeParams["search_path"] = SchemaName
 	pool := stdlib.OpenDB(*cfg)
+	pool.SetMaxOpenConns(maxConns)
+	pool.SetMaxIdleConns(maxConns)
 	if err := pool.PingContext(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
