@@ -19,7 +19,7 @@ const serverEnv = "COLLAB_TEST_POSTGRES"
 
 // testServer returns the test server's URL, skipping the test when none
 // is configured, except in CI, where a missing server is a failure.
-func testServer(t *testing.T) string {
+func testServer(t testing.TB) string {
 	t.Helper()
 	url := os.Getenv(serverEnv)
 	if url == "" {
@@ -35,7 +35,7 @@ func testServer(t *testing.T) string {
 
 // freshDatabase creates an empty database on the test server, dropped when
 // the test ends, and returns its URL.
-func freshDatabase(t *testing.T) string {
+func freshDatabase(t testing.TB) string {
 	t.Helper()
 	url := testServer(t)
 	cfg, err := pgx.ParseConfig(url)
@@ -62,7 +62,7 @@ func freshDatabase(t *testing.T) string {
 	return u.String()
 }
 
-func dropDatabase(t *testing.T, admin *sql.DB, name string) {
+func dropDatabase(t testing.TB, admin *sql.DB, name string) {
 	if _, err := admin.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
 		t.Errorf("drop test database %s: %v", name, err)
 	}
