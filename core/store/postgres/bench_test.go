@@ -1,0 +1,161 @@
+package postgres
+
+import (
+	"context"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync/atomic"
+	"testing"
+
+	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store/sqlite"
+)
+
+// The benchmarks run each measurement on both engines in one run, so that
+// their ratio is measured under the same load:
+//
+//	eval "$(.ci/postgres start)"
+//	nice -n 19 go test -run '^$' -bench . -benchtime 2s ./core/store/postgres
+//
+// They measure the engines alone (one event appended per transaction, a
+// whole chain verified), not the rules above them.
+
+type engineCase struct {
+	name string
+	open func(b *testing.B) engine.Engine
+}
+
+func engines(b *testing.B) []engineCase {
+	testServer(b)
+	return []engineCase{
+		{"sqlite", func(b *testing.B) engine.Engine {
+			db, err := sqlite.Open(context.Background(), sqlite.Options{Path: filepath.Join(b.TempDir(), "bench.sqlite")})
+			if err != nil {
+				b.Fatal(err)
+			}
+			return sqlite.Engine{DB: db}
+		}},
+		{"postgres", func(b *testing.B) engine.Engine {
+			e, err := Open(context.Background(), freshDatabase(b))
+			if err != nil {
+				b.Fatal(err)
+			}
+			return e
+		}},
+	}
+}
+
+const benchClock = "2026-01-01T00:00:00.000Z"
+
+func benchWorkspace(b *testing.B, e engine.Engine, id string) {
+	b.Helper()
+	ctx := context.Background()
+	if err := e.Write(ctx, func(tx engine.Tx) error {
+		return tx.CreateWorkspace(ctx, engine.NewWorkspace{ID: id, EpochID: "epoch_" + id, RootPath: "/bench/" + id,
+			Name: id, RepositoryKey: "local-path:" + id, CreatedAt: benchClock})
+	}); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// appendAtHead appends one event at the workspace's head, as the rules do.
+func appendAtHead(ctx context.Context, tx engine.Tx, workspaceID, id string) error {
+	h, _, err := tx.Head(ctx, workspaceID)
+	if err != nil {
+		return err
+	}
+	ev := journal.Event{WorkspaceID: workspaceID, EpochID: h.EpochID, Sequence: h.Sequence + 1, ID: "event_" + id,
+		Protocol: journal.ProtocolV2, Type: string(journal.KindTaskProgressed), EntityID: "task_1", Actor: "bench",
+		OccurredAt: benchClock, PayloadJSON: []byte(`{"message":"` + id + `"}`), PrevHash: h.Hash}
+	var hasher journal.Hasher
+	if ev.Hash, err = hasher.Hash(&ev); err != nil {
+		return err
+	}
+	return tx.Append(ctx, &ev)
+}
+
+// BenchmarkAppend is one event appended per write transaction, by one
+// writer (ns/op is the latency of one append).
+func BenchmarkAppend(b *testing.B) {
+	for _, c := range engines(b) {
+		b.Run(c.name, func(b *testing.B) {
+			e := c.open(b)
+			defer e.Close()
+			benchWorkspace(b, e, "ws_bench")
+			ctx := context.Background()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := e.Write(ctx, func(tx engine.Tx) error {
+					return appendAtHead(ctx, tx, "ws_bench", strconv.Itoa(i))
+				}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "appends/s")
+		})
+	}
+}
+
+// BenchmarkAppend16Writers is 16 goroutines appending to one workspace,
+// one event per write transaction (appends/s is the total throughput).
+func BenchmarkAppend16Writers(b *testing.B) {
+	for _, c := range engines(b) {
+		b.Run(c.name, func(b *testing.B) {
+			e := c.open(b)
+			defer e.Close()
+			benchWorkspace(b, e, "ws_bench")
+			ctx := context.Background()
+			var next atomic.Int64
+			// RunParallel starts parallelism × GOMAXPROCS goroutines.
+			b.SetParallelism(max(1, 16/runtime.GOMAXPROCS(0)))
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					id := strconv.FormatInt(next.Add(1), 10)
+					if err := e.Write(ctx, func(tx engine.Tx) error { return appendAtHead(ctx, tx, "ws_bench", id) }); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "appends/s")
+		})
+	}
+}
+
+// BenchmarkVerify50000 verifies a 50,000-event chain from genesis.
+func BenchmarkVerify50000(b *testing.B) {
+	const events = 50000
+	for _, c := range engines(b) {
+		b.Run(c.name, func(b *testing.B) {
+			e := c.open(b)
+			defer e.Close()
+			benchWorkspace(b, e, "ws_bench")
+			ctx := context.Background()
+			// Filled 500 events per transaction: one transaction moving
+			// the head 50,000 times would leave PostgreSQL a chain of
+			// 50,000 versions of the workspace row to walk.
+			for start := 0; start < events; start += 500 {
+				if err := e.Write(ctx, func(tx engine.Tx) error {
+					for i := start; i < start+500; i++ {
+						if err := appendAtHead(ctx, tx, "ws_bench", strconv.Itoa(i)); err != nil {
+							return err
+						}
+					}
+					return nil
+				}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				ok, found, err := e.VerifyChain(ctx, "ws_bench")
+				if err != nil || !ok || !found {
+					b.Fatalf("verify: ok=%v found=%v err=%v", ok, found, err)
+				}
+			}
+		})
+	}
+}

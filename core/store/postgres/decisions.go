@@ -1,0 +1,37 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agenttool/collab/core/store/engine"
+)
+
+// InsertDecision stores a legacy decision.
+func (t *Tx) InsertDecision(ctx context.Context, d engine.Decision) error {
+	_, err := t.ExecContext(ctx, `INSERT INTO decisions (id, workspace_id, topic, decision, rationale, recorded_by,
+recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)`, d.ID, d.WorkspaceID, d.Topic, d.Decision, d.Rationale, d.RecordedBy, d.RecordedAt)
+	if err != nil {
+		return fmt.Errorf("insert decision: %w", err)
+	}
+	return nil
+}
+
+// RecentDecisions lists the workspace's newest decisions.
+func (t *Tx) RecentDecisions(ctx context.Context, workspaceID string, limit int) ([]engine.Decision, error) {
+	rows, err := t.QueryContext(ctx, `SELECT id, workspace_id, topic, decision, rationale, recorded_by, recorded_at
+FROM decisions WHERE workspace_id = ? ORDER BY recorded_at DESC, id DESC LIMIT ?`, workspaceID, limitArg(limit))
+	if err != nil {
+		return nil, fmt.Errorf("list decisions: %w", err)
+	}
+	defer rows.Close()
+	out := []engine.Decision{}
+	for rows.Next() {
+		var d engine.Decision
+		if err := rows.Scan(&d.ID, &d.WorkspaceID, &d.Topic, &d.Decision, &d.Rationale, &d.RecordedBy, &d.RecordedAt); err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,154 @@
+// Package postgres is the PostgreSQL engine of the collab journal: the
+// same data the SQLite engine stores, in tables of their own PostgreSQL
+// schema (SchemaName), reached through github.com/jackc/pgx/v5.
+//
+// Concurrency: every write transaction runs at SERIALIZABLE isolation, and
+// Head inside a write transaction locks the workspace row (SELECT … FOR
+// UPDATE), so a workspace's appends queue on that row and sequences stay
+// contiguous. Serialization failures and deadlocks (SQLSTATE 40001, 40P01)
+// roll the transaction back and run it again, for a bounded window, the
+// way the SQLite engine retries a busy database: of two transactions that
+// read and change the same rows, the second runs again and sees the
+// first's commit. Receipts are unique by the mutations primary key. Reads
+// run at REPEATABLE READ READ ONLY: one snapshot per Read.
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/agenttool/collab/core/store/engine"
+)
+
+// Both the engine and its transactions implement the seam.
+var (
+	_ engine.Engine = (*Engine)(nil)
+	_ engine.Tx     = (*Tx)(nil)
+)
+
+// writeRetryWindow bounds how long Write keeps running a transaction
+// again after serialization failures and deadlocks; it is the SQLite
+// engine's busy-retry window.
+const writeRetryWindow = 60 * time.Second
+
+// maxConns caps the connections one engine holds, well under a default
+// server's max_connections (100), so that several processes fit; idle
+// ones are kept, since opening a connection costs more than a write.
+const maxConns = 16
+
+// Engine is an open PostgreSQL journal. It is safe for concurrent use.
+type Engine struct {
+	pool *sql.DB
+}
+
+// Open connects to the server url names (a postgres:// or postgresql://
+// URL, or key=value settings; the PG* environment fills what it leaves
+// out), and creates the collab schema on first open or checks the one it
+// finds (see schema.go).
+func Open(ctx context.Context, url string) (*Engine, error) {
+	cfg, err := pgx.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("parse PostgreSQL address: %w", err)
+	}
+	cfg.RuntimeParams["search_path"] = SchemaName
+	pool := stdlib.OpenDB(*cfg)
+	pool.SetMaxOpenConns(maxConns)
+	pool.SetMaxIdleConns(maxConns)
+	if err := pool.PingContext(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
+	}
+	e := &Engine{pool: pool}
+	if err := e.prepareSchema(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// Close releases the engine's connections.
+func (e *Engine) Close() error { return e.pool.Close() }
+
+// Write runs fn in one SERIALIZABLE transaction and commits it when fn
+// returns nil; any error rolls everything back. A serialization failure
+// or deadlock, from fn's statements or from the commit, runs fn again in
+// a new transaction until writeRetryWindow has passed.
+func (e *Engine) Write(ctx context.Context, fn func(tx engine.Tx) error) error {
+	deadline := time.Now().Add(writeRetryWindow)
+	for attempt := 0; ; attempt++ {
+		err := e.writeOnce(ctx, fn)
+		if err == nil || !retriable(err) || time.Now().After(deadline) {
+			return err
+		}
+		if err := pause(ctx, backoff(attempt)); err != nil {
+			return err
+		}
+	}
+}
+
+func (e *Engine) writeOnce(ctx context.Context, fn func(tx engine.Tx) error) error {
+	tx, err := e.pool.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelSerializable})
+	if err != nil {
+		return fmt.Errorf("begin write transaction: %w", err)
+	}
+	if err := fn(&Tx{tx: tx, write: true}); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		_ = tx.Rollback()
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// Read runs fn in one REPEATABLE READ, READ ONLY transaction: every query
+// inside reads the same snapshot.
+func (e *Engine) Read(ctx context.Context, fn func(tx engine.Tx) error) error {
+	tx, err := e.pool.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("begin read transaction: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // read-only; nothing to keep
+	return fn(&Tx{tx: tx})
+}
+
+// retriable reports whether err is a serialization failure or a deadlock,
+// which running the transaction again resolves.
+func retriable(err error) bool {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code == "40001" || pe.Code == "40P01"
+	}
+	return false
+}
+
+// backoff returns the pause before retry attempt n (0-based): short at
+// first, since most conflicts clear as soon as the other transaction
+// commits, then capped.
+func backoff(n int) time.Duration {
+	d := time.Millisecond << n
+	if n > 6 || d > 50*time.Millisecond {
+		return 50 * time.Millisecond
+	}
+	return d
+}
+
+// pause waits d, or returns ctx's error as soon as ctx ends.
+func pause(ctx context.Context, d time.Duration) error {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
+}

@@ -1,0 +1,94 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agenttool/collab/core/store/engine"
+)
+
+// handoffColumns is the column list QueryHandoffs reads, in Handoff order.
+const handoffColumns = "id, workspace_id, task_id, from_actor, to_actor, summary, status, offered_at, expires_at, resolved_at, from_session_id, to_session_id"
+
+// QueryHandoffs selects the handoffs matching where (a SQL condition with
+// args, and any ORDER BY); never nil.
+func QueryHandoffs(ctx context.Context, q Querier, where string, args ...any) ([]engine.Handoff, error) {
+	rows, err := q.QueryContext(ctx, "SELECT "+handoffColumns+" FROM handoffs WHERE "+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read handoffs: %w", err)
+	}
+	defer rows.Close()
+	out := []engine.Handoff{}
+	for rows.Next() {
+		var h engine.Handoff
+		if err := rows.Scan(&h.ID, &h.WorkspaceID, &h.TaskID, &h.FromActor, &h.ToActor, &h.Summary, &h.Status,
+			&h.OfferedAt, &h.ExpiresAt, &h.ResolvedAt, &h.FromSessionID, &h.ToSessionID); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// Handoff reads one offer.
+func (t *Tx) Handoff(ctx context.Context, id string) (engine.Handoff, bool, error) {
+	list, err := QueryHandoffs(ctx, t, "id = ?", id)
+	if err != nil || len(list) == 0 {
+		return engine.Handoff{}, false, err
+	}
+	return list[0], true, nil
+}
+
+// InsertHandoff stores a new pending offer.
+func (t *Tx) InsertHandoff(ctx context.Context, h engine.Handoff) error {
+	if _, err := t.ExecContext(ctx, `INSERT INTO handoffs (id, workspace_id, task_id, from_actor, to_actor, summary, status,
+offered_at, expires_at, resolved_at, from_session_id, to_session_id) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, NULL, ?, ?)`,
+		h.ID, h.WorkspaceID, h.TaskID, h.FromActor, h.ToActor, h.Summary, h.OfferedAt, h.ExpiresAt,
+		h.FromSessionID, h.ToSessionID); err != nil {
+		return fmt.Errorf("insert handoff: %w", err)
+	}
+	return nil
+}
+
+// ResolveHandoff sets an offer's status and resolution time.
+func (t *Tx) ResolveHandoff(ctx context.Context, id string, status engine.HandoffStatus, now string) error {
+	if _, err := t.ExecContext(ctx, "UPDATE handoffs SET status = ?, resolved_at = ? WHERE id = ?", string(status), now, id); err != nil {
+		return fmt.Errorf("resolve handoff: %w", err)
+	}
+	return nil
+}
+
+// sweepOrder is the order in which the reference's sweeps visit pending
+// offers. Its queries carry no ORDER BY; SQLite walks handoffs_target_idx
+// (workspace_id, to_actor, status, expires_at), ties by row_id, for both
+// the workspace-wide and the one-task sweep. Stating that order keeps the
+// journal the same whichever implementation swept.
+const sweepOrder = " ORDER BY to_actor, status, expires_at, row_id"
+
+// LiveTaskOffers lists a task's unexpired pending offers.
+func (t *Tx) LiveTaskOffers(ctx context.Context, workspaceID, taskID, now string) ([]engine.Handoff, error) {
+	return QueryHandoffs(ctx, t, "workspace_id = ? AND task_id = ? AND status = 'pending' AND expires_at > ? ORDER BY offered_at, id",
+		workspaceID, taskID, now)
+}
+
+// TaskOffersToSweep lists every pending offer of a task in sweep order.
+func (t *Tx) TaskOffersToSweep(ctx context.Context, workspaceID, taskID string) ([]engine.Handoff, error) {
+	return QueryHandoffs(ctx, t, "workspace_id = ? AND task_id = ? AND status = 'pending'"+sweepOrder, workspaceID, taskID)
+}
+
+// ElapsedOffersToSweep lists the pending offers past their deadline.
+func (t *Tx) ElapsedOffersToSweep(ctx context.Context, workspaceID, taskID, now string) ([]engine.Handoff, error) {
+	where := "workspace_id = ? AND status = 'pending' AND expires_at <= ?"
+	args := []any{workspaceID, now}
+	if taskID != "" {
+		where += " AND task_id = ?"
+		args = append(args, taskID)
+	}
+	return QueryHandoffs(ctx, t, where+sweepOrder, args...)
+}
+
+// OffersToSession lists the pending offers addressed to a session.
+func (t *Tx) OffersToSession(ctx context.Context, workspaceID, sessionID string) ([]engine.Handoff, error) {
+	return QueryHandoffs(ctx, t, "workspace_id = ? AND to_session_id = ? AND status = 'pending' ORDER BY offered_at, id",
+		workspaceID, sessionID)
+}

@@ -1,0 +1,217 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"github.com/agenttool/collab/core/store/engine"
+)
+
+// ListWorkspaces reads every workspace row.
+func (t *Tx) ListWorkspaces(ctx context.Context) ([]engine.Workspace, error) {
+	rows, err := t.QueryContext(ctx, "SELECT "+WorkspaceColumns+" FROM workspaces ORDER BY created_at, id")
+	if err != nil {
+		return nil, fmt.Errorf("list workspaces: %w", err)
+	}
+	defer rows.Close()
+	out := []engine.Workspace{}
+	for rows.Next() {
+		var w engine.Workspace
+		if err := rows.Scan(&w.ID, &w.EpochID, &w.RootPath, &w.RepositoryKey, &w.Name, &w.CreatedAt,
+			&w.EventHeadSequence, &w.EventHeadHash); err != nil {
+			return nil, fmt.Errorf("list workspaces: %w", err)
+		}
+		out = append(out, w)
+	}
+	return out, rows.Err()
+}
+
+// WorkspaceWorktrees reads a workspace's worktree rows.
+func (t *Tx) WorkspaceWorktrees(ctx context.Context, workspaceID string) ([]engine.Worktree, error) {
+	rows, err := t.QueryContext(ctx, "SELECT "+WorktreeColumns+" FROM worktrees WHERE workspace_id = ? ORDER BY registered_at, id", workspaceID)
+	if err != nil {
+		return nil, fmt.Errorf("list worktrees: %w", err)
+	}
+	defer rows.Close()
+	out := []engine.Worktree{}
+	for rows.Next() {
+		w, err := ScanWorktree(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, w)
+	}
+	return out, rows.Err()
+}
+
+// WorkspaceSessions reads every session row of a workspace. Statuses
+// order as strings: "active" before "ended".
+func (t *Tx) WorkspaceSessions(ctx context.Context, workspaceID string) ([]engine.Session, error) {
+	return QuerySessions(ctx, t, "WHERE workspace_id = ? ORDER BY status, last_seen_at DESC, id", workspaceID)
+}
+
+// WorkspaceHandoffs reads every offer of a workspace.
+func (t *Tx) WorkspaceHandoffs(ctx context.Context, workspaceID string) ([]engine.Handoff, error) {
+	return QueryHandoffs(ctx, t, "workspace_id = ? ORDER BY offered_at DESC, id", workspaceID)
+}
+
+// LiveOffersTo reads the viewer's unexpired pending offers.
+func (t *Tx) LiveOffersTo(ctx context.Context, workspaceID string, to engine.Viewer, now string) ([]engine.Handoff, error) {
+	where, target := "to_actor = ?", to.Actor
+	if to.SessionID != "" {
+		where, target = "to_session_id = ?", to.SessionID
+	}
+	return QueryHandoffs(ctx, t, "workspace_id = ? AND "+where+
+		" AND status = 'pending' AND expires_at > ? ORDER BY offered_at, id", workspaceID, target, now)
+}
+
+// PendingOffersTo reads the viewer's pending offers through the handoffs
+// target index (to_actor leads it; a session's offers carry its actor
+// label as to_actor too).
+func (t *Tx) PendingOffersTo(ctx context.Context, workspaceID string, to engine.Viewer) ([]engine.OfferSummary, error) {
+	query := `SELECT id, task_id, from_actor, summary, expires_at FROM handoffs WHERE workspace_id = ? AND to_actor = ?
+AND status = 'pending' AND to_session_id = ? ORDER BY offered_at, id`
+	args := []any{workspaceID, to.Actor, to.SessionID}
+	if to.SessionID == "" {
+		query = `SELECT id, task_id, from_actor, summary, expires_at FROM handoffs WHERE workspace_id = ? AND to_actor = ?
+AND status = 'pending' AND to_session_id IS NULL ORDER BY offered_at, id`
+		args = args[:2]
+	}
+	rows, err := t.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read pending offers: %w", err)
+	}
+	defer rows.Close()
+	out := []engine.OfferSummary{}
+	for rows.Next() {
+		var o engine.OfferSummary
+		if err := rows.Scan(&o.ID, &o.TaskID, &o.FromActor, &o.Summary, &o.ExpiresAt); err != nil {
+			return nil, fmt.Errorf("scan pending offer: %w", err)
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
+
+// OwnOfferIDs reads the ids of the offers the viewer made.
+func (t *Tx) OwnOfferIDs(ctx context.Context, workspaceID string, by engine.Viewer) ([]string, error) {
+	query, who := "SELECT id FROM handoffs WHERE workspace_id = ? AND from_session_id = ? ORDER BY id", by.SessionID
+	if by.SessionID == "" {
+		query, who = "SELECT id FROM handoffs WHERE workspace_id = ? AND from_actor = ? AND from_session_id IS NULL ORDER BY id", by.Actor
+	}
+	rows, err := t.QueryContext(ctx, query, workspaceID, who)
+	if err != nil {
+		return nil, fmt.Errorf("read own handoffs: %w", err)
+	}
+	defer rows.Close()
+	out := []string{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("scan own handoff: %w", err)
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// ViewerTasks reads the tasks the viewer holds or reported complete.
+func (t *Tx) ViewerTasks(ctx context.Context, workspaceID string, of engine.Viewer) ([]engine.TaskSummary, error) {
+	var rows *sql.Rows
+	var err error
+	if of.SessionID != "" {
+		rows, err = t.QueryContext(ctx, `SELECT id, title, status, lease_expires_at FROM tasks WHERE workspace_id = ?
+AND (assignee_session_id = ? OR reported_by_session_id = ?) ORDER BY id`, workspaceID, of.SessionID, of.SessionID)
+	} else {
+		rows, err = t.QueryContext(ctx, `SELECT id, title, status, lease_expires_at FROM tasks WHERE workspace_id = ?
+AND (assignee = ? OR reported_by = ?) ORDER BY id`, workspaceID, of.Actor, of.Actor)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read wake tasks: %w", err)
+	}
+	defer rows.Close()
+	out := []engine.TaskSummary{}
+	for rows.Next() {
+		var s engine.TaskSummary
+		if err := rows.Scan(&s.ID, &s.Title, &s.Status, &s.LeaseExpiresAt); err != nil {
+			return nil, fmt.Errorf("scan wake task: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// RepositoryAt finds the repository registered at a root path, worktrees
+// first.
+func (t *Tx) RepositoryAt(ctx context.Context, rootPath string) (string, bool, error) {
+	var key string
+	err := t.QueryRowContext(ctx, `SELECT repository_key FROM (SELECT repository_key, 0 AS rank FROM worktrees WHERE root_path = ?
+UNION ALL SELECT repository_key, 1 FROM workspaces WHERE root_path = ?) found ORDER BY rank LIMIT 1`, rootPath, rootPath).Scan(&key)
+	if err == sql.ErrNoRows {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("find the repository of %s: %w", rootPath, err)
+	}
+	return key, true, nil
+}
+
+// reservingWhere selects the tasks that reserve their path scopes, joined
+// with their workspace as w; its parameters are the repository key and
+// the clock.
+const reservingWhere = `FROM tasks t JOIN workspaces w ON w.id = t.workspace_id
+WHERE w.repository_key = ? AND t.work_mode != 'read_only' AND t.path_scopes_json != '[]' AND (
+  (t.status = 'claimed' AND (t.lease_expires_at > ? OR t.assignee_session_id IS NOT NULL))
+  OR (t.status = 'completed' AND t.completion_policy = 'accepted' AND t.review_status = 'pending'))`
+
+// Reservations reads the reserving tasks in row_id order, which is
+// insertion order.
+func (t *Tx) Reservations(ctx context.Context, repositoryKey, now string) ([]engine.Reservation, error) {
+	rows, err := t.QueryContext(ctx, `SELECT t.id, t.workspace_id, t.title, t.status = 'completed', t.assignee,
+t.assignee_session_id, t.lease_expires_at, t.path_scopes_json `+reservingWhere+`
+ORDER BY w.row_id, t.row_id`, repositoryKey, now)
+	if err != nil {
+		return nil, fmt.Errorf("read reservations: %w", err)
+	}
+	defer rows.Close()
+	out := []engine.Reservation{}
+	for rows.Next() {
+		var r engine.Reservation
+		var scopes string
+		if err := rows.Scan(&r.TaskID, &r.WorkspaceID, &r.Title, &r.Review, &r.Assignee, &r.AssigneeSessionID,
+			&r.LeaseExpiresAt, &scopes); err != nil {
+			return nil, fmt.Errorf("read reservations: %w", err)
+		}
+		if err := json.Unmarshal([]byte(scopes), &r.PathScopes); err != nil {
+			return nil, fmt.Errorf("task %s path scopes: %w", r.TaskID, err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// HeldScopes reads the reserving tasks in (created_at, id) order.
+func (t *Tx) HeldScopes(ctx context.Context, repositoryKey, now string) ([]engine.HeldScope, error) {
+	rows, err := t.QueryContext(ctx, `SELECT t.id, t.workspace_id, coalesce(t.claim_worktree_id, ''), t.path_scopes_json
+`+reservingWhere+`
+ORDER BY t.created_at, t.id`, repositoryKey, now)
+	if err != nil {
+		return nil, fmt.Errorf("read reservations: %w", err)
+	}
+	defer rows.Close()
+	out := []engine.HeldScope{}
+	for rows.Next() {
+		var h engine.HeldScope
+		var scopes string
+		if err := rows.Scan(&h.TaskID, &h.WorkspaceID, &h.WorktreeID, &scopes); err != nil {
+			return nil, fmt.Errorf("read reservations: %w", err)
+		}
+		if err := json.Unmarshal([]byte(scopes), &h.PathScopes); err != nil {
+			return nil, fmt.Errorf("task %s path scopes: %w", h.TaskID, err)
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
