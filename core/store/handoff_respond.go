@@ -129,12 +129,9 @@ func respondableTask(ctx context.Context, q engine.Tasks, h Handoff, version int
 	if err := checkPending(h, session); err != nil {
 		return Task{}, err
 	}
-	t, err := loadTask(ctx, q, h.WorkspaceID, h.TaskID, now)
+	t, err := loadTaskAt(ctx, q, h.WorkspaceID, h.TaskID, version, now)
 	if err != nil {
 		return t, err
-	}
-	if t.Version != version {
-		return t, versionConflict(version, t.Version)
 	}
 	if now >= h.ExpiresAt || (t.LeaseExpiresAt != nil && now >= *t.LeaseExpiresAt) {
 		return t, handoffExpired()

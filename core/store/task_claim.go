@@ -60,12 +60,9 @@ func (s *Store) claimTaskAsSession(ctx context.Context, cred Credential, in Clai
 func (s *Store) claimForSession(ctx context.Context, tx engine.Tx, sess CoordinationSession, taskID string, version, ttl int64,
 	prep prepared) (*TaskAnswer, error) {
 	now := s.nowISO()
-	t, err := loadTask(ctx, tx, sess.WorkspaceID, taskID, now)
+	t, err := loadTaskAt(ctx, tx, sess.WorkspaceID, taskID, version, now)
 	if err != nil {
 		return nil, err
-	}
-	if t.Version != version {
-		return nil, versionConflict(version, t.Version)
 	}
 	if t, err = s.settleExpiredLease(ctx, tx, t, clockActor, now, true); err != nil {
 		return nil, err
@@ -245,12 +242,9 @@ func (s *Store) claimTaskAsLabel(ctx context.Context, in ClaimInput) (*answer.Of
 // transaction.
 func (s *Store) claimForLabel(ctx context.Context, tx engine.Tx, wsID, taskID, actor string, version, ttl int64) (*TaskAnswer, error) {
 	now := s.nowISO()
-	t, err := loadTask(ctx, tx, wsID, taskID, now)
+	t, err := loadTaskAt(ctx, tx, wsID, taskID, version, now)
 	if err != nil {
 		return nil, err
-	}
-	if t.Version != version {
-		return nil, versionConflict(version, t.Version)
 	}
 	var previous any
 	if t.Status == TaskClaimed && t.LeaseExpiresAt != nil && now >= *t.LeaseExpiresAt {

@@ -88,12 +88,9 @@ func versionConflict(expected, current int64) error {
 
 // requireLease loads the task and checks the caller holds its live lease.
 func requireLease(ctx context.Context, q engine.Tasks, wsID string, f leaseFields, h holder, now string) (Task, error) {
-	t, err := loadTask(ctx, q, wsID, f.taskID, now)
+	t, err := loadTaskAt(ctx, q, wsID, f.taskID, f.version, now)
 	if err != nil {
 		return t, err
-	}
-	if t.Version != f.version {
-		return t, versionConflict(f.version, t.Version)
 	}
 	if t.Status != TaskClaimed || t.LeaseID == nil || t.LeaseExpiresAt == nil {
 		return t, collaberr.New(collaberr.LeaseNotActive, "The task has no active lease")

@@ -149,12 +149,9 @@ func (s *Store) UnblockTask(ctx context.Context, who Actor, in UnblockInput) (*a
 	request := map[string]any{"task_id": taskID, "expected_version": version, "note": nullable(note)}
 	apply := func(ctx context.Context, tx engine.Tx, wsID string, h holder) (*TaskAnswer, error) {
 		now := s.nowISO()
-		t, err := loadTask(ctx, tx, wsID, taskID, now)
+		t, err := loadTaskAt(ctx, tx, wsID, taskID, version, now)
 		if err != nil {
 			return nil, err
-		}
-		if t.Version != version {
-			return nil, versionConflict(version, t.Version)
 		}
 		if t.Status != TaskBlocked {
 			return nil, collaberr.New(collaberr.TaskNotBlocked, "Only a blocked task can be unblocked")

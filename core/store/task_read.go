@@ -62,6 +62,17 @@ func loadTask(ctx context.Context, q engine.Tasks, workspaceID, taskID, now stri
 	return t, err
 }
 
+// loadTaskAt reads a task the caller expects at version: task_not_found
+// when there is none, task_version_conflict (with the task as read) when
+// it has moved on.
+func loadTaskAt(ctx context.Context, q engine.Tasks, workspaceID, taskID string, version int64, now string) (Task, error) {
+	t, err := loadTask(ctx, q, workspaceID, taskID, now)
+	if err == nil && t.Version != version {
+		err = versionConflict(version, t.Version)
+	}
+	return t, err
+}
+
 func listArtifacts(ctx context.Context, q engine.Tasks, workspaceID, taskID string) ([]Artifact, error) {
 	return q.Artifacts(ctx, workspaceID, taskID)
 }

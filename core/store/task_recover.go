@@ -91,12 +91,9 @@ func (s *Store) RecoverTask(ctx context.Context, cred Credential, in RecoverInpu
 
 func (s *Store) applyRecovery(ctx context.Context, tx engine.Tx, sess CoordinationSession, f recoverFields, prep prepared) (*TaskAnswer, error) {
 	now := s.nowISO()
-	t, err := loadTask(ctx, tx, sess.WorkspaceID, f.taskID, now)
+	t, err := loadTaskAt(ctx, tx, sess.WorkspaceID, f.taskID, f.version, now)
 	if err != nil {
 		return nil, err
-	}
-	if t.Version != f.version {
-		return nil, versionConflict(f.version, t.Version)
 	}
 	if t.Status != TaskClaimed || t.LeaseExpiresAt == nil || now < *t.LeaseExpiresAt || t.LeaseID == nil || t.AssigneeSessionID == nil {
 		return nil, collaberr.New(collaberr.RecoveryNotRequired, "Only an expired lease held by a session needs explicit recovery")

@@ -161,12 +161,9 @@ func (obs *reviewObservation) readResult(ctx context.Context, tx engine.Tasks, w
 
 func (s *Store) applyReview(ctx context.Context, tx engine.Tx, sess CoordinationSession, f reviewFields, obs reviewObservation) (*ReviewAnswer, error) {
 	now := s.nowISO()
-	t, err := loadTask(ctx, tx, sess.WorkspaceID, f.taskID, now)
+	t, err := loadTaskAt(ctx, tx, sess.WorkspaceID, f.taskID, f.version, now)
 	if err != nil {
 		return nil, err
-	}
-	if t.Version != f.version {
-		return nil, versionConflict(f.version, t.Version)
 	}
 	if err := checkReviewable(t, sess); err != nil {
 		return nil, err
