@@ -104,3 +104,62 @@ func TestDecodePassesWellFormedMessages(t *testing.T) {
 		t.Fatalf("a blank line yielded %#v %+v", msg, rej)
 	}
 }
+
+// TestDecodeBuildsTheRequestTheSDKWould checks the decoder's own request
+// construction against the SDK's decoder, field for field, on the shapes
+// clients send: integer and string ids, notifications, params of every
+// JSON kind, escapes, whitespace, unknown members and duplicate keys.
+func TestDecodeBuildsTheRequestTheSDKWould(t *testing.T) {
+	lines := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":0,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":-9007199254740991,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":9007199254740991,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"","method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"a\u00e9\"b","method":"tools/call","params":{"name":"collab_next","arguments":{}}}`,
+		`{"method":"tools/call","params":{"name":"x","arguments":{"k":"v \u2028 \\n"}},"id":7,"jsonrpc":"2.0","extra":true}`,
+		`{ "jsonrpc" : "2.0" , "id" : 8 , "method" : "tools/call" , "params" : { "a" : [ 1 , 2 ] } }`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`,
+		`{"jsonrpc":"2.0","id":9,"method":"x","params":[1,"two",{"3":null}]}`,
+		`{"jsonrpc":"2.0","id":10,"method":"x","params":"text"}`,
+		`{"jsonrpc":"2.0","id":11,"method":"x","params":12.5e3}`,
+		`{"jsonrpc":"2.0","id":12,"method":"x","params":{}}`,
+		`{"jsonrpc":"2.0","id":13,"method":"","params":{}}`,
+		`{"jsonrpc":"2.0","id":14,"method":"first","method":"second"}`,
+		`{"jsonrpc":"2.0","id":15,"id":16,"method":"x"}`,
+		`{"jsonrpc":"2.0","id":17,"method":"x","params":{"a":1},"params":{"b":2}}`,
+		`{"jsonrpc":"2.0","id":18,"method":"x","params":null}`,
+	}
+	for _, line := range lines {
+		t.Run(line, func(t *testing.T) {
+			got, rej := Decode(Frame{Line: []byte(line)}, DefaultMaxLineBytes)
+			if rej != nil {
+				t.Fatalf("rejected: %+v", rej)
+			}
+			want, err := jsonrpc.DecodeMessage([]byte(line))
+			if err != nil {
+				t.Fatalf("the SDK refused it: %v", err)
+			}
+			g, w := got.(*jsonrpc.Request), want.(*jsonrpc.Request)
+			if g.Method != w.Method || g.ID != w.ID || string(g.Params) != string(w.Params) || (g.Params == nil) != (w.Params == nil) {
+				t.Fatalf("decoded %q id %v params %q (nil %v); the SDK: %q id %v params %q (nil %v)",
+					g.Method, g.ID.Raw(), g.Params, g.Params == nil, w.Method, w.ID.Raw(), w.Params, w.Params == nil)
+			}
+		})
+	}
+}
+
+// BenchmarkDecodeToolCall measures decoding one tools/call line, the
+// first step of every call.
+func BenchmarkDecodeToolCall(b *testing.B) {
+	line := []byte(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"collab_report_append",` +
+		`"arguments":{"workspace_id":"ws_0123456789abcdef","session_id":"ses_0123456789abcdef","kind":"progress",` +
+		`"summary":"benchmark report","idempotency_key":"key-0001"}}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, rej := Decode(Frame{Line: line}, DefaultMaxLineBytes); rej != nil {
+			b.Fatal(rej)
+		}
+	}
+}
