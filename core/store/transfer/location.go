@@ -51,9 +51,11 @@ func ParseLocation(s string) (Location, error) {
 		if strings.EqualFold(k, "password") {
 			l.secrets = append(l.secrets, vs...)
 			q.Del(k)
+			// Re-encoded only when a password is removed, so that a
+			// URL is otherwise shown as it was written.
+			u.RawQuery = q.Encode()
 		}
 	}
-	u.RawQuery = q.Encode()
 	l.shown = u.String()
 	if env := os.Getenv("PGPASSWORD"); env != "" {
 		l.secrets = append(l.secrets, env)
