@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -21,6 +22,9 @@ type Location struct {
 	secrets  []string
 }
 
+// keyValue matches libpq's key=value connection settings ("host=db ...").
+var keyValue = regexp.MustCompile(`^\s*[A-Za-z_]+\s*=`)
+
 // ParseLocation reads a copy end from the command line.
 func ParseLocation(s string) (Location, error) {
 	if strings.TrimSpace(s) == "" {
@@ -28,6 +32,12 @@ func ParseLocation(s string) (Location, error) {
 	}
 	l := Location{raw: s, shown: s}
 	lower := strings.ToLower(s)
+	if keyValue.MatchString(s) {
+		// Read as a path, libpq's key=value settings would become a
+		// SQLite file of that name.
+		return Location{}, errors.New("PostgreSQL settings must be given as a postgres:// URL " +
+			"(key=value settings are not accepted here)")
+	}
 	if !strings.HasPrefix(lower, "postgres://") && !strings.HasPrefix(lower, "postgresql://") {
 		abs, err := filepath.Abs(s)
 		if err != nil {

@@ -277,6 +277,38 @@ func TestPasswordsNeverShown(t *testing.T) {
 	}
 }
 
+// TestParseLocation reads each kind of end and refuses what is neither.
+func TestParseLocation(t *testing.T) {
+	abs, err := filepath.Abs("collab.sqlite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		in, shown string
+		postgres  bool
+		err       string
+	}{
+		{"collab.sqlite", abs, false, ""},
+		{"postgres://u:pw@h:5432/db?sslmode=require", "postgres://u@h:5432/db?sslmode=require", true, ""},
+		{"POSTGRESQL://h/db?host=/run/pg&password=pw", "postgresql://h/db?host=%2Frun%2Fpg", true, ""},
+		{"postgres://h/db?host=/run/pg", "postgres://h/db?host=/run/pg", true, ""},
+		{"host=db dbname=collab", "", false, "postgres:// URL"},
+		{"  ", "", false, "empty"},
+	}
+	for _, tc := range cases {
+		l, err := ParseLocation(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: got %v, want an error about %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || l.String() != tc.shown || l.Postgres() != tc.postgres {
+			t.Errorf("%q: got %q postgres=%v err=%v, want %q postgres=%v", tc.in, l, l.Postgres(), err, tc.shown, tc.postgres)
+		}
+	}
+}
+
 func mustLocation(t *testing.T, s string) Location {
 	t.Helper()
 	l, err := ParseLocation(s)
