@@ -50,6 +50,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // Each lives in a file of its own named after it.
 var subcommands = map[string]func(ctx context.Context, args []string, stdout, stderr io.Writer) int{
 	"verify": verifyCommand,
+	"copy":   copyCommand,
 	"doctor": runDoctor,
 	"host":   runHost,
 	"guard":  runGuard,
@@ -78,6 +79,10 @@ Usage:
   agenttool-collab-mcp help COMMAND print a command's usage (also: COMMAND --help)
   agenttool-collab-mcp verify [--db FILE] [--json]
                                     check every journal of a database without changing it
+  agenttool-collab-mcp copy --from SOURCE --to TARGET [--replace] [--json]
+                                    move whole journals between a SQLite file and PostgreSQL
+                                    (either way), every chain verified on both sides; refuses a
+                                    target that holds a journal unless --replace
   agenttool-collab-mcp doctor [--json] [--plugin-root DIR]
                                     show which database each host would open and whether
                                     they agree; exit 1 when something needs doing
