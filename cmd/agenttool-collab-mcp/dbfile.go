@@ -28,6 +28,9 @@ func checkDatabaseFile(path, source string) error {
 	if path == store.MemoryPath {
 		return fmt.Errorf("%s names the in-memory database %s, which only a running server holds", source, path)
 	}
+	if place.IsPostgres(path) {
+		return nil // a server: store.Open says what is wrong, without the password
+	}
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

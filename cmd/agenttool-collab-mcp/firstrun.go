@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/agenttool/collab/core/place"
 )
 
 // firstRunHint tells a person who started the server by hand, on a
@@ -14,7 +16,7 @@ func firstRunHint(stdin io.Reader, stderr io.Writer, dbPath string) {
 	if !isTerminal(stdin) {
 		return
 	}
-	fmt.Fprintf(stderr, "agenttool-collab-mcp is an MCP server for a host (Claude Code, Codex, Hermes) to launch; it now waits for JSON-RPC on stdin (Ctrl-D or Ctrl-C ends it). Database: %s. To try it: agenttool-collab-mcp demo; help: agenttool-collab-mcp --help\n", dbPath)
+	fmt.Fprintf(stderr, "agenttool-collab-mcp is an MCP server for a host (Claude Code, Codex, Hermes) to launch; it now waits for JSON-RPC on stdin (Ctrl-D or Ctrl-C ends it). Database: %s. To try it: agenttool-collab-mcp demo; help: agenttool-collab-mcp --help\n", place.Shown(dbPath))
 }
 
 // isTerminal reports whether r is a character device such as a terminal.

@@ -250,7 +250,9 @@ func runCheck(ctx context.Context, in guard.CheckInput) (guard.Verdict, error) {
 	if in.Database == store.MemoryPath {
 		return guard.Verdict{}, fmt.Errorf("the database is in memory")
 	}
-	if _, err := os.Stat(in.Database); err != nil {
+	if place.IsPostgres(in.Database) {
+		// A server: the read-only Open creates nothing and says why it fails.
+	} else if _, err := os.Stat(in.Database); err != nil {
 		return guard.Verdict{}, fmt.Errorf("no collab database at %s", in.Database)
 	}
 	if f := os.Getenv(place.EnvSessionFile); f != "" {

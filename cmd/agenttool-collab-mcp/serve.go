@@ -52,10 +52,14 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
+	kind := "local SQLite journal"
+	if place.IsPostgres(choice.Path) {
+		kind = "PostgreSQL journal " + st.Path()
+	}
 	if resumed {
-		fmt.Fprintln(stderr, "· agenttool-collab MCP ready (local SQLite journal, session resumed)")
+		fmt.Fprintf(stderr, "· agenttool-collab MCP ready (%s, session resumed)\n", kind)
 	} else {
-		fmt.Fprintln(stderr, "· agenttool-collab MCP ready (local SQLite journal)")
+		fmt.Fprintf(stderr, "· agenttool-collab MCP ready (%s)\n", kind)
 	}
 	// A malformed line never gets here (the transport answers it and reads
 	// on); an error here means stdin or stdout itself broke.

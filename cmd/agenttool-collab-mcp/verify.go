@@ -57,11 +57,11 @@ func verifyCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		valid = valid && r.ChainValid
 	}
 	if *asJSON {
-		writeJSON(stdout, map[string]any{"database": path, "all_valid": valid, "pages_sound": len(damage) == 0,
+		writeJSON(stdout, map[string]any{"database": st.Path(), "all_valid": valid, "pages_sound": len(damage) == 0,
 			"page_problems": orNone(damage), "workspaces": orEmpty(results)})
 	} else {
-		printVerification(stdout, path, results, valid)
-		printDamage(stdout, damage)
+		printVerification(stdout, st.Path(), results, valid)
+		printDamage(stdout, damage, place.IsPostgres(path))
 	}
 	if !valid {
 		return 1
@@ -95,12 +95,17 @@ func orNone(s []string) []string {
 	return s
 }
 
-// printDamage reports what SQLite's page check found, if anything.
-func printDamage(w io.Writer, damage []string) {
+// printDamage reports what SQLite's page check (for PostgreSQL, the schema
+// check) found, if anything.
+func printDamage(w io.Writer, damage []string, pg bool) {
 	if len(damage) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "DAMAGED: SQLite's page check (quick_check) reports the following; restore the file from a copy:")
+	if pg {
+		fmt.Fprintln(w, "DAMAGED: the collab schema check reports the following; check the role's privileges and the server:")
+	} else {
+		fmt.Fprintln(w, "DAMAGED: SQLite's page check (quick_check) reports the following; restore the file from a copy:")
+	}
 	for _, d := range damage {
 		fmt.Fprintf(w, "  %s\n", d)
 	}

@@ -61,7 +61,9 @@ func openWakeSource(ctx context.Context, db, file string) (*wakeSource, error) {
 	if db == store.MemoryPath {
 		return nil, errors.New("the database is in memory")
 	}
-	if _, err := os.Stat(db); err != nil {
+	if place.IsPostgres(db) {
+		// A server: a read-only Open creates nothing and says what is wrong.
+	} else if _, err := os.Stat(db); err != nil {
 		return nil, fmt.Errorf("no collab database at %s", db)
 	}
 	st, err := store.Open(ctx, store.Options{Path: db, ReadOnly: true})

@@ -30,30 +30,56 @@ const (
 	RollbackSuffix = "-journal"
 )
 
-// Beside names the files kept beside one database file. Its methods are
-// pure; the zero value is not useful (use BesideDatabase).
-type Beside struct{ db string }
+// Beside names the files kept beside one database file, or, for a
+// PostgreSQL journal, in its local folder (PostgresFolder). Its methods
+// are pure; the zero value is not useful (use BesideDatabase).
+type Beside struct {
+	db  string // absolute file path, or the redacted PostgreSQL URL
+	dir string // the folder the files live in
+	pg  bool
+}
 
 // BesideDatabase returns the files beside the database at path. A relative
 // path is made absolute against the process's working directory, exactly as
 // the store does when it opens the database, so every part of collab names
-// the same files; Memory is refused with ErrMemory.
-func BesideDatabase(path string) (Beside, error) {
+// the same files; Memory is refused with ErrMemory. A PostgreSQL URL
+// (IsPostgres) has no folder of its own: its files live in the local
+// folder PostgresFolder names from this process's environment.
+func BesideDatabase(path string) (Beside, error) { return BesideDatabaseIn(OS(), path) }
+
+// BesideDatabaseIn is BesideDatabase with the environment given: env's
+// working directory is not used for a file path (filepath.Abs resolves
+// against the process's own, as the store does), but env's data home
+// places a PostgreSQL journal's local folder.
+func BesideDatabaseIn(env Env, path string) (Beside, error) {
 	if path == Memory {
 		return Beside{}, ErrMemory
+	}
+	if IsPostgres(path) {
+		dir, err := PostgresFolder(env, path)
+		if err != nil {
+			return Beside{}, fmt.Errorf("place the local folder of a PostgreSQL journal: %w", err)
+		}
+		return Beside{db: RedactPostgres(path), dir: dir, pg: true}, nil
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return Beside{}, fmt.Errorf("resolve database path: %w", err)
 	}
-	return Beside{db: abs}, nil
+	return Beside{db: abs, dir: filepath.Dir(abs)}, nil
 }
 
-// Database is the absolute, cleaned database path.
+// Postgres reports whether the database is a PostgreSQL journal, whose
+// Database is a URL and whose WAL, SHM and RollbackJournal are "".
+func (b Beside) Postgres() bool { return b.pg }
+
+// Database is the absolute, cleaned database path, or the PostgreSQL URL
+// without its password (RedactPostgres).
 func (b Beside) Database() string { return b.db }
 
-// Dir is the folder holding the database.
-func (b Beside) Dir() string { return filepath.Dir(b.db) }
+// Dir is the folder holding the database, or a PostgreSQL journal's local
+// folder (PostgresFolder).
+func (b Beside) Dir() string { return b.dir }
 
 // CredentialDir is <database folder>/collab-sessions, private to the user
 // (0700), holding the default credential file of each session.
@@ -72,14 +98,35 @@ func (b Beside) TokensFile() string { return filepath.Join(b.Dir(), TokensFileNa
 // ResumeDir is <database folder>/collab-remote.
 func (b Beside) ResumeDir() string { return filepath.Join(b.Dir(), ResumeDirName) }
 
-// SearchIndex is the search sidecar, <database>.search.
-func (b Beside) SearchIndex() string { return b.db + SearchSuffix }
+// SearchIndex is the search sidecar, <database>.search; for PostgreSQL,
+// <local folder>/collab.search.
+func (b Beside) SearchIndex() string {
+	if b.pg {
+		return filepath.Join(b.dir, "collab"+SearchSuffix)
+	}
+	return b.db + SearchSuffix
+}
 
 // WAL is SQLite's write-ahead log, <database>-wal.
-func (b Beside) WAL() string { return b.db + WALSuffix }
+func (b Beside) WAL() string {
+	if b.pg {
+		return ""
+	}
+	return b.db + WALSuffix
+}
 
 // SHM is SQLite's shared-memory index, <database>-shm.
-func (b Beside) SHM() string { return b.db + SHMSuffix }
+func (b Beside) SHM() string {
+	if b.pg {
+		return ""
+	}
+	return b.db + SHMSuffix
+}
 
 // RollbackJournal is SQLite's rollback journal, <database>-journal.
-func (b Beside) RollbackJournal() string { return b.db + RollbackSuffix }
+func (b Beside) RollbackJournal() string {
+	if b.pg {
+		return ""
+	}
+	return b.db + RollbackSuffix
+}

@@ -14,7 +14,8 @@ import (
 // <home>/.local/state/agenttool/collab-person/<digest>.json. The digest is
 // the first 12 bytes of SHA-256 over the absolute database path, a NUL
 // and ws, in hex; a relative db is resolved against env's working
-// directory.
+// directory. A PostgreSQL URL is digested without its password (and with
+// its scheme written postgres://), as PostgresFolder keys it.
 func PersonCredential(env Env, db, ws string) (string, error) {
 	base := env.Get(EnvXDGState)
 	if base == "" {
@@ -25,7 +26,9 @@ func PersonCredential(env Env, db, ws string) (string, error) {
 		base = filepath.Join(home, ".local", "state")
 	}
 	abs := db
-	if !filepath.IsAbs(db) {
+	if IsPostgres(db) {
+		abs = postgresKey(db)
+	} else if !filepath.IsAbs(db) {
 		cwd, err := env.cwd()
 		if err != nil {
 			return "", fmt.Errorf("resolve database path: %w", err)

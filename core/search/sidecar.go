@@ -28,8 +28,16 @@ const sidecarApplicationID = 0x41544353
 const sidecarFormat = 1
 
 // SidecarPath names the index file of the database at dbPath: the same
-// directory, the database's name plus place.SearchSuffix.
-func SidecarPath(dbPath string) string { return dbPath + place.SearchSuffix }
+// directory, the database's name plus place.SearchSuffix; for a
+// PostgreSQL journal, place.Beside.SearchIndex in its local folder.
+func SidecarPath(dbPath string) string {
+	if place.IsPostgres(dbPath) {
+		if b, err := place.BesideDatabase(dbPath); err == nil {
+			return b.SearchIndex()
+		}
+	}
+	return dbPath + place.SearchSuffix
+}
 
 var sidecarSchema = []string{
 	`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,

@@ -254,7 +254,7 @@ func BenchmarkCheckSameFile(b *testing.B) {
 	st, _ := benchStore(b, 1)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := st.db.CheckSameFile(); err != nil {
+		if err := st.sqliteDB().CheckSameFile(); err != nil {
 			b.Fatal(err)
 		}
 	}

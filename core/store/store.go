@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agenttool/collab/core/gitstate"
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store/engine"
 	"github.com/agenttool/collab/core/store/sqlite"
 )
@@ -44,9 +45,9 @@ type Options struct {
 }
 
 // Store is an open collab database: the coordination rules over the
-// SQLite engine. It is safe for concurrent use.
+// SQLite engine or the PostgreSQL one. It is safe for concurrent use.
 type Store struct {
-	db      *sqlite.DB
+	be      backend
 	eng     engine.Engine
 	now     func() time.Time
 	observe func(ctx context.Context, root, explicitKey string) (gitstate.Identity, gitstate.Checkpoint, error)
@@ -68,30 +69,38 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if s.capture == nil {
 		s.capture = gitstate.Capture
 	}
+	if place.IsPostgres(opts.Path) {
+		return s.openPostgres(ctx, opts)
+	}
 	db, err := sqlite.Open(ctx, sqlite.Options{Path: opts.Path, Now: s.now, Observe: s.observe, ReadOnly: opts.ReadOnly,
 		Inspect: opts.Inspect, Synchronous: opts.Synchronous})
 	if err != nil {
 		return nil, err
 	}
-	s.db, s.eng = db, sqlite.Engine{DB: db}
+	s.be, s.eng = sqliteBackend{db}, sqlite.Engine{DB: db}
 	return s, nil
 }
 
-// Path returns the absolute database path, or MemoryPath.
-func (s *Store) Path() string { return s.db.Path() }
+// Path returns the absolute database path, or MemoryPath, or for
+// PostgreSQL the URL without its password (place.RedactPostgres): the
+// form to show, log and key local files on.
+func (s *Store) Path() string { return s.be.Path() }
 
 // Close releases the database handles.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error { return s.be.Close() }
 
 // QuickCheck runs SQLite's quick_check and returns the problems it
-// reports (at most ten), none for a sound file.
-func (s *Store) QuickCheck(ctx context.Context) ([]string, error) { return s.db.QuickCheck(ctx) }
+// reports (at most ten), none for a sound file. On PostgreSQL, whose
+// pages are the server's business, it checks instead that the schema is
+// at the current version and that every collab table can be read.
+func (s *Store) QuickCheck(ctx context.Context) ([]string, error) { return s.be.QuickCheck(ctx) }
 
 // NeedsMigration reports whether the file's schema predates the current
 // one, so that a read-only opener (which never migrates) can say so
 // instead of failing on a missing column. A writable Open has already
-// migrated.
-func (s *Store) NeedsMigration(ctx context.Context) (bool, error) { return s.db.NeedsMigration(ctx) }
+// migrated. A PostgreSQL journal is never older than its binary (Open
+// refuses what it cannot read), so it reports false.
+func (s *Store) NeedsMigration(ctx context.Context) (bool, error) { return s.be.NeedsMigration(ctx) }
 
 // engine is the store's engine seen through the seam.
 func (s *Store) engine() engine.Engine { return s.eng }
@@ -129,13 +138,6 @@ func addSeconds(iso string, seconds int64) string {
 	}
 	return FormatTime(t.Add(time.Duration(seconds) * time.Second))
 }
-
-// ChangeProbe tells cheaply whether any process has committed to the
-// database since the last look; see sqlite.ChangeProbe.
-type ChangeProbe = sqlite.ChangeProbe
-
-// NewChangeProbe opens a probe on the store's database.
-func (s *Store) NewChangeProbe() (*ChangeProbe, error) { return s.db.NewChangeProbe() }
 
 // ApplicationID marks a collab database ("ATCL"); SchemaVersion is the
 // user_version this implementation reads and writes.

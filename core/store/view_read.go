@@ -40,10 +40,12 @@ type PathConflict struct {
 	PathPairs            [][2]string
 }
 
-// SchemaVersion returns the file's user_version. The view reads only
-// files at SchemaVersion; an older one needs a writing server to migrate it.
+// SchemaVersion returns the file's user_version (for PostgreSQL,
+// SchemaVersion once Open has accepted the collab schema). The view reads
+// only files at SchemaVersion; an older one needs a writing server to
+// migrate it.
 func (s *Store) SchemaVersion(ctx context.Context) (int64, error) {
-	return s.db.UserVersion(ctx)
+	return s.be.UserVersion(ctx)
 }
 
 // Workspaces lists every workspace in creation order.

@@ -127,12 +127,15 @@ func (c *common) open(ctx context.Context) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(path); err != nil {
+	shown := place.Shown(path)
+	if place.IsPostgres(path) {
+		// A server: the read-only Open below creates nothing and says why it fails.
+	} else if _, err := os.Stat(path); err != nil {
 		return nil, &problem{what: "no database at " + path, fix: "pass --db FILE, or run the demo (collab demo --keep DIR) to make one", code: ExitUsage}
 	}
 	st, err := store.Open(ctx, store.Options{Path: path, ReadOnly: true})
 	if err != nil {
-		return nil, &problem{what: "cannot read " + path + ": " + err.Error(),
+		return nil, &problem{what: "cannot read " + shown + ": " + err.Error(),
 			fix: "if it needs migration, start the server once (agenttool-collab-mcp) to migrate it; check with `agenttool-collab-mcp doctor`", code: ExitUsage}
 	}
 	v := &view{st: st, path: path}
@@ -154,7 +157,7 @@ func (c *common) pick(ctx context.Context, v *view) error {
 	if c.workspace != "" {
 		ws, err := v.st.Workspace(ctx, c.workspace)
 		if err != nil {
-			return &problem{what: "no workspace " + c.workspace + " in " + v.path, fix: "list them with `collab status --db FILE`", code: ExitUsage}
+			return &problem{what: "no workspace " + c.workspace + " in " + place.Shown(v.path), fix: "list them with `collab status --db FILE`", code: ExitUsage}
 		}
 		v.ws = ws
 		return nil
@@ -188,13 +191,13 @@ func (c *common) pick(ctx context.Context, v *view) error {
 		v.ws = list[0]
 		return nil
 	case len(list) == 0:
-		return &problem{what: v.path + " holds no workspace yet", fix: "start an agent session in a repository first", code: ExitUsage}
+		return &problem{what: place.Shown(v.path) + " holds no workspace yet", fix: "start an agent session in a repository first", code: ExitUsage}
 	}
 	var names []string
 	for _, ws := range list {
 		names = append(names, ws.ID+" ("+ws.RootPath+")")
 	}
-	return &problem{what: "no workspace of " + v.path + " holds " + root,
+	return &problem{what: "no workspace of " + place.Shown(v.path) + " holds " + root,
 		fix: "pass --workspace ID or --root DIR; workspaces: " + strings.Join(names, ", "), code: ExitUsage}
 }
 

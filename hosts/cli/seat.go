@@ -67,7 +67,7 @@ func takeSeat(ctx context.Context, c *common, actor string) (*seat, error) {
 	}
 	st, err := store.Open(ctx, store.Options{Path: db})
 	if err != nil {
-		return nil, fmt.Errorf("open %s to act: %w", db, err)
+		return nil, fmt.Errorf("open %s to act: %w", place.Shown(db), err)
 	}
 	s := &seat{st: st, ws: ws, credPath: credPath}
 	if _, err := os.Stat(credPath); errors.Is(err, os.ErrNotExist) {

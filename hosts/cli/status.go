@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/scope"
 	"github.com/agenttool/collab/core/store"
 )
@@ -65,7 +66,7 @@ func Status(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func loadStatus(ctx context.Context, v *view) (statusView, error) {
-	sv := statusView{Database: v.path, Workspace: v.ws, Tasks: map[string][]store.Task{},
+	sv := statusView{Database: place.Shown(v.path), Workspace: v.ws, Tasks: map[string][]store.Task{},
 		Handoffs: []handoffView{}, Conflicts: []conflictView{}}
 	ok, err := v.st.VerifyJournal(ctx, v.ws.ID)
 	if err != nil {

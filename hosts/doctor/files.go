@@ -39,7 +39,14 @@ func checkFiles(in Inputs, db Database, r *RootReport) []FileCheck {
 		return out
 	}
 	var rules []modeRule
-	if db.Path != "" && !db.Memory {
+	if db.Postgres {
+		if b, err := place.BesideDatabaseIn(db.env, db.url); err == nil {
+			rules = append(rules,
+				modeRule{"credential folder", b.CredentialDir(), true, 0o077, 0, "0700"},
+				modeRule{"PostgreSQL local folder", b.Dir(), true, 0o077, 0, "0700"},
+			)
+		}
+	} else if db.Path != "" && !db.Memory {
 		if b, err := place.BesideDatabase(db.Path); err == nil {
 			rules = append(rules,
 				modeRule{"database", b.Database(), false, 0o077, 0, "0600"},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/store"
@@ -34,6 +35,9 @@ func checkJournal(ctx context.Context, db Database) JournalCheck {
 	case db.Memory:
 		return JournalCheck{Status: JournalMemory}
 	}
+	if db.Postgres {
+		return checkPostgresJournal(ctx, db)
+	}
 	if _, err := os.Stat(db.Path); errors.Is(err, fs.ErrNotExist) {
 		return JournalCheck{Status: JournalMissing, Detail: "created when a server first opens it"}
 	}
@@ -46,4 +50,25 @@ func checkJournal(ctx context.Context, db Database) JournalCheck {
 	}
 	defer st.Close()
 	return JournalCheck{Status: JournalOK, Detail: "opened read-only; every workspace's hash chain verifies"}
+}
+
+// checkPostgresJournal opens a PostgreSQL journal read-only (creating
+// nothing) and runs the schema check in place of SQLite's page check.
+func checkPostgresJournal(ctx context.Context, db Database) JournalCheck {
+	st, err := store.Open(ctx, store.Options{Path: db.url, Inspect: true})
+	if errors.Is(err, store.ErrNoPostgresJournal) {
+		return JournalCheck{Status: JournalMissing, Detail: "the database holds no collab schema yet; a server creates it on first open"}
+	}
+	if err != nil {
+		return JournalCheck{Status: JournalFailed, Detail: err.Error()}
+	}
+	defer st.Close()
+	problems, err := st.QuickCheck(ctx)
+	if err != nil {
+		return JournalCheck{Status: JournalFailed, Detail: err.Error()}
+	}
+	if len(problems) > 0 {
+		return JournalCheck{Status: JournalFailed, Detail: strings.Join(problems, "; ")}
+	}
+	return JournalCheck{Status: JournalOK, Detail: "connected read-only; the collab schema is current and every table can be read"}
 }

@@ -37,7 +37,8 @@ func executablePath() (string, error) {
 }
 
 // Database returns the absolute database path env selects, the way the
-// server would resolve it in env's working directory.
+// server would resolve it in env's working directory; a PostgreSQL URL is
+// returned as set (password included: never show it, see place.Shown).
 func Database(env Env) (string, error) {
 	choice, err := place.Database(env.Env)
 	if err != nil {
@@ -46,7 +47,7 @@ func Database(env Env) (string, error) {
 	if choice.Path == place.Memory {
 		return "", fmt.Errorf("%s is %s; a host needs a database file", place.EnvDB, place.Memory)
 	}
-	if filepath.IsAbs(choice.Path) {
+	if filepath.IsAbs(choice.Path) || place.IsPostgres(choice.Path) {
 		return choice.Path, nil
 	}
 	cwd, err := env.Cwd()

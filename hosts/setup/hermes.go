@@ -69,6 +69,13 @@ func HermesEntry(env Env, db, command string) (hermes.Entry, error) {
 			return hermes.Entry{}, err
 		}
 	}
+	if place.IsPostgres(db) {
+		// Hermes passes no variable through, so the URL (and any password
+		// in it) would be written into Hermes's config file.
+		return hermes.Entry{}, fmt.Errorf("%s names the PostgreSQL journal %s; Hermes would need that URL written into its "+
+			"config file, so add the collab entry by hand (keep the password in ~/.pgpass, not in the URL)",
+			place.EnvDB, place.RedactPostgres(db))
+	}
 	paths := []hermes.Var{{Name: "command", Value: command}, {Name: place.EnvDB, Value: db}}
 	if ledger := env.Get(place.EnvAnchorLedger); ledger != "" {
 		paths = append(paths, hermes.Var{Name: place.EnvAnchorLedger, Value: ledger})

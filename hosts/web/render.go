@@ -87,11 +87,15 @@ func (s *Server) page(h handler) http.HandlerFunc {
 // for a database older than this build reads.
 func (s *Server) prepare(r *http.Request, d *pageData) (string, int, error) {
 	ctx := r.Context()
-	v, err := s.opts.Store.SchemaVersion(ctx)
+	old, err := s.opts.Store.NeedsMigration(ctx)
 	if err != nil {
 		return "", 0, err
 	}
-	if v < store.SchemaVersion {
+	if old {
+		v, err := s.opts.Store.SchemaVersion(ctx)
+		if err != nil {
+			return "", 0, err
+		}
 		d.Title, d.Body = "Database needs migration", migration{Path: s.opts.Store.Path(), Have: v, Want: store.SchemaVersion}
 		return "migrate", http.StatusServiceUnavailable, nil
 	}

@@ -1,0 +1,118 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	neturl "net/url"
+	"os"
+	"strings"
+
+	"github.com/agenttool/collab/core/place"
+	"github.com/agenttool/collab/core/store/postgres"
+)
+
+// ErrNoPostgresJournal is returned by a read-only Open of a PostgreSQL
+// database that holds no collab journal yet: readers create nothing.
+var ErrNoPostgresJournal = postgres.ErrNoJournal
+
+// postgresBackend is a journal on a PostgreSQL server.
+type postgresBackend struct {
+	eng   *postgres.Engine
+	shown string // the URL without its password
+}
+
+// openPostgres opens the PostgreSQL journal opts.Path names (a URL that
+// place.IsPostgres accepts). A writable open creates the collab schema on
+// first use; a read-only one (ReadOnly or Inspect, which mean the same on
+// a server) creates nothing. Synchronous is SQLite's and is ignored: the
+// server's synchronous_commit decides durability. The journal's local
+// folder (place.PostgresFolder) is created, private to the user, so that
+// credential files, tokens and the search index have a home. No error
+// holds the password.
+func (s *Store) openPostgres(ctx context.Context, opts Options) (*Store, error) {
+	url, shown := opts.Path, place.RedactPostgres(opts.Path)
+	if err := postgres.CheckAddress(url); err != nil {
+		return nil, fmt.Errorf("open the PostgreSQL journal %s: %w", shown, err)
+	}
+	open := postgres.Open
+	if opts.ReadOnly || opts.Inspect {
+		open = postgres.OpenExisting
+	}
+	eng, err := open(ctx, url)
+	if err != nil {
+		if errors.Is(err, postgres.ErrNoJournal) {
+			return nil, fmt.Errorf("open the PostgreSQL journal %s: %w", shown, err)
+		}
+		return nil, scrubSecrets(fmt.Errorf("open the PostgreSQL journal %s: %w", shown, err), url)
+	}
+	b, err := place.BesideDatabase(url)
+	if err == nil {
+		err = os.MkdirAll(b.Dir(), 0o700)
+	}
+	if err != nil {
+		eng.Close()
+		return nil, fmt.Errorf("create the local folder of the PostgreSQL journal %s: %w", shown, err)
+	}
+	s.be, s.eng = postgresBackend{eng: eng, shown: shown}, eng
+	return s, nil
+}
+
+func (b postgresBackend) Path() string { return b.shown }
+func (b postgresBackend) Close() error { return b.eng.Close() }
+func (b postgresBackend) QuickCheck(ctx context.Context) ([]string, error) {
+	return b.eng.QuickCheck(ctx)
+}
+
+// NeedsMigration is false: Open accepts only a schema at the binary's
+// version (it creates one, or refuses a newer one).
+func (b postgresBackend) NeedsMigration(ctx context.Context) (bool, error) {
+	v, err := b.eng.Version(ctx)
+	return err == nil && v < postgres.SchemaVersion, err
+}
+func (b postgresBackend) UserVersion(ctx context.Context) (int64, error) { return b.eng.Version(ctx) }
+func (b postgresBackend) NewChangeProbe() (versioner, error)             { return b.eng.ChangeSignal(), nil }
+func (b postgresBackend) Watch(ctx context.Context) (versioner, error) {
+	return b.eng.ChangeSignal(), nil
+}
+
+// scrubSecrets returns err, or, when its text holds a secret of url (the
+// userinfo password or a password query parameter), an error with the
+// same text and every such secret replaced. The driver's own errors are
+// meant not to quote passwords; this makes sure.
+func scrubSecrets(err error, url string) error {
+	msg := err.Error()
+	scrubbed := msg
+	for _, secret := range urlSecrets(url) {
+		scrubbed = strings.ReplaceAll(scrubbed, secret, "[redacted]")
+	}
+	if scrubbed == msg {
+		return err
+	}
+	return errors.New(scrubbed)
+}
+
+// urlSecrets lists the passwords url carries, raw and decoded.
+func urlSecrets(url string) []string {
+	var out []string
+	add := func(s string) {
+		if s != "" {
+			out = append(out, s, neturl.QueryEscape(s), neturl.PathEscape(s))
+		}
+	}
+	u, err := neturl.Parse(url)
+	if err != nil {
+		return out
+	}
+	if p, ok := u.User.Password(); ok {
+		add(p)
+	}
+	for k, vs := range u.Query() {
+		if strings.Contains(strings.ToLower(k), "password") {
+			for _, v := range vs {
+				add(v)
+			}
+		}
+	}
+	return out
+}
