@@ -58,15 +58,13 @@ func (t *Tx) ResolveHandoff(ctx context.Context, id string, status engine.Handof
 	return nil
 }
 
-// The sweeps visit pending offers in the order the reference's do. Its
-// queries carry no ORDER BY; SQLite walks handoffs_target_idx
-// (workspace_id, to_actor, status, expires_at), ties by rowid, for both
-// the workspace-wide and the one-task sweep. Stating that order (the
-// dialect's sweepOrder, ties by its row-order column) keeps the journal the
-// same whichever implementation swept.
-
 // taskOffersWhere selects a task's pending offers; the dialect appends the
-// sweep order.
+// sweep order. The sweeps visit pending offers in the order the
+// reference's do. Its queries carry no ORDER BY; SQLite walks
+// handoffs_target_idx (workspace_id, to_actor, status, expires_at), ties
+// by rowid, for both the workspace-wide and the one-task sweep. Stating
+// that order (the dialect's sweepOrder, ties by its row-order column)
+// keeps the journal the same whichever implementation swept.
 const taskOffersWhere = "workspace_id = ? AND task_id = ? AND status = 'pending'"
 
 // LiveTaskOffers lists a task's unexpired pending offers.
