@@ -8,6 +8,7 @@ import (
 
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store/sqltx"
 )
 
 // noProgress is the progress interval of checks that report none.
@@ -20,38 +21,21 @@ func (e *Engine) ReadChains(ctx context.Context, fn func(c engine.Chains) error)
 		return fmt.Errorf("begin read: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only snapshot
-	return fn(&chains{q: &Tx{tx: tx}})
+	return fn(&chains{q: newTx(tx, false)})
 }
 
 // chains reads journals for verification inside one snapshot.
-type chains struct{ q Querier }
+type chains struct{ q sqltx.Runner }
 
 // Journals lists every workspace's head, name and event count, in
 // workspace id order.
 func (c *chains) Journals(ctx context.Context) ([]engine.JournalHead, error) {
-	rows, err := c.q.QueryContext(ctx, `SELECT w.id, w.name, w.epoch_id, w.event_head_sequence, w.event_head_hash,
-(SELECT count(*) FROM events e WHERE e.workspace_id = w.id) FROM workspaces w ORDER BY w.id`)
-	if err != nil {
-		return nil, fmt.Errorf("read workspaces: %w", err)
-	}
-	defer rows.Close()
-	var out []engine.JournalHead
-	for rows.Next() {
-		var j engine.JournalHead
-		if err := rows.Scan(&j.WorkspaceID, &j.Name, &j.EpochID, &j.Sequence, &j.Hash, &j.EventCount); err != nil {
-			return nil, err
-		}
-		out = append(out, j)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read workspaces: %w", err)
-	}
-	return out, nil
+	return sqltx.ListJournals(ctx, c.q)
 }
 
 // Head reads one workspace's head.
 func (c *chains) Head(ctx context.Context, workspaceID string) (engine.Head, bool, error) {
-	return ReadHead(ctx, c.q, workspaceID, false)
+	return sqltx.ReadHead(ctx, c.q, sqltx.HeadQuery, workspaceID)
 }
 
 // Events streams h's journal in sequence order. Every column is typed
@@ -68,7 +52,7 @@ func (c *chains) Events(ctx context.Context, h engine.Head, fn func(e *journal.E
 
 // ScanEvents streams h's journal through database/sql's conversions.
 func (c *chains) ScanEvents(ctx context.Context, h engine.Head, fn func(e *journal.Event, rowErr error) error) error {
-	rows, err := c.q.QueryContext(ctx, "SELECT "+EventColumns+" FROM events WHERE workspace_id = ? ORDER BY sequence",
+	rows, err := c.q.QueryContext(ctx, "SELECT "+sqltx.EventColumns+" FROM events WHERE workspace_id = ? ORDER BY sequence",
 		h.WorkspaceID)
 	if err != nil {
 		return fmt.Errorf("read journal: %w", err)
@@ -76,7 +60,7 @@ func (c *chains) ScanEvents(ctx context.Context, h engine.Head, fn func(e *journ
 	defer rows.Close()
 	var e journal.Event
 	for rows.Next() {
-		if err := fn(&e, ScanEvent(rows, &e)); err != nil {
+		if err := fn(&e, sqltx.ScanEvent(rows, &e)); err != nil {
 			return err
 		}
 	}

@@ -98,7 +98,7 @@ func (e *Engine) writeOnce(ctx context.Context, fn func(tx engine.Tx) error) err
 	if err != nil {
 		return fmt.Errorf("begin write transaction: %w", err)
 	}
-	if err := fn(&Tx{tx: tx, write: true}); err != nil {
+	if err := fn(newTx(tx, true)); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
@@ -117,7 +117,7 @@ func (e *Engine) Read(ctx context.Context, fn func(tx engine.Tx) error) error {
 		return fmt.Errorf("begin read transaction: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only; nothing to keep
-	return fn(&Tx{tx: tx})
+	return fn(newTx(tx, false))
 }
 
 // retriable reports whether err is a serialization failure or a deadlock,

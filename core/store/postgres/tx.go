@@ -5,13 +5,24 @@ import (
 	"database/sql"
 	"strconv"
 	"strings"
+
+	"github.com/agenttool/collab/core/store/sqltx"
 )
 
 // Tx is one transaction of the engine: a write transaction (Write) or a
-// read-only snapshot (Read).
+// read-only snapshot (Read). Its domain methods are the shared ones
+// (sqltx.Tx), whose statements run through the methods below.
 type Tx struct {
+	sqltx.Tx
 	tx    *sql.Tx
 	write bool
+}
+
+// newTx wraps tx, a write transaction when write is set.
+func newTx(tx *sql.Tx, write bool) *Tx {
+	t := &Tx{tx: tx, write: write}
+	t.Tx = sqltx.NewTx(t, dialect)
+	return t
 }
 
 // Querier is what both *sql.Tx and *sql.Conn offer.
@@ -56,13 +67,4 @@ func rebind(query string) string {
 		b.WriteString(strconv.Itoa(n))
 	}
 	return b.String()
-}
-
-// limitArg binds a LIMIT the way SQLite reads it: a negative limit is no
-// limit (PostgreSQL refuses a negative one; LIMIT NULL is none).
-func limitArg[N int | int64](n N) any {
-	if n < 0 {
-		return nil
-	}
-	return int64(n)
 }

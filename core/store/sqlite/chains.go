@@ -9,6 +9,7 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store/sqltx"
 )
 
 var _ engine.ChainReader = (*DB)(nil)
@@ -44,29 +45,12 @@ func (c *chains) Journals(ctx context.Context) ([]engine.JournalHead, error) {
 	if tables, err := HasUserTables(ctx, c.q); err != nil || !tables {
 		return nil, err
 	}
-	rows, err := c.q.QueryContext(ctx, `SELECT w.id, w.name, w.epoch_id, w.event_head_sequence, w.event_head_hash,
-(SELECT count(*) FROM events e WHERE e.workspace_id = w.id) FROM workspaces w ORDER BY w.id`)
-	if err != nil {
-		return nil, fmt.Errorf("read workspaces: %w", err)
-	}
-	defer rows.Close()
-	var out []engine.JournalHead
-	for rows.Next() {
-		var j engine.JournalHead
-		if err := rows.Scan(&j.WorkspaceID, &j.Name, &j.EpochID, &j.Sequence, &j.Hash, &j.EventCount); err != nil {
-			return nil, err
-		}
-		out = append(out, j)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read workspaces: %w", err)
-	}
-	return out, nil
+	return sqltx.ListJournals(ctx, c.q)
 }
 
 // Head reads one workspace's head.
 func (c *chains) Head(ctx context.Context, workspaceID string) (engine.Head, bool, error) {
-	return ReadHead(ctx, c.q, workspaceID)
+	return sqltx.ReadHead(ctx, c.q, sqltx.HeadQuery, workspaceID)
 }
 
 // sessionColumn is what selects an event's session_id in this file.
@@ -118,7 +102,7 @@ func (c *chains) ScanEvents(ctx context.Context, h engine.Head, fn func(e *journ
 	defer rows.Close()
 	var e journal.Event
 	for rows.Next() {
-		if err := fn(&e, ScanEvent(rows, &e)); err != nil {
+		if err := fn(&e, sqltx.ScanEvent(rows, &e)); err != nil {
 			return err
 		}
 	}

@@ -264,7 +264,7 @@ func (s *DB) migrate(ctx context.Context, roots []legacyRoot) error {
 	if err != nil {
 		return err
 	}
-	if err := s.migrateIn(ctx, &Tx{tx: tx}, roots); err != nil {
+	if err := s.migrateIn(ctx, newTx(tx, nil), roots); err != nil {
 		_ = tx.Rollback()
 		return err
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"sync"
+
+	"github.com/agenttool/collab/core/store/sqltx"
 )
 
 // maxCachedStatements bounds the statement cache; queries past the bound
@@ -116,11 +118,19 @@ func (c *stmtCache) close() {
 	c.stmts = map[string]*sql.Stmt{}
 }
 
-// Tx is one transaction of the store. Its statements come from the
-// store's statement cache.
+// Tx is one transaction of the store. Its statements, the shared domain
+// statements (sqltx.Tx) among them, come from the store's statement cache.
 type Tx struct {
+	sqltx.Tx
 	tx    *sql.Tx
 	stmts *stmtCache
+}
+
+// newTx wraps tx; stmts may be nil (no cache, as inside a migration).
+func newTx(tx *sql.Tx, stmts *stmtCache) *Tx {
+	t := &Tx{tx: tx, stmts: stmts}
+	t.Tx = sqltx.NewTx(t, dialect)
+	return t
 }
 
 // ExecContext runs a statement inside the transaction.

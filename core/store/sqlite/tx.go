@@ -86,7 +86,7 @@ func (s *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
 		return err
 	}
 	defer s.writeStmts.flush(ctx)
-	if err := fn(&Tx{tx: tx, stmts: s.writeStmts}); err != nil {
+	if err := fn(newTx(tx, s.writeStmts)); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
@@ -114,7 +114,7 @@ func (s *DB) Read(ctx context.Context, fn func(tx *Tx) error) error {
 	}
 	defer s.readStmts.flush(ctx)
 	defer tx.Rollback() //nolint:errcheck // read-only; nothing to keep
-	return fn(&Tx{tx: tx, stmts: s.readStmts})
+	return fn(newTx(tx, s.readStmts))
 }
 
 // Querier is what both *sql.DB and *sql.Tx offer.

@@ -1,4 +1,4 @@
-package postgres
+package sqltx
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 // queryEvents runs a query selecting EventColumns and returns its events
 // in the query's order, never nil; what names the read in an error.
-func queryEvents(ctx context.Context, q Querier, what, query string, args ...any) ([]journal.Event, error) {
+func queryEvents(ctx context.Context, q Runner, what, query string, args ...any) ([]journal.Event, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
@@ -32,12 +32,19 @@ func queryEvents(ctx context.Context, q Querier, what, query string, args ...any
 // EventsAfter reads one page along the events primary key.
 func (t *Tx) EventsAfter(ctx context.Context, workspaceID string, after int64, limit int) ([]journal.Event, error) {
 	return queryEvents(ctx, t, "read events", "SELECT "+EventColumns+
-		" FROM events WHERE workspace_id = ? AND sequence > ? ORDER BY sequence LIMIT ?", workspaceID, after, limitArg(limit))
+		" FROM events WHERE workspace_id = ? AND sequence > ? ORDER BY sequence LIMIT ?", workspaceID, after, t.d.limit(int64(limit)))
 }
 
 // EachEventAfter streams the events after a sequence.
 func (t *Tx) EachEventAfter(ctx context.Context, workspaceID string, after int64, fn func(e *journal.Event) error) error {
-	rows, err := t.QueryContext(ctx, "SELECT "+EventColumns+" FROM events WHERE workspace_id = ? AND sequence > ? ORDER BY sequence",
+	return EachEvent(ctx, t, EventColumns, workspaceID, after, fn)
+}
+
+// EachEvent streams the events of a workspace after a sequence, selecting
+// columns: EventColumns, or what stands for them in an engine's older
+// layout, in ScanEvent's order.
+func EachEvent(ctx context.Context, q Runner, columns, workspaceID string, after int64, fn func(e *journal.Event) error) error {
+	rows, err := q.QueryContext(ctx, "SELECT "+columns+" FROM events WHERE workspace_id = ? AND sequence > ? ORDER BY sequence",
 		workspaceID, after)
 	if err != nil {
 		return fmt.Errorf("read journal: %w", err)
@@ -70,7 +77,7 @@ func (t *Tx) EventsBefore(ctx context.Context, workspaceID string, before int64,
 		query += " AND type = ?"
 		args = append(args, eventType)
 	}
-	return queryEvents(ctx, t, "read events", query+" ORDER BY sequence DESC LIMIT ?", append(args, limitArg(limit))...)
+	return queryEvents(ctx, t, "read events", query+" ORDER BY sequence DESC LIMIT ?", append(args, t.d.limit(int64(limit)))...)
 }
 
 // EventsOfTypes walks the primary key from after and reads payloads only
@@ -80,7 +87,7 @@ func (t *Tx) EventsOfTypes(ctx context.Context, workspaceID string, after int64,
 	for _, k := range types {
 		args = append(args, k)
 	}
-	args = append(args, limitArg(limit))
+	args = append(args, t.d.limit(int64(limit)))
 	return queryEvents(ctx, t, "read wake events", "SELECT "+EventColumns+
 		" FROM events WHERE workspace_id = ? AND sequence > ? AND type IN (?"+
 		strings.Repeat(", ?", len(types)-1)+") ORDER BY sequence LIMIT ?", args...)

@@ -1,4 +1,4 @@
-package sqlite
+package sqltx
 
 import (
 	"context"
@@ -20,7 +20,7 @@ recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)`, d.ID, d.WorkspaceID, d.Topic, d.Deci
 // RecentDecisions lists the workspace's newest decisions.
 func (t *Tx) RecentDecisions(ctx context.Context, workspaceID string, limit int) ([]engine.Decision, error) {
 	rows, err := t.QueryContext(ctx, `SELECT id, workspace_id, topic, decision, rationale, recorded_by, recorded_at
-FROM decisions WHERE workspace_id = ? ORDER BY recorded_at DESC, id DESC LIMIT ?`, workspaceID, limit)
+FROM decisions WHERE workspace_id = ? ORDER BY recorded_at DESC, id DESC LIMIT ?`, workspaceID, t.d.limit(int64(limit)))
 	if err != nil {
 		return nil, fmt.Errorf("list decisions: %w", err)
 	}

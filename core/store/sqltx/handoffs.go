@@ -1,4 +1,4 @@
-package postgres
+package sqltx
 
 import (
 	"context"
@@ -12,7 +12,7 @@ const handoffColumns = "id, workspace_id, task_id, from_actor, to_actor, summary
 
 // QueryHandoffs selects the handoffs matching where (a SQL condition with
 // args, and any ORDER BY); never nil.
-func QueryHandoffs(ctx context.Context, q Querier, where string, args ...any) ([]engine.Handoff, error) {
+func QueryHandoffs(ctx context.Context, q Runner, where string, args ...any) ([]engine.Handoff, error) {
 	rows, err := q.QueryContext(ctx, "SELECT "+handoffColumns+" FROM handoffs WHERE "+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read handoffs: %w", err)
@@ -58,12 +58,14 @@ func (t *Tx) ResolveHandoff(ctx context.Context, id string, status engine.Handof
 	return nil
 }
 
-// sweepOrder is the order in which the reference's sweeps visit pending
-// offers. Its queries carry no ORDER BY; SQLite walks handoffs_target_idx
-// (workspace_id, to_actor, status, expires_at), ties by row_id, for both
-// the workspace-wide and the one-task sweep. Stating that order keeps the
-// journal the same whichever implementation swept.
-const sweepOrder = " ORDER BY to_actor, status, expires_at, row_id"
+// taskOffersWhere selects a task's pending offers; the dialect appends the
+// sweep order. The sweeps visit pending offers in the order the
+// reference's do. Its queries carry no ORDER BY; SQLite walks
+// handoffs_target_idx (workspace_id, to_actor, status, expires_at), ties
+// by rowid, for both the workspace-wide and the one-task sweep. Stating
+// that order (the dialect's sweepOrder, ties by its row-order column)
+// keeps the journal the same whichever implementation swept.
+const taskOffersWhere = "workspace_id = ? AND task_id = ? AND status = 'pending'"
 
 // LiveTaskOffers lists a task's unexpired pending offers.
 func (t *Tx) LiveTaskOffers(ctx context.Context, workspaceID, taskID, now string) ([]engine.Handoff, error) {
@@ -73,7 +75,7 @@ func (t *Tx) LiveTaskOffers(ctx context.Context, workspaceID, taskID, now string
 
 // TaskOffersToSweep lists every pending offer of a task in sweep order.
 func (t *Tx) TaskOffersToSweep(ctx context.Context, workspaceID, taskID string) ([]engine.Handoff, error) {
-	return QueryHandoffs(ctx, t, "workspace_id = ? AND task_id = ? AND status = 'pending'"+sweepOrder, workspaceID, taskID)
+	return QueryHandoffs(ctx, t, t.d.taskOffersSweep, workspaceID, taskID)
 }
 
 // ElapsedOffersToSweep lists the pending offers past their deadline.
@@ -84,7 +86,7 @@ func (t *Tx) ElapsedOffersToSweep(ctx context.Context, workspaceID, taskID, now 
 		where += " AND task_id = ?"
 		args = append(args, taskID)
 	}
-	return QueryHandoffs(ctx, t, where+sweepOrder, args...)
+	return QueryHandoffs(ctx, t, where+t.d.sweepOrder, args...)
 }
 
 // OffersToSession lists the pending offers addressed to a session.

@@ -1,4 +1,4 @@
-package postgres
+package sqltx
 
 import (
 	"context"
@@ -24,7 +24,7 @@ func scanSession(row interface{ Scan(dest ...any) error }) (engine.Session, erro
 }
 
 // FindSession reads one credential-bound session by id.
-func FindSession(ctx context.Context, q Querier, id string) (engine.Session, bool, error) {
+func FindSession(ctx context.Context, q Runner, id string) (engine.Session, bool, error) {
 	c, err := scanSession(q.QueryRowContext(ctx, "SELECT "+sessionColumns+" FROM coordination_sessions WHERE id = ?", id))
 	if err == sql.ErrNoRows {
 		return c, false, nil
@@ -43,7 +43,7 @@ func (t *Tx) ActiveSessions(ctx context.Context, workspaceID string) ([]engine.S
 
 // QuerySessions reads the credential-bound sessions that the rest of a
 // query (a WHERE and an ORDER BY clause) selects; never nil.
-func QuerySessions(ctx context.Context, q Querier, rest string, args ...any) ([]engine.Session, error) {
+func QuerySessions(ctx context.Context, q Runner, rest string, args ...any) ([]engine.Session, error) {
 	rows, err := q.QueryContext(ctx, "SELECT "+sessionColumns+" FROM coordination_sessions "+rest, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)

@@ -1,4 +1,4 @@
-package postgres
+package sqltx
 
 import (
 	"context"
@@ -8,16 +8,21 @@ import (
 	"github.com/agenttool/collab/core/store/engine"
 )
 
-// ClaimedPaths lists the repository's path-reserving tasks. The order is
-// the one SQLite's indexes yield, which is the order the reference reports
-// conflicts in; stating it keeps both implementations alike.
-func (t *Tx) ClaimedPaths(ctx context.Context, repositoryKey, now string) ([]engine.PathClaim, error) {
-	rows, err := t.QueryContext(ctx, `SELECT t.id, t.workspace_id, t.assignee, t.assignee_session_id, t.lease_expires_at,
+// claimedPathsSelect selects the reserving tasks ClaimedPaths reads; the
+// dialect appends their order (its parameters are the repository key and
+// the clock).
+const claimedPathsSelect = `SELECT t.id, t.workspace_id, t.assignee, t.assignee_session_id, t.lease_expires_at,
 t.path_scopes_json FROM tasks t JOIN workspaces w ON w.id = t.workspace_id
 WHERE w.repository_key = ? AND t.work_mode != 'read_only' AND (
   (t.status = 'claimed' AND (t.lease_expires_at > ? OR t.assignee_session_id IS NOT NULL))
-  OR (t.status = 'completed' AND t.completion_policy = 'accepted' AND t.review_status = 'pending'))
-ORDER BY w.row_id, t.status, t.lease_expires_at, t.row_id`, repositoryKey, now)
+  OR (t.status = 'completed' AND t.completion_policy = 'accepted' AND t.review_status = 'pending'))`
+
+// ClaimedPaths lists the repository's path-reserving tasks. The order is
+// the one SQLite's indexes yield, which is the order the reference reports
+// conflicts in, ties by the dialect's row-order column; stating it keeps
+// both implementations alike.
+func (t *Tx) ClaimedPaths(ctx context.Context, repositoryKey, now string) ([]engine.PathClaim, error) {
+	rows, err := t.QueryContext(ctx, t.d.claimedPaths, repositoryKey, now)
 	if err != nil {
 		return nil, fmt.Errorf("read reservations: %w", err)
 	}

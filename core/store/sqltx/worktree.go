@@ -1,4 +1,4 @@
-package postgres
+package sqltx
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 )
 
 // InsertWorktree records a new worktree row of workspace wsID.
-func InsertWorktree(ctx context.Context, q Querier, wsID string, w engine.WorktreeFacts, now string) error {
+func InsertWorktree(ctx context.Context, q Runner, wsID string, w engine.WorktreeFacts, now string) error {
 	_, err := q.ExecContext(ctx, `INSERT INTO worktrees (id, workspace_id, repository_key, root_path, git_common_dir_hash,
 fingerprint, branch, head_sha, dirty, registered_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		w.WorktreeID, wsID, w.RepositoryKey, w.RootPath, w.GitCommonDirHash, w.Fingerprint, w.Branch, w.HeadSHA,
@@ -28,4 +28,12 @@ func NullableBool(b *bool) any {
 		return 1
 	}
 	return 0
+}
+
+// AddWorktree registers a worktree (and its repository when new).
+func (t *Tx) AddWorktree(ctx context.Context, workspaceID string, w engine.WorktreeFacts, now string) error {
+	if err := t.insertRepository(ctx, w.RepositoryKey, now); err != nil {
+		return err
+	}
+	return InsertWorktree(ctx, t, workspaceID, w, now)
 }

@@ -1,15 +1,16 @@
-package sqlite
+package sqltx
 
 import (
 	"context"
 	"database/sql"
 	"fmt"
 
+	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store/engine"
 )
 
 // TouchWorktree records the latest observed Git facts of a worktree.
-func TouchWorktree(ctx context.Context, q Querier, worktreeID string, cp engine.WorktreeFacts, now string) error {
+func TouchWorktree(ctx context.Context, q Runner, worktreeID string, cp engine.WorktreeFacts, now string) error {
 	_, err := q.ExecContext(ctx, "UPDATE worktrees SET branch = ?, head_sha = ?, dirty = ?, last_seen_at = ? WHERE id = ?",
 		cp.Branch, cp.HeadSHA, NullableBool(cp.Dirty), now, worktreeID)
 	if err != nil {
@@ -35,7 +36,7 @@ func ScanWorktree(row interface{ Scan(...any) error }) (engine.Worktree, error) 
 }
 
 // WorktreeByRoot reads the worktree registered at root.
-func WorktreeByRoot(ctx context.Context, q Querier, root string) (engine.Worktree, bool, error) {
+func WorktreeByRoot(ctx context.Context, q Runner, root string) (engine.Worktree, bool, error) {
 	w, err := ScanWorktree(q.QueryRowContext(ctx, "SELECT "+WorktreeColumns+" FROM worktrees WHERE root_path = ?", root))
 	if err == sql.ErrNoRows {
 		return w, false, nil
@@ -47,7 +48,7 @@ func WorktreeByRoot(ctx context.Context, q Querier, root string) (engine.Worktre
 }
 
 // WorktreeByID reads one worktree.
-func WorktreeByID(ctx context.Context, q Querier, id string) (engine.Worktree, bool, error) {
+func WorktreeByID(ctx context.Context, q Runner, id string) (engine.Worktree, bool, error) {
 	w, err := ScanWorktree(q.QueryRowContext(ctx, "SELECT "+WorktreeColumns+" FROM worktrees WHERE id = ?", id))
 	if err == sql.ErrNoRows {
 		return w, false, nil
@@ -62,7 +63,7 @@ func WorktreeByID(ctx context.Context, q Querier, id string) (engine.Worktree, b
 const WorkspaceColumns = "id, epoch_id, root_path, repository_key, name, created_at, event_head_sequence, event_head_hash"
 
 // FindWorkspace reads one workspace.
-func FindWorkspace(ctx context.Context, q Querier, id string) (engine.Workspace, bool, error) {
+func FindWorkspace(ctx context.Context, q Runner, id string) (engine.Workspace, bool, error) {
 	var w engine.Workspace
 	err := q.QueryRowContext(ctx, "SELECT "+WorkspaceColumns+" FROM workspaces WHERE id = ?", id).
 		Scan(&w.ID, &w.EpochID, &w.RootPath, &w.RepositoryKey, &w.Name, &w.CreatedAt, &w.EventHeadSequence, &w.EventHeadHash)
@@ -106,4 +107,25 @@ func (t *Tx) WorktreeByID(ctx context.Context, id string) (engine.Worktree, bool
 // TouchWorktree records the Git facts last observed in a worktree.
 func (t *Tx) TouchWorktree(ctx context.Context, id string, w engine.WorktreeFacts, now string) error {
 	return TouchWorktree(ctx, t, id, w, now)
+}
+
+// CreateWorkspace stores a new workspace with an empty journal.
+func (t *Tx) CreateWorkspace(ctx context.Context, w engine.NewWorkspace) error {
+	if err := t.insertRepository(ctx, w.RepositoryKey, w.CreatedAt); err != nil {
+		return err
+	}
+	if _, err := t.ExecContext(ctx, `INSERT INTO workspaces (id, epoch_id, root_path, name, created_at, event_head_sequence,
+event_head_hash, repository_key) VALUES (?, ?, ?, ?, ?, 0, ?, ?)`,
+		w.ID, w.EpochID, w.RootPath, w.Name, w.CreatedAt, journal.GenesisHash, w.RepositoryKey); err != nil {
+		return fmt.Errorf("insert workspace: %w", err)
+	}
+	return nil
+}
+
+// insertRepository registers a repository unless it is known already.
+func (t *Tx) insertRepository(ctx context.Context, key, now string) error {
+	if _, err := t.ExecContext(ctx, t.d.insertRepository, key, now); err != nil {
+		return fmt.Errorf("insert repository: %w", err)
+	}
+	return nil
 }

@@ -1,4 +1,4 @@
-package postgres
+package sqltx
 
 import (
 	"context"
@@ -54,7 +54,7 @@ func scanTask(row interface{ Scan(dest ...any) error }) (engine.Task, error) {
 
 // ListTasks returns the workspace's tasks in (created_at, id) order,
 // optionally only those whose stored status is status; never nil.
-func ListTasks(ctx context.Context, q Querier, workspaceID, status string) ([]engine.Task, error) {
+func ListTasks(ctx context.Context, q Runner, workspaceID, status string) ([]engine.Task, error) {
 	query := "SELECT " + taskColumns + " FROM tasks WHERE workspace_id = ?"
 	args := []any{workspaceID}
 	if status != "" {
@@ -78,7 +78,7 @@ func ListTasks(ctx context.Context, q Querier, workspaceID, status string) ([]en
 }
 
 // FindTask reads one task; found is false when it does not exist.
-func FindTask(ctx context.Context, q Querier, workspaceID, taskID string) (engine.Task, bool, error) {
+func FindTask(ctx context.Context, q Runner, workspaceID, taskID string) (engine.Task, bool, error) {
 	t, err := scanTask(q.QueryRowContext(ctx, "SELECT "+taskColumns+" FROM tasks WHERE workspace_id = ? AND id = ?",
 		workspaceID, taskID))
 	if err == sql.ErrNoRows {
@@ -91,7 +91,7 @@ func FindTask(ctx context.Context, q Querier, workspaceID, taskID string) (engin
 }
 
 // ListArtifacts lists a task's artifacts in (attached_at, id) order; never nil.
-func ListArtifacts(ctx context.Context, q Querier, workspaceID, taskID string) ([]engine.Artifact, error) {
+func ListArtifacts(ctx context.Context, q Runner, workspaceID, taskID string) ([]engine.Artifact, error) {
 	rows, err := q.QueryContext(ctx, `SELECT id, task_id, kind, uri, sha256, media_type, label, attached_by, attached_at,
 attached_by_session_id FROM artifacts WHERE workspace_id = ? AND task_id = ? ORDER BY attached_at, id`, workspaceID, taskID)
 	if err != nil {

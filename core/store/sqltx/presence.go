@@ -1,4 +1,4 @@
-package postgres
+package sqltx
 
 import (
 	"context"
@@ -113,7 +113,7 @@ func (t *Tx) PresenceList(ctx context.Context, workspaceID string, state engine.
 	default:
 		return nil, fmt.Errorf("list presence: unknown state %q", state)
 	}
-	return t.presenceRows(ctx, query+" ORDER BY joined_at DESC, id DESC LIMIT ?", append(args, limitArg(limit))...)
+	return t.presenceRows(ctx, query+" ORDER BY joined_at DESC, id DESC LIMIT ?", append(args, t.d.limit(limit))...)
 }
 
 // PresenceBySeen lists every hint of the workspace, most recently seen

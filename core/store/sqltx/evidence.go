@@ -1,4 +1,4 @@
-package sqlite
+package sqltx
 
 import (
 	"context"
@@ -41,10 +41,10 @@ func (t *Tx) TaskRecorded(ctx context.Context, workspaceID, id string) (bool, er
 }
 
 // RecordedCheckpoints lists the checkpoints stored on the workspace's
-// tasks, in row order, each task's base before its result.
+// tasks, in the order the dialect's statement yields them (the seam
+// promises none), each task's base before its result.
 func (t *Tx) RecordedCheckpoints(ctx context.Context, workspaceID string) ([]json.RawMessage, error) {
-	rows, err := t.QueryContext(ctx, `SELECT base_checkpoint_json, result_checkpoint_json FROM tasks
-WHERE workspace_id = ? AND (base_checkpoint_json IS NOT NULL OR result_checkpoint_json IS NOT NULL)`, workspaceID)
+	rows, err := t.QueryContext(ctx, t.d.recordedCheckpoints, workspaceID)
 	if err != nil {
 		return nil, fmt.Errorf("read task checkpoints: %w", err)
 	}

@@ -1,4 +1,4 @@
-package sqlite
+package sqltx
 
 import (
 	"context"
@@ -147,8 +147,7 @@ AND (assignee = ? OR reported_by = ?) ORDER BY id`, workspaceID, of.Actor, of.Ac
 // first.
 func (t *Tx) RepositoryAt(ctx context.Context, rootPath string) (string, bool, error) {
 	var key string
-	err := t.QueryRowContext(ctx, `SELECT repository_key FROM worktrees WHERE root_path = ?
-UNION ALL SELECT repository_key FROM workspaces WHERE root_path = ? LIMIT 1`, rootPath, rootPath).Scan(&key)
+	err := t.QueryRowContext(ctx, t.d.repositoryAt, rootPath, rootPath).Scan(&key)
 	if err == sql.ErrNoRows {
 		return "", false, nil
 	}
@@ -166,12 +165,15 @@ WHERE w.repository_key = ? AND t.work_mode != 'read_only' AND t.path_scopes_json
   (t.status = 'claimed' AND (t.lease_expires_at > ? OR t.assignee_session_id IS NOT NULL))
   OR (t.status = 'completed' AND t.completion_policy = 'accepted' AND t.review_status = 'pending'))`
 
-// Reservations reads the reserving tasks in rowid order, which is
-// insertion order.
+// reservationsSelect selects what Reservations reads; the dialect appends
+// the order.
+const reservationsSelect = `SELECT t.id, t.workspace_id, t.title, t.status = 'completed', t.assignee,
+t.assignee_session_id, t.lease_expires_at, t.path_scopes_json ` + reservingWhere
+
+// Reservations reads the reserving tasks in the dialect's row order, which
+// is insertion order.
 func (t *Tx) Reservations(ctx context.Context, repositoryKey, now string) ([]engine.Reservation, error) {
-	rows, err := t.QueryContext(ctx, `SELECT t.id, t.workspace_id, t.title, t.status = 'completed', t.assignee,
-t.assignee_session_id, t.lease_expires_at, t.path_scopes_json `+reservingWhere+`
-ORDER BY w.rowid, t.rowid`, repositoryKey, now)
+	rows, err := t.QueryContext(ctx, t.d.reservations, repositoryKey, now)
 	if err != nil {
 		return nil, fmt.Errorf("read reservations: %w", err)
 	}

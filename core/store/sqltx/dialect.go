@@ -1,0 +1,60 @@
+package sqltx
+
+// A Dialect is exactly what the two engines' domain SQL says differently;
+// every other statement in this package is one text for both. Build one
+// per engine with NewDialect, once, and share it between transactions.
+type Dialect struct {
+	limit               func(n int64) any
+	repositoryAt        string
+	recordedCheckpoints string
+	insertRepository    string
+
+	// Statements that name the row-order column, built by NewDialect so
+	// that no transaction assembles them again.
+	sweepOrder      string
+	taskOffersSweep string
+	claimedPaths    string
+	reservations    string
+}
+
+// Syntax names the differences a Dialect is built from.
+type Syntax struct {
+	// RowOrder is the column that numbers a table's rows in insertion
+	// order, by which the statements that must list rows the way the
+	// reference's SQLite indexes yield them break ties: SQLite's rowid, or
+	// the identity column a PostgreSQL table carries for it.
+	RowOrder string
+	// Limit binds a LIMIT parameter. The engine's callers pass a negative
+	// limit to mean none, which SQLite reads that way and PostgreSQL
+	// refuses.
+	Limit func(n int64) any
+	// RepositoryAt selects the repository_key registered at a root path
+	// (two "?" parameters, both the path), a worktree's before a
+	// workspace's: SQLite yields a UNION ALL's arms in order, PostgreSQL
+	// promises no order without an ORDER BY.
+	RepositoryAt string
+	// RecordedCheckpoints selects (base_checkpoint_json,
+	// result_checkpoint_json) of the workspace's ("?") tasks that have
+	// either. The seam promises no order; each engine keeps the statement
+	// it ran before the two shared one package (SQLite's has no ORDER BY,
+	// PostgreSQL's orders by row_id).
+	RecordedCheckpoints string
+	// InsertRepository adds a repositories row (key, created_at) unless
+	// one with that key exists.
+	InsertRepository string
+}
+
+// NewDialect builds the dialect s describes.
+func NewDialect(s Syntax) *Dialect {
+	sweepOrder := " ORDER BY to_actor, status, expires_at, " + s.RowOrder
+	return &Dialect{
+		limit:               s.Limit,
+		repositoryAt:        s.RepositoryAt,
+		recordedCheckpoints: s.RecordedCheckpoints,
+		insertRepository:    s.InsertRepository,
+		sweepOrder:          sweepOrder,
+		taskOffersSweep:     taskOffersWhere + sweepOrder,
+		claimedPaths:        claimedPathsSelect + "\nORDER BY w." + s.RowOrder + ", t.status, t.lease_expires_at, t." + s.RowOrder,
+		reservations:        reservationsSelect + "\nORDER BY w." + s.RowOrder + ", t." + s.RowOrder,
+	}
+}

@@ -1,0 +1,45 @@
+// Package sqltx holds the SQL of the journal's domain, written once for
+// both SQL engines: every statement behind engine.Tx's domain methods
+// (tasks, leases, sessions, reports, handoffs, presence, views, events,
+// receipts, workspaces and worktrees) and the Go that binds and scans it.
+//
+// An engine supplies what is its own: a Runner that executes a statement
+// inside its transaction (the SQLite engine through its statement cache,
+// the PostgreSQL engine after rebinding the "?" placeholders), and a
+// Dialect naming exactly where the two engines' SQL differs. Everything
+// about transactions — how they begin, lock a journal head, retry and
+// commit — stays with the engine, which embeds Tx in its own transaction
+// type and adds Head and TakeWriteGuard.
+package sqltx
+
+import (
+	"context"
+	"database/sql"
+)
+
+// Runner executes one statement inside a transaction. Statements use "?"
+// placeholders; an engine whose server wants another style rewrites them.
+// *sql.Tx and *sql.Conn are Runners.
+type Runner interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// runner is Runner under a name that does not export the embedded field.
+type runner = Runner
+
+// Tx implements the domain methods of engine.Tx over a Runner, in one
+// Dialect. Its statements run through the Runner only, so whatever the
+// engine's Runner does to a statement (caching, rebinding) applies to
+// every one of them. The zero Tx is not usable: build it with NewTx.
+type Tx struct {
+	runner
+	d *Dialect
+}
+
+// NewTx returns the domain methods of the transaction r runs statements
+// in, spoken in dialect d.
+func NewTx(r Runner, d *Dialect) Tx {
+	return Tx{runner: r, d: d}
+}
