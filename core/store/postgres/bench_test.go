@@ -27,6 +27,18 @@ type engineCase struct {
 	open func(b *testing.B) engine.Engine
 }
 
+// reportRetries adds, for a PostgreSQL engine, how many attempts per
+// commit ended in a serialization failure (40001) or a deadlock (40P01).
+func reportRetries(b *testing.B, e engine.Engine) {
+	pg, ok := e.(*Engine)
+	if !ok {
+		return
+	}
+	commits := float64(max(1, pg.stats.commits.Load()))
+	b.ReportMetric(float64(pg.stats.serialization.Load())/commits, "40001/commit")
+	b.ReportMetric(float64(pg.stats.deadlocks.Load())/commits, "40P01/commit")
+}
+
 func engines(b *testing.B) []engineCase {
 	testServer(b)
 	return []engineCase{
@@ -42,6 +54,17 @@ func engines(b *testing.B) []engineCase {
 			if err != nil {
 				b.Fatal(err)
 			}
+			return e
+		}},
+		// The engine without its workspace queue (queue.go): every
+		// writer waits for the row inside its transaction, and runs
+		// again after a pause.
+		{"postgres-firstcome", func(b *testing.B) engine.Engine {
+			e, err := Open(context.Background(), freshDatabase(b))
+			if err != nil {
+				b.Fatal(err)
+			}
+			e.firstComeOnly = true
 			return e
 		}},
 	}
@@ -76,6 +99,23 @@ func appendAtHead(ctx context.Context, tx engine.Tx, workspaceID, id string) err
 	return tx.Append(ctx, &ev)
 }
 
+// ruleShaped is one write shaped like a rule's (report_append): reads
+// before the head (the workspace, the idempotency receipt), the append,
+// then the receipt recorded. Its snapshot is taken long before Head.
+func ruleShaped(ctx context.Context, tx engine.Tx, workspaceID, id string) error {
+	if _, _, err := tx.Workspace(ctx, workspaceID); err != nil {
+		return err
+	}
+	scope := engine.ReceiptScope{WorkspaceID: workspaceID, Actor: "bench", Key: "key_" + id}
+	if _, found, err := tx.FindReceipt(ctx, scope); err != nil || found {
+		return err
+	}
+	if err := appendAtHead(ctx, tx, workspaceID, id); err != nil {
+		return err
+	}
+	return tx.InsertReceipt(ctx, scope, engine.Receipt{Operation: "bench", RequestHash: id, Response: []byte(`{}`)}, benchClock)
+}
+
 // BenchmarkAppend is one event appended per write transaction, by one
 // writer (ns/op is the latency of one append).
 func BenchmarkAppend(b *testing.B) {
@@ -94,35 +134,54 @@ func BenchmarkAppend(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "appends/s")
+			reportRetries(b, e)
 		})
 	}
 }
 
-// BenchmarkAppend16Writers is 16 goroutines appending to one workspace,
-// one event per write transaction (appends/s is the total throughput).
+// BenchmarkAppend16Writers is 16 goroutines appending, one event per
+// write transaction (appends/s is the total throughput), all to one
+// workspace or each to its own.
 func BenchmarkAppend16Writers(b *testing.B) {
-	for _, c := range engines(b) {
-		b.Run(c.name, func(b *testing.B) {
-			e := c.open(b)
-			defer e.Close()
-			benchWorkspace(b, e, "ws_bench")
-			ctx := context.Background()
-			var next atomic.Int64
-			// RunParallel starts parallelism × GOMAXPROCS goroutines.
-			b.SetParallelism(max(1, 16/runtime.GOMAXPROCS(0)))
-			b.ResetTimer()
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					id := strconv.FormatInt(next.Add(1), 10)
-					if err := e.Write(ctx, func(tx engine.Tx) error { return appendAtHead(ctx, tx, "ws_bench", id) }); err != nil {
-						b.Error(err)
-						return
-					}
-				}
-			})
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "appends/s")
+	for _, spread := range []struct {
+		name       string
+		workspaces int
+		write      func(ctx context.Context, tx engine.Tx, workspaceID, id string) error
+	}{{"one-workspace", 1, appendAtHead}, {"16-workspaces", 16, appendAtHead}, {"one-workspace-rule-shaped", 1, ruleShaped}} {
+		b.Run(spread.name, func(b *testing.B) {
+			for _, c := range engines(b) {
+				b.Run(c.name, func(b *testing.B) { benchWriters(b, c, 16, spread.workspaces, spread.write) })
+			}
 		})
 	}
+}
+
+// benchWriters runs writers goroutines appending to workspaces
+// workspaces with write, goroutine i to workspace i mod workspaces.
+func benchWriters(b *testing.B, c engineCase, writers, workspaces int,
+	write func(ctx context.Context, tx engine.Tx, workspaceID, id string) error) {
+	e := c.open(b)
+	defer e.Close()
+	for w := 0; w < workspaces; w++ {
+		benchWorkspace(b, e, "ws_bench"+strconv.Itoa(w))
+	}
+	ctx := context.Background()
+	var next, goroutines atomic.Int64
+	// RunParallel starts parallelism × GOMAXPROCS goroutines.
+	b.SetParallelism(max(1, writers/runtime.GOMAXPROCS(0)))
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		ws := "ws_bench" + strconv.FormatInt((goroutines.Add(1)-1)%int64(workspaces), 10)
+		for pb.Next() {
+			id := strconv.FormatInt(next.Add(1), 10)
+			if err := e.Write(ctx, func(tx engine.Tx) error { return write(ctx, tx, ws, id) }); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "appends/s")
+	reportRetries(b, e)
 }
 
 // BenchmarkVerify50000 verifies a 50,000-event chain from genesis.

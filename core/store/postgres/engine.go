@@ -45,7 +45,14 @@ const maxConns = 16
 
 // Engine is an open PostgreSQL journal. It is safe for concurrent use.
 type Engine struct {
-	pool *sql.DB
+	pool  *sql.DB
+	stats writeStats
+	turns turns
+	// firstComeOnly turns the workspace queue off (queue.go): every
+	// attempt waits for the workspace row inside its transaction and runs
+	// again after a pause, as the engine did before the queue. Benchmarks
+	// set it to measure the queue.
+	firstComeOnly bool
 }
 
 // Open connects to the server url names (a postgres:// or postgresql://
@@ -79,13 +86,28 @@ func (e *Engine) Close() error { return e.pool.Close() }
 // Write runs fn in one SERIALIZABLE transaction and commits it when fn
 // returns nil; any error rolls everything back. A serialization failure
 // or deadlock, from fn's statements or from the commit, runs fn again in
-// a new transaction until writeRetryWindow has passed.
+// a new transaction until writeRetryWindow has passed. Such an attempt
+// runs again behind the engine's other writers of its workspace, and
+// while a workspace stays busy every write queues there first (queue.go).
 func (e *Engine) Write(ctx context.Context, fn func(tx engine.Tx) error) error {
 	deadline := time.Now().Add(writeRetryWindow)
+	queuedOn := ""
+	if !e.firstComeOnly {
+		queuedOn = e.turns.busy()
+	}
 	for attempt := 0; ; attempt++ {
-		err := e.writeOnce(ctx, fn)
+		touched, err := e.writeOnce(ctx, queuedOn, fn)
+		e.stats.count(err)
 		if err == nil || !retriable(err) || time.Now().After(deadline) {
 			return err
+		}
+		if touched != "" && !e.firstComeOnly {
+			e.turns.met(touched)
+			if touched != queuedOn {
+				// Waiting for the turn replaces the pause.
+				queuedOn = touched
+				continue
+			}
 		}
 		if err := pause(ctx, backoff(attempt)); err != nil {
 			return err
@@ -93,20 +115,31 @@ func (e *Engine) Write(ctx context.Context, fn func(tx engine.Tx) error) error {
 	}
 }
 
-func (e *Engine) writeOnce(ctx context.Context, fn func(tx engine.Tx) error) error {
+// writeOnce runs one attempt of fn, holding the engine's turn of workspace
+// queuedOn when it is not empty, and returns the workspace whose head the
+// attempt read last.
+func (e *Engine) writeOnce(ctx context.Context, queuedOn string, fn func(tx engine.Tx) error) (touched string, err error) {
+	if queuedOn != "" {
+		release, err := e.turns.take(ctx, queuedOn)
+		if err != nil {
+			return "", err
+		}
+		defer release()
+	}
 	tx, err := e.pool.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelSerializable})
 	if err != nil {
-		return fmt.Errorf("begin write transaction: %w", err)
+		return "", fmt.Errorf("begin write transaction: %w", err)
 	}
-	if err := fn(&Tx{tx: tx, write: true}); err != nil {
+	t := &Tx{tx: tx, write: true}
+	if err := fn(t); err != nil {
 		_ = tx.Rollback()
-		return err
+		return t.touched, err
 	}
 	if err := tx.Commit(); err != nil {
 		_ = tx.Rollback()
-		return fmt.Errorf("commit: %w", err)
+		return t.touched, fmt.Errorf("commit: %w", err)
 	}
-	return nil
+	return t.touched, nil
 }
 
 // Read runs fn in one REPEATABLE READ, READ ONLY transaction: every query

@@ -13,6 +13,9 @@ import (
 // locks the workspace row (FOR UPDATE) until the transaction ends, so no
 // other transaction appends to the journal meanwhile.
 func (t *Tx) Head(ctx context.Context, workspaceID string) (engine.Head, bool, error) {
+	if t.write {
+		t.touched = workspaceID
+	}
 	return ReadHead(ctx, t, workspaceID, t.write)
 }
 

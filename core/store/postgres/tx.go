@@ -12,6 +12,9 @@ import (
 type Tx struct {
 	tx    *sql.Tx
 	write bool
+	// touched is the workspace whose head a write transaction read last
+	// (queue.go).
+	touched string
 }
 
 // Querier is what both *sql.Tx and *sql.Conn offer.
