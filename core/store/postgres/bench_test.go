@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store/engine"
@@ -24,50 +25,64 @@ import (
 
 type engineCase struct {
 	name string
-	open func(b *testing.B) engine.Engine
+	// openN opens n engines on one new journal, as n processes would.
+	openN func(b *testing.B, n int) []engine.Engine
 }
+
+func (c engineCase) open(b *testing.B) engine.Engine { return c.openN(b, 1)[0] }
 
 // reportRetries adds, for a PostgreSQL engine, how many attempts per
 // commit ended in a serialization failure (40001) or a deadlock (40P01).
-func reportRetries(b *testing.B, e engine.Engine) {
-	pg, ok := e.(*Engine)
-	if !ok {
-		return
+func reportRetries(b *testing.B, all ...engine.Engine) {
+	var commits, serialization, deadlocks int64
+	for _, e := range all {
+		pg, ok := e.(*Engine)
+		if !ok {
+			return
+		}
+		commits += pg.stats.commits.Load()
+		serialization += pg.stats.serialization.Load()
+		deadlocks += pg.stats.deadlocks.Load()
 	}
-	commits := float64(max(1, pg.stats.commits.Load()))
-	b.ReportMetric(float64(pg.stats.serialization.Load())/commits, "40001/commit")
-	b.ReportMetric(float64(pg.stats.deadlocks.Load())/commits, "40P01/commit")
+	b.ReportMetric(float64(serialization)/float64(max(1, commits)), "40001/commit")
+	b.ReportMetric(float64(deadlocks)/float64(max(1, commits)), "40P01/commit")
 }
 
 func engines(b *testing.B) []engineCase {
 	testServer(b)
 	return []engineCase{
-		{"sqlite", func(b *testing.B) engine.Engine {
-			db, err := sqlite.Open(context.Background(), sqlite.Options{Path: filepath.Join(b.TempDir(), "bench.sqlite")})
-			if err != nil {
-				b.Fatal(err)
+		{"sqlite", func(b *testing.B, n int) []engine.Engine {
+			path := filepath.Join(b.TempDir(), "bench.sqlite")
+			out := make([]engine.Engine, n)
+			for i := range out {
+				db, err := sqlite.Open(context.Background(), sqlite.Options{Path: path})
+				if err != nil {
+					b.Fatal(err)
+				}
+				out[i] = sqlite.Engine{DB: db}
 			}
-			return sqlite.Engine{DB: db}
+			return out
 		}},
-		{"postgres", func(b *testing.B) engine.Engine {
-			e, err := Open(context.Background(), freshDatabase(b))
-			if err != nil {
-				b.Fatal(err)
-			}
-			return e
-		}},
+		{"postgres", func(b *testing.B, n int) []engine.Engine { return openPostgres(b, n, false) }},
 		// The engine without its workspace queue (queue.go): every
 		// writer waits for the row inside its transaction, and runs
 		// again after a pause.
-		{"postgres-firstcome", func(b *testing.B) engine.Engine {
-			e, err := Open(context.Background(), freshDatabase(b))
-			if err != nil {
-				b.Fatal(err)
-			}
-			e.firstComeOnly = true
-			return e
-		}},
+		{"postgres-firstcome", func(b *testing.B, n int) []engine.Engine { return openPostgres(b, n, true) }},
 	}
+}
+
+func openPostgres(b *testing.B, n int, firstComeOnly bool) []engine.Engine {
+	url := freshDatabase(b)
+	out := make([]engine.Engine, n)
+	for i := range out {
+		e, err := Open(context.Background(), url)
+		if err != nil {
+			b.Fatal(err)
+		}
+		e.firstComeOnly = firstComeOnly
+		out[i] = e
+	}
+	return out
 }
 
 const benchClock = "2026-01-01T00:00:00.000Z"
@@ -141,29 +156,39 @@ func BenchmarkAppend(b *testing.B) {
 
 // BenchmarkAppend16Writers is 16 goroutines appending, one event per
 // write transaction (appends/s is the total throughput), all to one
-// workspace or each to its own.
+// workspace or each to its own; 16-engines gives each goroutine its own
+// engine, as 16 processes have.
 func BenchmarkAppend16Writers(b *testing.B) {
 	for _, spread := range []struct {
 		name       string
 		workspaces int
+		engines    int
 		write      func(ctx context.Context, tx engine.Tx, workspaceID, id string) error
-	}{{"one-workspace", 1, appendAtHead}, {"16-workspaces", 16, appendAtHead}, {"one-workspace-rule-shaped", 1, ruleShaped}} {
+	}{
+		{"one-workspace", 1, 1, appendAtHead},
+		{"16-workspaces", 16, 1, appendAtHead},
+		{"one-workspace-rule-shaped", 1, 1, ruleShaped},
+		{"one-workspace-16-engines", 1, 16, appendAtHead},
+	} {
 		b.Run(spread.name, func(b *testing.B) {
 			for _, c := range engines(b) {
-				b.Run(c.name, func(b *testing.B) { benchWriters(b, c, 16, spread.workspaces, spread.write) })
+				b.Run(c.name, func(b *testing.B) { benchWriters(b, c, 16, spread.engines, spread.workspaces, spread.write) })
 			}
 		})
 	}
 }
 
 // benchWriters runs writers goroutines appending to workspaces
-// workspaces with write, goroutine i to workspace i mod workspaces.
-func benchWriters(b *testing.B, c engineCase, writers, workspaces int,
+// workspaces with write, goroutine i to workspace i mod workspaces
+// through engine i mod engines.
+func benchWriters(b *testing.B, c engineCase, writers, engines, workspaces int,
 	write func(ctx context.Context, tx engine.Tx, workspaceID, id string) error) {
-	e := c.open(b)
-	defer e.Close()
+	all := c.openN(b, engines)
+	for _, e := range all {
+		defer e.Close()
+	}
 	for w := 0; w < workspaces; w++ {
-		benchWorkspace(b, e, "ws_bench"+strconv.Itoa(w))
+		benchWorkspace(b, all[0], "ws_bench"+strconv.Itoa(w))
 	}
 	ctx := context.Background()
 	var next, goroutines atomic.Int64
@@ -171,7 +196,9 @@ func benchWriters(b *testing.B, c engineCase, writers, workspaces int,
 	b.SetParallelism(max(1, writers/runtime.GOMAXPROCS(0)))
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
-		ws := "ws_bench" + strconv.FormatInt((goroutines.Add(1)-1)%int64(workspaces), 10)
+		g := goroutines.Add(1) - 1
+		ws := "ws_bench" + strconv.FormatInt(g%int64(workspaces), 10)
+		e := all[g%int64(engines)]
 		for pb.Next() {
 			id := strconv.FormatInt(next.Add(1), 10)
 			if err := e.Write(ctx, func(tx engine.Tx) error { return write(ctx, tx, ws, id) }); err != nil {
@@ -181,7 +208,7 @@ func benchWriters(b *testing.B, c engineCase, writers, workspaces int,
 		}
 	})
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "appends/s")
-	reportRetries(b, e)
+	reportRetries(b, all...)
 }
 
 // BenchmarkVerify50000 verifies a 50,000-event chain from genesis.
@@ -217,4 +244,62 @@ func BenchmarkVerify50000(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkAppendRoundTrips compares, on PostgreSQL, one append written
+// as one statement (Append) with the same append as two statements
+// (insert, then move the head), alternating every transaction so that
+// both see the same load; ms/append-1stmt and ms/append-2stmt are their
+// mean latencies.
+func BenchmarkAppendRoundTrips(b *testing.B) {
+	testServer(b)
+	e, err := Open(context.Background(), freshDatabase(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	benchWorkspace(b, e, "ws_bench")
+	ctx := context.Background()
+	twoStatements := func(tx engine.Tx, id string) error {
+		t := tx.(*Tx)
+		h, _, err := t.Head(ctx, "ws_bench")
+		if err != nil {
+			return err
+		}
+		ev := journal.Event{WorkspaceID: "ws_bench", EpochID: h.EpochID, Sequence: h.Sequence + 1, ID: "event_" + id,
+			Protocol: journal.ProtocolV2, Type: string(journal.KindTaskProgressed), EntityID: "task_1", Actor: "bench",
+			OccurredAt: benchClock, PayloadJSON: []byte(`{"message":"` + id + `"}`), PrevHash: h.Hash}
+		var hasher journal.Hasher
+		if ev.Hash, err = hasher.Hash(&ev); err != nil {
+			return err
+		}
+		if _, err := t.ExecContext(ctx, `INSERT INTO events (workspace_id, epoch_id, sequence, id, protocol, type, entity_id,
+actor, occurred_at, payload_json, prev_hash, hash, session_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			ev.WorkspaceID, ev.EpochID, ev.Sequence, ev.ID, ev.Protocol, ev.Type, ev.EntityID, ev.Actor, ev.OccurredAt,
+			string(ev.PayloadJSON), ev.PrevHash, ev.Hash, ev.SessionID); err != nil {
+			return err
+		}
+		_, err = t.ExecContext(ctx, "UPDATE workspaces SET event_head_sequence = ?, event_head_hash = ? WHERE id = ?",
+			ev.Sequence, ev.Hash, ev.WorkspaceID)
+		return err
+	}
+	var one, two time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		id := strconv.Itoa(i)
+		start := time.Now()
+		if i%2 == 0 {
+			err = e.Write(ctx, func(tx engine.Tx) error { return appendAtHead(ctx, tx, "ws_bench", id) })
+			one += time.Since(start)
+		} else {
+			err = e.Write(ctx, func(tx engine.Tx) error { return twoStatements(tx, id) })
+			two += time.Since(start)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	half := float64(max(1, b.N/2))
+	b.ReportMetric(one.Seconds()*1000/half, "ms/append-1stmt")
+	b.ReportMetric(two.Seconds()*1000/half, "ms/append-2stmt")
 }

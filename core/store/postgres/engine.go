@@ -98,16 +98,15 @@ func (e *Engine) Write(ctx context.Context, fn func(tx engine.Tx) error) error {
 	for attempt := 0; ; attempt++ {
 		touched, err := e.writeOnce(ctx, queuedOn, fn)
 		e.stats.count(err)
+		if touched != "" {
+			e.turns.wrote(touched)
+		}
 		if err == nil || !retriable(err) || time.Now().After(deadline) {
 			return err
 		}
 		if touched != "" && !e.firstComeOnly {
 			e.turns.met(touched)
-			if touched != queuedOn {
-				// Waiting for the turn replaces the pause.
-				queuedOn = touched
-				continue
-			}
+			queuedOn = touched
 		}
 		if err := pause(ctx, backoff(attempt)); err != nil {
 			return err

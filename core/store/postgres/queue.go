@@ -26,12 +26,13 @@ import (
 // workspace's turn in the engine (a one-slot semaphore), taken before
 // BEGIN, so that the engine's other writers of that workspace wait for
 // its commit in the engine instead of failing in the server; and while a
-// workspace is busy (hotFor after its writers last met) every write of the
-// engine takes that workspace's turn first. The rules name their workspace
-// only inside the transaction (Head), hence the guess: an engine (a
-// session's server) mostly writes to one workspace, and a wrong guess only
-// waits behind that workspace's writers. Writers in other processes still
-// meet in the server and run again after a backoff.
+// workspace is busy (hotFor after its writers last met) and the engine's
+// latest writes all went to it, every write of the engine takes that
+// workspace's turn first. The rules name their workspace only inside the
+// transaction (Head), hence the guess: an engine (a session's server)
+// mostly writes to one workspace, and a wrong guess only waits behind that
+// workspace's writers. Writers in other processes still meet in the server
+// and run again after a backoff.
 //
 // Measured and set aside: the same queue across processes, on a
 // session-level advisory lock taken before BEGIN (the transaction-level
@@ -44,12 +45,19 @@ import (
 // hotFor is how long a workspace stays busy after its writers last met.
 const hotFor = time.Second
 
+// soleAfter is how many writes in a row must go to one workspace before
+// the engine guesses that its next write goes there too: an engine whose
+// writes spread over workspaces never queues a first attempt.
+const soleAfter = 8
+
 // turns hands out, per workspace, the one turn to write in this engine.
 type turns struct {
 	mu    sync.Mutex
 	slots map[string]chan struct{}
 	hot   string
 	until time.Time
+	last  string // the workspace of the latest write
+	run   int    // how many writes in a row went to last
 }
 
 // take waits for the workspace's turn, or for ctx to end; the returned
@@ -73,14 +81,26 @@ func (q *turns) take(ctx context.Context, workspaceID string) (release func(), e
 	}
 }
 
-// busy returns the workspace whose writers met within hotFor, or "".
+// busy returns the workspace whose writers met within hotFor when the
+// engine's latest soleAfter writes all went to it, or "".
 func (q *turns) busy() string {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if time.Now().After(q.until) {
+	if q.hot != q.last || q.run < soleAfter || time.Now().After(q.until) {
 		return ""
 	}
 	return q.hot
+}
+
+// wrote records the workspace whose head an attempt read.
+func (q *turns) wrote(workspaceID string) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if workspaceID == q.last {
+		q.run++
+		return
+	}
+	q.last, q.run = workspaceID, 1
 }
 
 // met records that writers of the workspace just met.

@@ -19,18 +19,17 @@ func (t *Tx) Head(ctx context.Context, workspaceID string) (engine.Head, bool, e
 	return ReadHead(ctx, t, workspaceID, t.write)
 }
 
-// Append inserts e and moves the workspace's head to it.
+// Append inserts e and moves the workspace's head to it, in one
+// statement (one round trip).
 func (t *Tx) Append(ctx context.Context, e *journal.Event) error {
-	_, err := t.ExecContext(ctx, `INSERT INTO events (workspace_id, epoch_id, sequence, id, protocol, type, entity_id, actor,
-occurred_at, payload_json, prev_hash, hash, session_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := t.ExecContext(ctx, `WITH appended AS (INSERT INTO events (workspace_id, epoch_id, sequence, id, protocol,
+type, entity_id, actor, occurred_at, payload_json, prev_hash, hash, session_id)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING workspace_id)
+UPDATE workspaces SET event_head_sequence = ?, event_head_hash = ? WHERE id = (SELECT workspace_id FROM appended)`,
 		e.WorkspaceID, e.EpochID, e.Sequence, e.ID, e.Protocol, e.Type, e.EntityID, e.Actor, e.OccurredAt,
-		string(e.PayloadJSON), e.PrevHash, e.Hash, e.SessionID)
+		string(e.PayloadJSON), e.PrevHash, e.Hash, e.SessionID, e.Sequence, e.Hash)
 	if err != nil {
-		return fmt.Errorf("insert %s event: %w", e.Type, err)
-	}
-	if _, err := t.ExecContext(ctx, "UPDATE workspaces SET event_head_sequence = ?, event_head_hash = ? WHERE id = ?",
-		e.Sequence, e.Hash, e.WorkspaceID); err != nil {
-		return fmt.Errorf("move journal head: %w", err)
+		return fmt.Errorf("append %s event and move the journal head: %w", e.Type, err)
 	}
 	return nil
 }
