@@ -9,8 +9,10 @@
 // roll the transaction back and run it again, for a bounded window, the
 // way the SQLite engine retries a busy database: of two transactions that
 // read and change the same rows, the second runs again and sees the
-// first's commit. Receipts are unique by the mutations primary key. Reads
-// run at REPEATABLE READ READ ONLY: one snapshot per Read.
+// first's commit. Writers of one workspace in one engine queue in the
+// engine rather than fail each other in the server (queue.go). Receipts
+// are unique by the mutations primary key. Reads run at REPEATABLE READ
+// READ ONLY: one snapshot per Read.
 package postgres
 
 import (
