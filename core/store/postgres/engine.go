@@ -67,6 +67,13 @@ func Open(ctx context.Context, url string) (*Engine, error) {
 		return nil, fmt.Errorf("parse PostgreSQL address: %w", err)
 	}
 	cfg.RuntimeParams["search_path"] = SchemaName
+	// A sequential scan in a SERIALIZABLE transaction locks the whole
+	// table for the conflict checks, so that writers of different
+	// workspaces fail each other; and on a small table (a few workspaces,
+	// once analysed) the planner prefers one to the primary key. Index
+	// scans lock only the rows and pages they read. Queries that no
+	// index serves still scan.
+	cfg.RuntimeParams["enable_seqscan"] = "off"
 	pool := stdlib.OpenDB(*cfg)
 	pool.SetMaxOpenConns(maxConns)
 	pool.SetMaxIdleConns(maxConns)
