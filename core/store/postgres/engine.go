@@ -9,8 +9,10 @@
 // roll the transaction back and run it again, for a bounded window, the
 // way the SQLite engine retries a busy database: of two transactions that
 // read and change the same rows, the second runs again and sees the
-// first's commit. Receipts are unique by the mutations primary key. Reads
-// run at REPEATABLE READ READ ONLY: one snapshot per Read.
+// first's commit. Writers of one workspace in one engine queue in the
+// engine rather than fail each other in the server (queue.go). Receipts
+// are unique by the mutations primary key. Reads run at REPEATABLE READ
+// READ ONLY: one snapshot per Read.
 package postgres
 
 import (
@@ -45,7 +47,14 @@ const maxConns = 16
 
 // Engine is an open PostgreSQL journal. It is safe for concurrent use.
 type Engine struct {
-	pool *sql.DB
+	pool  *sql.DB
+	stats writeStats
+	turns turns
+	// firstComeOnly turns the workspace queue off (queue.go): every
+	// attempt waits for the workspace row inside its transaction and runs
+	// again after a pause, as the engine did before the queue. Benchmarks
+	// set it to measure the queue.
+	firstComeOnly bool
 }
 
 // Open connects to the server url names (a postgres:// or postgresql://
@@ -58,6 +67,13 @@ func Open(ctx context.Context, url string) (*Engine, error) {
 		return nil, fmt.Errorf("parse PostgreSQL address: %w", err)
 	}
 	cfg.RuntimeParams["search_path"] = SchemaName
+	// A sequential scan in a SERIALIZABLE transaction locks the whole
+	// table for the conflict checks, so that writers of different
+	// workspaces fail each other; and on a small table (a few workspaces,
+	// once analysed) the planner prefers one to the primary key. Index
+	// scans lock only the rows and pages they read. Queries that no
+	// index serves still scan.
+	cfg.RuntimeParams["enable_seqscan"] = "off"
 	pool := stdlib.OpenDB(*cfg)
 	pool.SetMaxOpenConns(maxConns)
 	pool.SetMaxIdleConns(maxConns)
@@ -79,13 +95,27 @@ func (e *Engine) Close() error { return e.pool.Close() }
 // Write runs fn in one SERIALIZABLE transaction and commits it when fn
 // returns nil; any error rolls everything back. A serialization failure
 // or deadlock, from fn's statements or from the commit, runs fn again in
-// a new transaction until writeRetryWindow has passed.
+// a new transaction until writeRetryWindow has passed. Such an attempt
+// runs again behind the engine's other writers of its workspace, and
+// while a workspace stays busy every write queues there first (queue.go).
 func (e *Engine) Write(ctx context.Context, fn func(tx engine.Tx) error) error {
 	deadline := time.Now().Add(writeRetryWindow)
+	queuedOn := ""
+	if !e.firstComeOnly {
+		queuedOn = e.turns.busy()
+	}
 	for attempt := 0; ; attempt++ {
-		err := e.writeOnce(ctx, fn)
+		touched, err := e.writeOnce(ctx, queuedOn, fn)
+		e.stats.count(err)
+		if touched != "" {
+			e.turns.wrote(touched)
+		}
 		if err == nil || !retriable(err) || time.Now().After(deadline) {
 			return err
+		}
+		if touched != "" && !e.firstComeOnly {
+			e.turns.met(touched)
+			queuedOn = touched
 		}
 		if err := pause(ctx, backoff(attempt)); err != nil {
 			return err
@@ -93,20 +123,31 @@ func (e *Engine) Write(ctx context.Context, fn func(tx engine.Tx) error) error {
 	}
 }
 
-func (e *Engine) writeOnce(ctx context.Context, fn func(tx engine.Tx) error) error {
+// writeOnce runs one attempt of fn, holding the engine's turn of workspace
+// queuedOn when it is not empty, and returns the workspace whose head the
+// attempt read last.
+func (e *Engine) writeOnce(ctx context.Context, queuedOn string, fn func(tx engine.Tx) error) (touched string, err error) {
+	if queuedOn != "" {
+		release, err := e.turns.take(ctx, queuedOn)
+		if err != nil {
+			return "", err
+		}
+		defer release()
+	}
 	tx, err := e.pool.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelSerializable})
 	if err != nil {
-		return fmt.Errorf("begin write transaction: %w", err)
+		return "", fmt.Errorf("begin write transaction: %w", err)
 	}
-	if err := fn(newTx(tx, true)); err != nil {
+	t := newTx(tx, true)
+	if err := fn(t); err != nil {
 		_ = tx.Rollback()
-		return err
+		return t.touched, err
 	}
 	if err := tx.Commit(); err != nil {
 		_ = tx.Rollback()
-		return fmt.Errorf("commit: %w", err)
+		return t.touched, fmt.Errorf("commit: %w", err)
 	}
-	return nil
+	return t.touched, nil
 }
 
 // Read runs fn in one REPEATABLE READ, READ ONLY transaction: every query

@@ -16,6 +16,9 @@ type Tx struct {
 	sqltx.Tx
 	tx    *sql.Tx
 	write bool
+	// touched is the workspace whose head a write transaction read last
+	// (queue.go).
+	touched string
 }
 
 // newTx wraps tx, a write transaction when write is set.
