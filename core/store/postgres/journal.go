@@ -11,11 +11,21 @@ import (
 
 // ReadHead reads a workspace's journal head inside q's transaction.
 // With lock, the workspace row stays locked until the transaction ends.
+//
+// The lock is FOR NO KEY UPDATE, not FOR UPDATE: a transaction that has
+// already inserted a row referencing the workspace (a session, a task)
+// holds FOR KEY SHARE on it through the foreign key, and two such
+// transactions both asking FOR UPDATE wait for each other — a deadlock
+// that, with many writers retrying, starved one writer for the whole retry
+// window (16 processes starting sessions at once). FOR NO KEY UPDATE
+// conflicts with itself, so appends still queue on the row, but not with
+// FOR KEY SHARE; the head UPDATE (Append) changes no key column and takes
+// the same lock.
 func ReadHead(ctx context.Context, q Querier, workspaceID string, lock bool) (engine.Head, bool, error) {
 	h := engine.Head{WorkspaceID: workspaceID}
 	query := "SELECT epoch_id, event_head_sequence, event_head_hash FROM workspaces WHERE id = ?"
 	if lock {
-		query += " FOR UPDATE"
+		query += " FOR NO KEY UPDATE"
 	}
 	err := q.QueryRowContext(ctx, query, workspaceID).
 		Scan(&h.EpochID, &h.Sequence, &h.Hash)

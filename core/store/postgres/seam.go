@@ -10,8 +10,9 @@ import (
 )
 
 // Head reads the workspace's journal head. Inside a write transaction it
-// locks the workspace row (FOR UPDATE) until the transaction ends, so no
-// other transaction appends to the journal meanwhile.
+// locks the workspace row (FOR NO KEY UPDATE, see ReadHead) until the
+// transaction ends, so no other transaction appends to the journal
+// meanwhile.
 func (t *Tx) Head(ctx context.Context, workspaceID string) (engine.Head, bool, error) {
 	return ReadHead(ctx, t, workspaceID, t.write)
 }
