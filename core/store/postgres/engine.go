@@ -78,14 +78,16 @@ func (e *Engine) Close() error { return e.pool.Close() }
 
 // Write runs fn in one SERIALIZABLE transaction and commits it when fn
 // returns nil; any error rolls everything back. A serialization failure
-// or deadlock, from fn's statements or from the commit, runs fn again in
-// a new transaction until writeRetryWindow has passed.
+// or deadlock, from fn's statements or from the commit, or a connection
+// lost before COMMIT, runs fn again in a new transaction until
+// writeRetryWindow has passed; a COMMIT that lost its connection is
+// settled by asking the server (connloss.go).
 func (e *Engine) Write(ctx context.Context, fn func(tx engine.Tx) error) error {
 	deadline := time.Now().Add(writeRetryWindow)
 	for attempt := 0; ; attempt++ {
-		err := e.writeOnce(ctx, fn)
-		if err == nil || !retriable(err) || time.Now().After(deadline) {
-			return err
+		err := e.writeOnce(ctx, fn, deadline)
+		if err == nil || !rerunnable(err) || time.Now().After(deadline) {
+			return classify(err)
 		}
 		if err := pause(ctx, backoff(attempt)); err != nil {
 			return err
@@ -93,8 +95,8 @@ func (e *Engine) Write(ctx context.Context, fn func(tx engine.Tx) error) error {
 	}
 }
 
-func (e *Engine) writeOnce(ctx context.Context, fn func(tx engine.Tx) error) error {
-	tx, err := e.pool.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelSerializable})
+func (e *Engine) writeOnce(ctx context.Context, fn func(tx engine.Tx) error, deadline time.Time) error {
+	tx, err := e.begin(ctx, &sql.TxOptions{Isolation: sql.LevelSerializable}, deadline)
 	if err != nil {
 		return fmt.Errorf("begin write transaction: %w", err)
 	}
@@ -102,22 +104,20 @@ func (e *Engine) writeOnce(ctx context.Context, fn func(tx engine.Tx) error) err
 		_ = tx.Rollback()
 		return err
 	}
-	if err := tx.Commit(); err != nil {
-		_ = tx.Rollback()
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
+	return e.commit(ctx, tx, deadline)
 }
 
 // Read runs fn in one REPEATABLE READ, READ ONLY transaction: every query
-// inside reads the same snapshot.
+// inside reads the same snapshot. Its BEGIN waits out an unreachable
+// server for writeRetryWindow; a connection lost inside fn is returned
+// (wrapping ErrConnectionLost), not run again.
 func (e *Engine) Read(ctx context.Context, fn func(tx engine.Tx) error) error {
-	tx, err := e.pool.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+	tx, err := e.begin(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}, time.Now().Add(writeRetryWindow))
 	if err != nil {
-		return fmt.Errorf("begin read transaction: %w", err)
+		return classify(fmt.Errorf("begin read transaction: %w", err))
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only; nothing to keep
-	return fn(&Tx{tx: tx})
+	return classify(fn(&Tx{tx: tx}))
 }
 
 // retriable reports whether err is a serialization failure or a deadlock,
