@@ -13,7 +13,6 @@ import (
 
 	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store/postgres"
-	"github.com/agenttool/collab/internal/pgtest"
 )
 
 // journalEngine is one storage engine a process-level test can run on:
@@ -26,10 +25,12 @@ type journalEngine struct {
 
 // journalEngines are the engines the engine-independent process tests
 // run on: SQLite (the sandbox's file) and PostgreSQL (a fresh database on
-// the test server; skipped locally and failed in CI without one).
+// the test server, used through the least-privilege role docs/postgres.md
+// recommends, so that every tool these tests call is shown to need no
+// more; skipped locally and failed in CI without a server).
 var journalEngines = []journalEngine{
 	{"sqlite", func(*testing.T, *sandbox) {}},
-	{"postgres", func(t *testing.T, s *sandbox) { s.db = pgtest.FreshDatabase(t) }},
+	{"postgres", func(t *testing.T, s *sandbox) { leastPrivilegeJournal(t, s) }},
 }
 
 // openInspector opens the journal a setting names for inspection,

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
@@ -12,7 +11,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 
-	"github.com/agenttool/collab/core/store/postgres"
 	"github.com/agenttool/collab/hosts/mcp/mcptest"
 	"github.com/agenttool/collab/internal/pgtest"
 )
@@ -98,51 +96,17 @@ func TestPostgresDrillServerRestartMidBurst(t *testing.T) {
 	b.finish()
 }
 
-// leastPrivilegeGrants are what the runtime role of docs/postgres.md
-// ("Least-privilege role") is granted once an owner role has created the
-// collab schema: nothing it owns, no CREATE, only the use of the schema
-// and its rows. %s is the role, %d the database.
-var leastPrivilegeGrants = []string{
-	`GRANT CONNECT ON DATABASE %d TO %s`,
-	`GRANT USAGE ON SCHEMA collab TO %s`,
-	`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA collab TO %s`,
-	`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA collab TO %s`,
-}
-
 // TestPostgresDrillRevokedPrivilege runs three servers as a
-// least-privilege role that owns nothing (the schema made by a first open
-// as the owner), and revokes INSERT on the reports table mid-pgBurst: each
-// client gets a refusal naming the refused table and the missing
-// privilege, with no password or address in it; every server keeps
-// running and still answers reads; after GRANT the same servers append
-// again, and nothing acknowledged is lost or doubled.
+// least-privilege role that owns nothing (leastPrivilegeJournal), and
+// revokes INSERT on the reports table mid-burst: each client gets a
+// refusal naming the refused table and the missing privilege, with no
+// password or address in it; every server keeps running and still
+// answers reads; after GRANT the same servers append again, and nothing
+// acknowledged is lost or doubled.
 func TestPostgresDrillRevokedPrivilege(t *testing.T) {
-	server := pgtest.Server(t)
-	admin := adminDB(t, server)
-	role := "collab_drill_" + randomHex(t)
-	// Registered before the database, so it runs after the database is
-	// dropped (cleanups run last-registered first): only then does the
-	// role own no privileges anywhere.
-	t.Cleanup(func() {
-		if _, err := admin.Exec("DROP ROLE IF EXISTS " + role); err != nil {
-			t.Errorf("drop role %s: %v", role, err)
-		}
-	})
-	db := pgtest.FreshDatabase(t)
-	name := databaseName(t, db)
-	owner, err := postgres.Open(context.Background(), db)
-	if err != nil {
-		t.Fatalf("first open as the owner: %v", err)
-	}
-	owner.Close()
-	ownerDB := adminDB(t, db)
-	mustExec(t, admin, "CREATE ROLE "+role+" LOGIN")
-	for _, g := range leastPrivilegeGrants {
-		mustExec(t, ownerDB, strings.NewReplacer("%d", name, "%s", role).Replace(g))
-	}
-
 	s := newSandbox(t)
-	s.db = withPassword(t, db, role)
+	ownerDB, role := leastPrivilegeJournal(t, s)
+	name := databaseName(t, s.db)
 	granted := make(chan struct{})
 	denied := func(r mcptest.Result) bool {
 		msg, _ := r.Structured["message"].(string)
