@@ -7,11 +7,14 @@ import (
 	"testing"
 )
 
-// openDB opens the database file for inspection. Read-only is enough: the
-// checks never write, and a server has already recovered the WAL.
-func openDB(t *testing.T, path string) *sql.DB {
+// openDB opens the journal the setting names (a SQLite file or a
+// PostgreSQL URL, as AGENTOOL_COLLAB_DB) for inspection, read-only: the
+// checks never write, and a server has already recovered the WAL. Queries
+// on it go through inspect (inspect_test.go), which adapts them to the
+// engine.
+func openDB(t *testing.T, setting string) *sql.DB {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(5000)")
+	db, err := openInspector(setting)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +63,7 @@ var structuralInvariants = []invariant{
 	{"workspaces whose event count, first or last sequence disagree with the head", `
 SELECT count(*) FROM (SELECT w.id, w.event_head_sequence AS head, count(e.sequence) AS n,
   coalesce(min(e.sequence), 1) AS lo, coalesce(max(e.sequence), 0) AS hi
-  FROM workspaces w LEFT JOIN events e ON e.workspace_id = w.id GROUP BY w.id)
+  FROM workspaces w LEFT JOIN events e ON e.workspace_id = w.id GROUP BY w.id) AS heads
 WHERE n != head OR hi != head OR lo != 1`},
 	{"workspaces whose head hash is not the hash of their last event", `
 SELECT count(*) FROM workspaces w JOIN events e ON e.workspace_id = w.id AND e.sequence = w.event_head_sequence
@@ -70,7 +73,7 @@ SELECT count(*) FROM events e JOIN events p ON p.workspace_id = e.workspace_id A
 WHERE e.prev_hash != p.hash`},
 	{"reports without their report.posted event at event_sequence", `
 SELECT count(*) FROM reports r LEFT JOIN events e ON e.workspace_id = r.workspace_id AND e.sequence = r.event_sequence
-WHERE e.type IS NOT 'report.posted' OR e.entity_id IS NOT r.id`},
+WHERE e.type IS DISTINCT FROM 'report.posted' OR e.entity_id IS DISTINCT FROM r.id`},
 	{"report.posted events without their report row", `
 SELECT count(*) FROM events e LEFT JOIN reports r ON r.id = e.entity_id WHERE e.type = 'report.posted' AND r.id IS NULL`},
 	{"tasks without exactly one task.created event", `
@@ -104,11 +107,11 @@ SELECT count(*) FROM handoffs h WHERE h.status = 'pending' AND EXISTS (SELECT 1 
 // version the event announced: task events carry it as version, handoff
 // events (whose entity is the handoff) as task_version.
 const taskVersions = `
-SELECT workspace_id, entity_id AS task_id, json_extract(payload_json, '$.version') AS version FROM events
+SELECT workspace_id, entity_id AS task_id, CAST(json_extract(payload_json, '$.version') AS INTEGER) AS version FROM events
 WHERE type LIKE 'task.%' OR type = 'artifact.attached'
 UNION ALL
 SELECT workspace_id, coalesce(json_extract(payload_json, '$.task_id'), json_extract(payload_json, '$.handoff.task_id'),
-  json_extract(payload_json, '$.offer.task_id')), json_extract(payload_json, '$.task_version') FROM events
+  json_extract(payload_json, '$.offer.task_id')), CAST(json_extract(payload_json, '$.task_version') AS INTEGER) FROM events
 WHERE type LIKE 'handoff.%' AND json_extract(payload_json, '$.task_version') IS NOT NULL`
 
 // requireStructuralInvariants fails the test for every violated invariant.
@@ -129,7 +132,7 @@ func structuralViolations(db *sql.DB) ([]string, error) {
 	var bad []string
 	for _, inv := range structuralInvariants {
 		var n int
-		if err := db.QueryRow(inv.query).Scan(&n); err != nil {
+		if err := db.QueryRow(inspect(db, inv.query)).Scan(&n); err != nil {
 			return nil, fmt.Errorf("%s: %w", inv.name, err)
 		}
 		if n != 0 {
@@ -181,7 +184,7 @@ func receiptEffectMissing(db *sql.DB, ws, resp string) string {
 	}
 	exists := func(query string, args ...any) bool {
 		var n int
-		return db.QueryRow(query, args...).Scan(&n) == nil && n > 0
+		return db.QueryRow(inspect(db, query), args...).Scan(&n) == nil && n > 0
 	}
 	switch {
 	case r.Report != nil && !exists(`SELECT count(*) FROM reports WHERE id = ?`, r.Report.ID):
@@ -190,7 +193,7 @@ func receiptEffectMissing(db *sql.DB, ws, resp string) string {
 		return "handoff " + r.Handoff.ID + " missing"
 	case r.Decision != nil && !exists(`SELECT count(*) FROM events WHERE type = 'decision.recorded' AND entity_id = ?`, r.Decision.ID):
 		return "decision " + r.Decision.ID + " has no event"
-	case r.Task != nil && !exists(`SELECT count(*) FROM (`+taskVersions+`) WHERE workspace_id = ? AND task_id = ? AND version = ?`,
+	case r.Task != nil && !exists(`SELECT count(*) FROM (`+taskVersions+`) AS v WHERE workspace_id = ? AND task_id = ? AND version = ?`,
 		ws, r.Task.ID, r.Task.Version):
 		return fmt.Sprintf("no event took task %s to version %d", r.Task.ID, r.Task.Version)
 	}

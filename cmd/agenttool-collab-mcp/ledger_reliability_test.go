@@ -38,8 +38,8 @@ func (l *ackLedger) requireEachExactlyOnce(t *testing.T, db *sql.DB) {
 	bad := 0
 	for _, w := range l.writes {
 		var n int
-		err := db.QueryRow(`SELECT count(*) FROM events WHERE type = ?1 AND entity_id = ?2
-AND (?3 = 0 OR json_extract(payload_json, '$.version') = ?3)`, w.typ, w.entity, w.version).Scan(&n)
+		err := db.QueryRow(inspect(db, `SELECT count(*) FROM events WHERE type = ?1 AND entity_id = ?2
+AND (?3 = 0 OR CAST(json_extract(payload_json, '$.version') AS INTEGER) = ?3)`), w.typ, w.entity, w.version).Scan(&n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +87,7 @@ func requireNoOverlappingLeases(t *testing.T, db *sql.DB, workspaceID string) {
 			t.Errorf("event %d (%s): %v", e.seq, e.typ, err)
 		}
 	}
-	rows, err := db.Query(`SELECT id, status, coalesce(assignee_session_id, '') FROM tasks WHERE workspace_id = ?`, workspaceID)
+	rows, err := db.Query(inspect(db, `SELECT id, status, coalesce(assignee_session_id, '') FROM tasks WHERE workspace_id = ?`), workspaceID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,8 +106,8 @@ func requireNoOverlappingLeases(t *testing.T, db *sql.DB, workspaceID string) {
 
 func loadLeaseEvents(t *testing.T, db *sql.DB, workspaceID string) []leaseEvent {
 	t.Helper()
-	rows, err := db.Query(`SELECT sequence, type, entity_id, session_id, occurred_at, payload_json FROM events
-WHERE workspace_id = ? AND (type LIKE 'task.%' OR type = 'handoff.accepted') ORDER BY sequence`, workspaceID)
+	rows, err := db.Query(inspect(db, `SELECT sequence, type, entity_id, session_id, occurred_at, payload_json FROM events
+WHERE workspace_id = ? AND (type LIKE 'task.%' OR type = 'handoff.accepted') ORDER BY sequence`), workspaceID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,10 +19,18 @@ import (
 // journal is gapless and verifies, no task was ever held by two live
 // leases, no mutation is half-applied, and no client ever saw a locked
 // database. Sized by COLLAB_STRESS (CI: 8 processes for 3 s; full: 16 for
-// 10 s) or exactly by COLLAB_STRESS_PROCS and COLLAB_STRESS_SECONDS.
+// 10 s) or exactly by COLLAB_STRESS_PROCS and COLLAB_STRESS_SECONDS. It
+// runs on each engine (journalEngines) with the same assertions.
 func TestManyProcessesLoseNothingUnderContention(t *testing.T) {
+	for _, e := range journalEngines {
+		t.Run(e.name, func(t *testing.T) { testManyProcessesLoseNothing(t, e) })
+	}
+}
+
+func testManyProcessesLoseNothing(t *testing.T, e journalEngine) {
 	procs, duration := stressSize(t)
 	s := newSandbox(t)
+	e.setup(t, s)
 	repo := s.repo("main", map[string]string{"src/a.go": "package a\n", "docs/readme.md": "docs\n"})
 	sh := &stressShared{ledger: &ackLedger{}, book: newOutcomeBook()}
 	seed := uint64(time.Now().UnixNano())

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -93,13 +92,13 @@ func TestWorkspaceStatusCountsTasksByEffectiveStatus(t *testing.T) {
 
 func countRows(t *testing.T, db, query string) int {
 	t.Helper()
-	conn, err := sql.Open("sqlite", "file:"+db+"?mode=ro")
+	conn, err := openInspector(db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
 	var n int
-	if err := conn.QueryRow(query).Scan(&n); err != nil {
+	if err := conn.QueryRow(inspect(conn, query)).Scan(&n); err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
 	return n

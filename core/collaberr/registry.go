@@ -317,6 +317,6 @@ func hostSetup() []Entry {
 
 func internal() []Entry {
 	return []Entry{
-		{Code: InternalError, Area: AreaInternal, When: "Something failed that is not a refusal: an I/O or SQLite error, or a legacy write to a session-owned task stopped by the database's guard (`agenttool_collab_v2_write_requires_v2_client`). The message is scrubbed of secrets.", Do: "Retry once; if it persists, run `agenttool-collab-mcp doctor` and report the message."},
+		{Code: InternalError, Area: AreaInternal, When: "Something failed that is not a refusal: an I/O, SQLite or PostgreSQL error, or a legacy write to a session-owned task stopped by the database's guard (`agenttool_collab_v2_write_requires_v2_client`). On PostgreSQL the message says when the connection to the server was lost (nothing was written, or the outcome is unknown) or the role lacks a privilege. The message is scrubbed of secrets.", Do: "Retry once, with the same idempotency_key (a replay returns the first result if it was written); if it persists, run `agenttool-collab-mcp doctor` and report the message. A missing PostgreSQL privilege needs a grant (docs/postgres.md)."},
 	}
 }

@@ -41,7 +41,13 @@ func Server(t testing.TB) string {
 // (its connections ended) when the test ends, and returns its URL.
 func FreshDatabase(t testing.TB) string {
 	t.Helper()
-	url := Server(t)
+	return FreshDatabaseOn(t, Server(t))
+}
+
+// FreshDatabaseOn is FreshDatabase on the server url names (as
+// COLLAB_TEST_POSTGRES would, such as an OwnServer's URL).
+func FreshDatabaseOn(t testing.TB, url string) string {
+	t.Helper()
 	cfg, err := pgx.ParseConfig(url)
 	if err != nil {
 		t.Fatalf("parse %s: %v", ServerEnv, err)

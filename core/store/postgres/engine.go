@@ -94,8 +94,10 @@ func (e *Engine) Close() error { return e.pool.Close() }
 
 // Write runs fn in one SERIALIZABLE transaction and commits it when fn
 // returns nil; any error rolls everything back. A serialization failure
-// or deadlock, from fn's statements or from the commit, runs fn again in
-// a new transaction until writeRetryWindow has passed. Such an attempt
+// or deadlock, from fn's statements or from the commit, or a connection
+// lost before COMMIT, runs fn again in a new transaction until
+// writeRetryWindow has passed; a COMMIT that lost its connection is
+// settled by asking the server (connloss.go). A serialization failure
 // runs again behind the engine's other writers of its workspace, and
 // while a workspace stays busy every write queues there first (queue.go).
 func (e *Engine) Write(ctx context.Context, fn func(tx engine.Tx) error) error {
@@ -105,15 +107,15 @@ func (e *Engine) Write(ctx context.Context, fn func(tx engine.Tx) error) error {
 		queuedOn = e.turns.busy()
 	}
 	for attempt := 0; ; attempt++ {
-		touched, err := e.writeOnce(ctx, queuedOn, fn)
+		touched, err := e.writeOnce(ctx, queuedOn, fn, deadline)
 		e.stats.count(err)
 		if touched != "" {
 			e.turns.wrote(touched)
 		}
-		if err == nil || !retriable(err) || time.Now().After(deadline) {
-			return err
+		if err == nil || !rerunnable(err) || time.Now().After(deadline) {
+			return classify(err)
 		}
-		if touched != "" && !e.firstComeOnly {
+		if touched != "" && !e.firstComeOnly && retriable(err) {
 			e.turns.met(touched)
 			queuedOn = touched
 		}
@@ -126,7 +128,7 @@ func (e *Engine) Write(ctx context.Context, fn func(tx engine.Tx) error) error {
 // writeOnce runs one attempt of fn, holding the engine's turn of workspace
 // queuedOn when it is not empty, and returns the workspace whose head the
 // attempt read last.
-func (e *Engine) writeOnce(ctx context.Context, queuedOn string, fn func(tx engine.Tx) error) (touched string, err error) {
+func (e *Engine) writeOnce(ctx context.Context, queuedOn string, fn func(tx engine.Tx) error, deadline time.Time) (touched string, err error) {
 	if queuedOn != "" {
 		release, err := e.turns.take(ctx, queuedOn)
 		if err != nil {
@@ -134,7 +136,7 @@ func (e *Engine) writeOnce(ctx context.Context, queuedOn string, fn func(tx engi
 		}
 		defer release()
 	}
-	tx, err := e.pool.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelSerializable})
+	tx, err := e.begin(ctx, &sql.TxOptions{Isolation: sql.LevelSerializable}, deadline)
 	if err != nil {
 		return "", fmt.Errorf("begin write transaction: %w", err)
 	}
@@ -143,22 +145,20 @@ func (e *Engine) writeOnce(ctx context.Context, queuedOn string, fn func(tx engi
 		_ = tx.Rollback()
 		return t.touched, err
 	}
-	if err := tx.Commit(); err != nil {
-		_ = tx.Rollback()
-		return t.touched, fmt.Errorf("commit: %w", err)
-	}
-	return t.touched, nil
+	return t.touched, e.commit(ctx, tx, deadline)
 }
 
 // Read runs fn in one REPEATABLE READ, READ ONLY transaction: every query
-// inside reads the same snapshot.
+// inside reads the same snapshot. Its BEGIN waits out an unreachable
+// server for writeRetryWindow; a connection lost inside fn is returned
+// (wrapping ErrConnectionLost), not run again.
 func (e *Engine) Read(ctx context.Context, fn func(tx engine.Tx) error) error {
-	tx, err := e.pool.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+	tx, err := e.begin(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}, time.Now().Add(writeRetryWindow))
 	if err != nil {
-		return fmt.Errorf("begin read transaction: %w", err)
+		return classify(fmt.Errorf("begin read transaction: %w", err))
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only; nothing to keep
-	return fn(newTx(tx, false))
+	return classify(fn(newTx(tx, false)))
 }
 
 // retriable reports whether err is a serialization failure or a deadlock,

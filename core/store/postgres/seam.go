@@ -11,12 +11,23 @@ import (
 
 // headForUpdate reads a journal head and keeps its row locked until the
 // transaction ends.
-const headForUpdate = sqltx.HeadQuery + " FOR UPDATE"
+//
+// The lock is FOR NO KEY UPDATE, not FOR UPDATE: a transaction that has
+// already inserted a row referencing the workspace (a session, a task)
+// holds FOR KEY SHARE on it through the foreign key, and two such
+// transactions both asking FOR UPDATE wait for each other — a deadlock
+// that, with many writers retrying, starved one writer for the whole retry
+// window (16 processes starting sessions at once). FOR NO KEY UPDATE
+// conflicts with itself, so appends still queue on the row, but not with
+// FOR KEY SHARE; the head UPDATE (Append) changes no key column and takes
+// the same lock.
+const headForUpdate = sqltx.HeadQuery + " FOR NO KEY UPDATE"
 
 // Head reads the workspace's journal head. Inside a write transaction it
-// locks the workspace row (FOR UPDATE) until the transaction ends, so no
-// other transaction appends to the journal meanwhile, and remembers the
-// workspace so that a retried write can queue on it.
+// locks the workspace row (FOR NO KEY UPDATE, see headForUpdate) until the
+// transaction ends, so no other transaction appends to the journal
+// meanwhile, and remembers the workspace so that a retried write can queue
+// on it.
 func (t *Tx) Head(ctx context.Context, workspaceID string) (engine.Head, bool, error) {
 	if t.write {
 		t.touched = workspaceID

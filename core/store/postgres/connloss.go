@@ -1,0 +1,184 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// Lost connections and refused privileges.
+//
+// A connection can go at any moment: the server restarts, an operator
+// ends the backend (pg_terminate_backend), the network drops. database/sql
+// discards a broken connection and opens a new one for the next caller,
+// so the engine reconnects by itself; what it must decide is what
+// happened to the transaction that was running:
+//
+//   - Lost before COMMIT was sent (at BEGIN, at any statement, at the
+//     transaction-id read just before COMMIT): the server rolls an
+//     unfinished transaction back, so nothing was written. Write runs fn
+//     again, exactly as after a serialization failure, for the same
+//     bounded window, waiting out a restarting server.
+//   - Lost during COMMIT: the transaction may or may not have committed.
+//     Running fn again blindly could apply a mutation twice (a receipt
+//     makes a keyed replay safe, but not every write carries a key), and
+//     reporting failure could deny a write that is in the journal. So the
+//     engine reads the transaction's id before COMMIT and, after a lost
+//     COMMIT, asks the server (pg_xact_status, on a new connection) what
+//     became of it: committed is success, aborted runs fn again, in
+//     progress (the old backend has not finished) is asked again. Only if
+//     the server cannot answer within the window does the caller get
+//     ErrCommitUnknown, whose message says to repeat the call with the same
+//     idempotency key: a replay returns the first result if it was written.
+//   - A Read is not run again (its fn may gather results as it goes): its
+//     BEGIN waits out a restarting server, and a connection lost inside it
+//     is reported as ErrConnectionLost, which nothing was written by.
+//
+// A privilege the role lacks (SQLSTATE 42501) is ErrPrivilege, whose
+// message names the object the server refused and points to the
+// least-privilege recipe of docs/postgres.md. None of these messages holds
+// the address's password: pgx's errors never quote it.
+
+// ErrConnectionLost is wrapped by the error of a transaction whose
+// connection to the server was lost before it committed, after the retry
+// window: nothing was written, and the call can be repeated.
+var ErrConnectionLost = errors.New("lost the connection to the PostgreSQL server; nothing was written, so the call can be repeated")
+
+// ErrCommitUnknown is wrapped by the error of a write whose connection was
+// lost during COMMIT when the server could not say, within the retry
+// window, whether it committed.
+var ErrCommitUnknown = errors.New("lost the connection to the PostgreSQL server during COMMIT and could not learn whether the write committed; " +
+	"repeat the call with the same idempotency_key: a replay returns the first result if it was written")
+
+// ErrPrivilege is wrapped by the error of a statement the server refused
+// because the role lacks a privilege.
+var ErrPrivilege = errors.New("the PostgreSQL role lacks a privilege collab needs " +
+	"(grant the ones listed under \"Least-privilege role\" in docs/postgres.md)")
+
+// outcomeError carries an engine failure's kind (one of the Err values
+// above) and its cause; its text is the kind's sentence, then the cause.
+type outcomeError struct {
+	kind  error
+	cause error
+}
+
+func (e *outcomeError) Error() string   { return e.kind.Error() + ": " + e.cause.Error() }
+func (e *outcomeError) Unwrap() []error { return []error{e.kind, e.cause} }
+
+// lostBeforeCommit marks a connection loss after which the transaction is
+// known not to have committed, so running it again is safe.
+type lostBeforeCommit struct{ cause error }
+
+func (e *lostBeforeCommit) Error() string { return e.cause.Error() }
+func (e *lostBeforeCommit) Unwrap() error { return e.cause }
+
+// connectionLost reports whether err says the connection to the server is
+// gone or cannot be made: a network or protocol failure, a closed
+// connection, or the server ending sessions (SQLSTATE class 08, and 57P01
+// admin shutdown / terminated backend, 57P02 crash, 57P03 starting up or
+// shutting down).
+func connectionLost(err error) bool {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return strings.HasPrefix(pe.Code, "08") || pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03"
+	}
+	var ce *pgconn.ConnectError
+	var ne net.Error
+	return errors.Is(err, driver.ErrBadConn) || errors.Is(err, pgconn.ErrConnClosed) || errors.Is(err, io.EOF) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) || errors.As(err, &ce) || errors.As(err, &ne)
+}
+
+// classify turns a failed transaction's error into what Write and Read
+// return: a lost connection or a refused privilege gets its kind.
+func classify(err error) error {
+	var pe *pgconn.PgError
+	switch {
+	case err == nil || errors.Is(err, ErrCommitUnknown) || errors.Is(err, ErrConnectionLost) || errors.Is(err, ErrPrivilege):
+		return err
+	case errors.As(err, &pe) && pe.Code == "42501":
+		return &outcomeError{kind: ErrPrivilege, cause: err}
+	case connectionLost(err):
+		return &outcomeError{kind: ErrConnectionLost, cause: err}
+	}
+	return err
+}
+
+// rerunnable reports whether a failed write may run again: a
+// serialization failure, a deadlock, or a connection lost before COMMIT.
+func rerunnable(err error) bool {
+	var lost *lostBeforeCommit
+	return retriable(err) || errors.As(err, &lost) || (connectionLost(err) && !errors.Is(err, ErrCommitUnknown))
+}
+
+// begin starts a transaction, waiting out a server that cannot be reached
+// (restarting, or every pooled connection broken) until deadline.
+func (e *Engine) begin(ctx context.Context, opts *sql.TxOptions, deadline time.Time) (*sql.Tx, error) {
+	for attempt := 0; ; attempt++ {
+		tx, err := e.pool.BeginTx(ctx, opts)
+		if err == nil || !connectionLost(err) || time.Now().After(deadline) {
+			return tx, err
+		}
+		if err := pause(ctx, backoff(attempt)); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// commit commits a write transaction. It reads the transaction's id
+// first, so that a COMMIT whose connection is lost can be settled by
+// asking the server (settle); a loss before COMMIT is lostBeforeCommit.
+func (e *Engine) commit(ctx context.Context, tx *sql.Tx, deadline time.Time) error {
+	var xid string
+	if err := tx.QueryRowContext(ctx, "SELECT pg_current_xact_id()::text").Scan(&xid); err != nil {
+		_ = tx.Rollback()
+		if connectionLost(err) {
+			return &lostBeforeCommit{cause: fmt.Errorf("read the transaction id: %w", err)}
+		}
+		return fmt.Errorf("read the transaction id: %w", err)
+	}
+	err := tx.Commit()
+	if err == nil {
+		return nil
+	}
+	_ = tx.Rollback()
+	if !connectionLost(err) {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return e.settle(ctx, xid, fmt.Errorf("commit: %w", err), deadline)
+}
+
+// settle learns what became of transaction xid, whose COMMIT lost its
+// connection, from a new connection: nil if it committed,
+// lostBeforeCommit if it did not (so Write runs it again), and
+// ErrCommitUnknown if the server cannot say before deadline.
+func (e *Engine) settle(ctx context.Context, xid string, lost error, deadline time.Time) error {
+	for attempt := 0; ; attempt++ {
+		var status sql.NullString
+		err := e.pool.QueryRowContext(ctx, "SELECT pg_xact_status($1::xid8)", xid).Scan(&status)
+		switch {
+		case err == nil && status.String == "committed":
+			return nil
+		case err == nil && status.String == "aborted":
+			return &lostBeforeCommit{cause: lost}
+		case err == nil && !status.Valid:
+			return &outcomeError{kind: ErrCommitUnknown, cause: lost}
+		case err != nil && !connectionLost(err):
+			return &outcomeError{kind: ErrCommitUnknown, cause: fmt.Errorf("%v; then asking for its outcome: %w", lost, err)}
+		}
+		// Unreachable server, or the old backend still finishing: ask again.
+		if time.Now().After(deadline) {
+			return &outcomeError{kind: ErrCommitUnknown, cause: lost}
+		}
+		if err := pause(ctx, backoff(attempt)); err != nil {
+			return &outcomeError{kind: ErrCommitUnknown, cause: lost}
+		}
+	}
+}

@@ -1,0 +1,134 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/agenttool/collab/core/store/engine"
+)
+
+// TestWriteRunsAgainWhenItsConnectionIsEnded ends the backend of a write
+// transaction (pg_terminate_backend, as an operator or a failover would)
+// after its first statement: Write reconnects, runs fn again, and the
+// effect is applied once.
+func TestWriteRunsAgainWhenItsConnectionIsEnded(t *testing.T) {
+	ctx := context.Background()
+	e, err := Open(ctx, freshDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	runs := 0
+	err = e.Write(ctx, func(tx engine.Tx) error {
+		runs++
+		if err := tx.CreateWorkspace(ctx, engine.NewWorkspace{ID: "ws_lost", EpochID: "epoch", RootPath: "/lost",
+			Name: "lost", RepositoryKey: "local-path:/lost", CreatedAt: "2026-01-01T00:00:00.000Z"}); err != nil {
+			return err
+		}
+		if runs == 1 {
+			var pid int
+			if err := tx.(*Tx).QueryRowContext(ctx, "SELECT pg_backend_pid()").Scan(&pid); err != nil {
+				return err
+			}
+			// With a timeout, pg_terminate_backend returns once the backend is gone.
+			if _, err := e.pool.ExecContext(ctx, "SELECT pg_terminate_backend($1, 60000)", pid); err != nil {
+				t.Fatalf("terminate: %v", err)
+			}
+			_, err := tx.(*Tx).ExecContext(ctx, "SELECT 1")
+			if !connectionLost(err) {
+				t.Fatalf("a statement on an ended backend returned %v, which is not a lost connection", err)
+			}
+			return err
+		}
+		return nil
+	})
+	if err != nil || runs != 2 {
+		t.Fatalf("Write = %v after %d runs, want success after 2", err, runs)
+	}
+	var n int
+	if err := e.pool.QueryRowContext(ctx, "SELECT count(*) FROM workspaces WHERE id = 'ws_lost'").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("%d workspaces (%v), want 1", n, err)
+	}
+}
+
+// TestSettleAsksTheServerWhatBecameOfALostCommit checks the answer for a
+// COMMIT whose connection was lost: a committed transaction is success,
+// an aborted one may run again, and one the server cannot place is
+// ErrCommitUnknown, never a silent retry.
+func TestSettleAsksTheServerWhatBecameOfALostCommit(t *testing.T) {
+	ctx := context.Background()
+	e, err := Open(ctx, freshDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	xid := func(commit bool) string {
+		tx, err := e.pool.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var id string
+		if err := tx.QueryRowContext(ctx, "SELECT pg_current_xact_id()::text").Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		if commit {
+			err = tx.Commit()
+		} else {
+			err = tx.Rollback()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	lost := errors.New("commit: unexpected EOF")
+	deadline := time.Now().Add(time.Minute)
+	if err := e.settle(ctx, xid(true), lost, deadline); err != nil {
+		t.Errorf("a committed transaction settles as %v, want success", err)
+	}
+	var again *lostBeforeCommit
+	if err := e.settle(ctx, xid(false), lost, deadline); !errors.As(err, &again) || !rerunnable(err) {
+		t.Errorf("an aborted transaction settles as %v, want one Write runs again", err)
+	}
+	// An id far beyond the current one names no transaction yet: the server
+	// refuses it, and the outcome stays unknown.
+	err = e.settle(ctx, "999999999999", lost, deadline)
+	if !errors.Is(err, ErrCommitUnknown) || rerunnable(err) || !strings.Contains(err.Error(), "idempotency_key") {
+		t.Errorf("an unplaceable transaction settles as %v, want ErrCommitUnknown, not run again", err)
+	}
+}
+
+// TestClassifyNamesLostConnectionsAndPrivileges checks the kinds callers
+// see: a lost connection says nothing was written, a refused privilege
+// says which object and where the grants are listed.
+func TestClassifyNamesLostConnectionsAndPrivileges(t *testing.T) {
+	denied := &pgconn.PgError{Code: "42501", Message: "permission denied for table reports"}
+	for _, c := range []struct {
+		err  error
+		kind error
+		text string
+	}{
+		{&pgconn.PgError{Code: "57P01", Message: "terminating connection due to administrator command"}, ErrConnectionLost, "nothing was written"},
+		{&pgconn.PgError{Code: "57P03", Message: "the database system is starting up"}, ErrConnectionLost, "starting up"},
+		{sql.ErrConnDone, nil, ""},
+		{denied, ErrPrivilege, "permission denied for table reports"},
+		{&pgconn.PgError{Code: "23505"}, nil, ""},
+	} {
+		got := classify(c.err)
+		if c.kind == nil {
+			if got != c.err {
+				t.Errorf("classify(%v) = %v, want it unchanged", c.err, got)
+			}
+			continue
+		}
+		if !errors.Is(got, c.kind) || !strings.Contains(got.Error(), c.text) || !errors.Is(got, c.err) {
+			t.Errorf("classify(%v) = %v, want %v mentioning %q", c.err, got, c.kind, c.text)
+		}
+	}
+}
