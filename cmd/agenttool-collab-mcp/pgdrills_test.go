@@ -12,7 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/agenttool/collab/hosts/mcp/mcptest"
-	"github.com/agenttool/collab/internal/pgtest"
+	"github.com/agenttool/collab/core/store/postgres/pgtest"
 )
 
 // Failure drills on a PostgreSQL journal (issue 21): real server

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agenttool/collab/internal/pgtest"
+	"github.com/agenttool/collab/core/store/postgres/pgtest"
 )
 
 // leastPrivilegeGrants are what the runtime role of docs/postgres.md

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agenttool/collab/internal/pgtest"
+	"github.com/agenttool/collab/core/store/postgres/pgtest"
 )
 
 // TestTwoServersShareOnePostgresJournal runs two real server processes on

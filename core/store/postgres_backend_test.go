@@ -13,7 +13,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 
 	"github.com/agenttool/collab/core/place"
-	"github.com/agenttool/collab/internal/pgtest"
+	"github.com/agenttool/collab/core/store/postgres/pgtest"
 )
 
 // pgStore opens a store on url with the test clock and observer.

@@ -3,7 +3,7 @@ package postgres
 import (
 	"testing"
 
-	"github.com/agenttool/collab/internal/pgtest"
+	"github.com/agenttool/collab/core/store/postgres/pgtest"
 )
 
 // serverEnv names the PostgreSQL server the tests use (pgtest.ServerEnv).
