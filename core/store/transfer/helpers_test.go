@@ -1,18 +1,15 @@
 package transfer
 
 import (
-	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"fmt"
 	"io"
-	neturl "net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agenttool/collab/core/store/postgres/pgtest"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 
@@ -27,57 +24,11 @@ var (
 	fixtureV010    = filepath.Join("..", "testdata", "fixtures", "versions", "v0.1.0", "collab.sqlite")
 )
 
-// serverEnv names the PostgreSQL server the tests use: a URL whose user
-// may create databases (.ci/postgres starts one and prints it).
-const serverEnv = "COLLAB_TEST_POSTGRES"
-
-// testServer returns the test server's URL, skipping the test when none
-// is configured, except in CI, where a missing server is a failure.
-func testServer(t testing.TB) string {
-	t.Helper()
-	url := os.Getenv(serverEnv)
-	if url == "" {
-		msg := serverEnv + " is not set: start a throwaway server with `eval \"$(.ci/postgres start)\"` " +
-			"(stop it with `.ci/postgres stop \"$COLLAB_TEST_POSTGRES_DIR\"`) to run the copy tests against PostgreSQL"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return url
-}
-
-// freshDatabase creates an empty database on the test server, dropped when
-// the test ends, and returns its URL.
+// freshDatabase creates an empty database on the test server, dropped
+// when the test ends, and returns its URL.
 func freshDatabase(t testing.TB) string {
 	t.Helper()
-	url := testServer(t)
-	cfg, err := pgx.ParseConfig(url)
-	if err != nil {
-		t.Fatalf("parse %s: %v", serverEnv, err)
-	}
-	admin := stdlib.OpenDB(*cfg)
-	t.Cleanup(func() { admin.Close() })
-	var b [6]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		t.Fatal(err)
-	}
-	name := "collab_copy_" + hex.EncodeToString(b[:])
-	ctx := context.Background()
-	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name+" TEMPLATE template0 ENCODING 'UTF8'"); err != nil {
-		t.Fatalf("create test database: %v", err)
-	}
-	t.Cleanup(func() {
-		if _, err := admin.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
-			t.Errorf("drop test database %s: %v", name, err)
-		}
-	})
-	u, err := neturl.Parse(url)
-	if err != nil {
-		t.Fatalf("%s is not a URL: %v", serverEnv, err)
-	}
-	u.Path = "/" + name
-	return u.String()
+	return pgtest.FreshDatabase(t)
 }
 
 // copyFixture copies a fixture file into a fresh directory.
