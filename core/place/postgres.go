@@ -24,6 +24,34 @@ func IsPostgres(setting string) bool {
 	return strings.EqualFold(scheme, "postgres") || strings.EqualFold(scheme, "postgresql")
 }
 
+// PostgresSecrets lists the passwords a PostgreSQL URL carries (the
+// userinfo password and every query parameter whose name contains
+// "password"), each decoded and in its escaped forms, so that a text that
+// quotes the URL can be scrubbed of them.
+func PostgresSecrets(setting string) []string {
+	var out []string
+	add := func(s string) {
+		if s != "" {
+			out = append(out, s, neturl.QueryEscape(s), neturl.PathEscape(s))
+		}
+	}
+	u, err := neturl.Parse(setting)
+	if err != nil {
+		return out
+	}
+	if p, ok := u.User.Password(); ok {
+		add(p)
+	}
+	for k, vs := range u.Query() {
+		if strings.Contains(strings.ToLower(k), "password") {
+			for _, v := range vs {
+				add(v)
+			}
+		}
+	}
+	return out
+}
+
 // RedactPostgres returns a PostgreSQL URL without its secrets: the
 // userinfo password and every query parameter whose name contains
 // "password" (password, sslpassword) are removed; the rest is kept as

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	neturl "net/url"
 	"os"
 	"strings"
 
@@ -83,36 +82,11 @@ func (b postgresBackend) Watch(ctx context.Context) (versioner, error) {
 func scrubSecrets(err error, url string) error {
 	msg := err.Error()
 	scrubbed := msg
-	for _, secret := range urlSecrets(url) {
+	for _, secret := range place.PostgresSecrets(url) {
 		scrubbed = strings.ReplaceAll(scrubbed, secret, "[redacted]")
 	}
 	if scrubbed == msg {
 		return err
 	}
 	return errors.New(scrubbed)
-}
-
-// urlSecrets lists the passwords url carries, raw and decoded.
-func urlSecrets(url string) []string {
-	var out []string
-	add := func(s string) {
-		if s != "" {
-			out = append(out, s, neturl.QueryEscape(s), neturl.PathEscape(s))
-		}
-	}
-	u, err := neturl.Parse(url)
-	if err != nil {
-		return out
-	}
-	if p, ok := u.User.Password(); ok {
-		add(p)
-	}
-	for k, vs := range u.Query() {
-		if strings.Contains(strings.ToLower(k), "password") {
-			for _, v := range vs {
-				add(v)
-			}
-		}
-	}
-	return out
 }

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/agenttool/collab/core/place"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -30,43 +31,24 @@ func ParseLocation(s string) (Location, error) {
 	if strings.TrimSpace(s) == "" {
 		return Location{}, errors.New("empty database location")
 	}
-	l := Location{raw: s, shown: s}
-	lower := strings.ToLower(s)
 	if keyValue.MatchString(s) {
 		// Read as a path, libpq's key=value settings would become a
 		// SQLite file of that name.
 		return Location{}, errors.New("PostgreSQL settings must be given as a postgres:// URL " +
 			"(key=value settings are not accepted here)")
 	}
-	if !strings.HasPrefix(lower, "postgres://") && !strings.HasPrefix(lower, "postgresql://") {
+	if !place.IsPostgres(s) {
 		abs, err := filepath.Abs(s)
 		if err != nil {
 			return Location{}, fmt.Errorf("resolve %s: %w", s, err)
 		}
-		l.raw, l.shown = abs, abs
-		return l, nil
+		return Location{raw: abs, shown: abs}, nil
 	}
-	l.postgres = true
-	u, err := url.Parse(s)
-	if err != nil {
+	if _, err := url.Parse(s); err != nil {
 		// url's message quotes the input, password and all.
 		return Location{}, errors.New("the PostgreSQL address is not a valid URL")
 	}
-	if pw, ok := u.User.Password(); ok {
-		l.secrets = append(l.secrets, pw)
-		u.User = url.User(u.User.Username())
-	}
-	q := u.Query()
-	for k, vs := range q {
-		if strings.EqualFold(k, "password") {
-			l.secrets = append(l.secrets, vs...)
-			q.Del(k)
-			// Re-encoded only when a password is removed, so that a
-			// URL is otherwise shown as it was written.
-			u.RawQuery = q.Encode()
-		}
-	}
-	l.shown = u.String()
+	l := Location{raw: s, postgres: true, shown: place.RedactPostgres(s), secrets: place.PostgresSecrets(s)}
 	if env := os.Getenv("PGPASSWORD"); env != "" {
 		l.secrets = append(l.secrets, env)
 	}

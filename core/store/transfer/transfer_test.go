@@ -290,7 +290,7 @@ func TestParseLocation(t *testing.T) {
 	}{
 		{"collab.sqlite", abs, false, ""},
 		{"postgres://u:pw@h:5432/db?sslmode=require", "postgres://u@h:5432/db?sslmode=require", true, ""},
-		{"POSTGRESQL://h/db?host=/run/pg&password=pw", "postgresql://h/db?host=%2Frun%2Fpg", true, ""},
+		{"POSTGRESQL://h/db?host=/run/pg&password=pw", "postgresql://h/db?host=/run/pg", true, ""},
 		{"postgres://h/db?host=/run/pg", "postgres://h/db?host=/run/pg", true, ""},
 		{"host=db dbname=collab", "", false, "postgres:// URL"},
 		{"  ", "", false, "empty"},
