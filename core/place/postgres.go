@@ -113,8 +113,20 @@ func redactUnparsed(setting string) string {
 // scheme read as postgres), so it never holds a secret, is the same for
 // every process of the machine that uses the same URL, and differs for
 // URLs naming another server, database or user; the readable part is
-// reduced to letters, digits, '.', '_' and '-'. Nothing is created.
+// reduced to letters, digits, '.', '_' and '-'. A non-empty
+// AGENTOOL_COLLAB_LOCAL_DIR is used instead, made absolute against env's
+// working directory. Nothing is created.
 func PostgresFolder(env Env, setting string) (string, error) {
+	if dir := env.Get(EnvLocalDir); dir != "" {
+		if filepath.IsAbs(dir) {
+			return filepath.Clean(dir), nil
+		}
+		cwd, err := env.cwd()
+		if err != nil {
+			return "", fmt.Errorf("resolve the relative %s: %w", EnvLocalDir, err)
+		}
+		return filepath.Join(cwd, dir), nil
+	}
 	home, err := dataHome(env)
 	if err != nil {
 		return "", err

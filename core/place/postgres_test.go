@@ -135,3 +135,26 @@ func TestBesideAPostgresJournalUsesItsLocalFolder(t *testing.T) {
 		t.Error("without a home directory the local folder was placed anyway")
 	}
 }
+
+func TestLocalDirOverridesThePostgresFolder(t *testing.T) {
+	cases := []struct {
+		name, value, want string
+	}{
+		{"absolute", "/srv/collab-local", "/srv/collab-local"},
+		{"relative to the working directory", "local", "/work/local"},
+		{"unclean", "/srv//x/../collab", "/srv/collab"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			env := place.Map("linux", map[string]string{"HOME": "/home/me", place.EnvLocalDir: tc.value}, "/work")
+			got, err := place.PostgresFolder(env, "postgres://alice:s3cret@db.example/collab")
+			if err != nil || got != tc.want {
+				t.Fatalf("PostgresFolder = %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+	env := place.Map("linux", map[string]string{"HOME": "/home/me", place.EnvLocalDir: ""}, "/work")
+	if got, _ := place.PostgresFolder(env, "postgres://db.example/collab"); !strings.HasPrefix(got, "/home/me/.local/share/agenttool/postgres/") {
+		t.Fatalf("an empty %s moved the folder to %s", place.EnvLocalDir, got)
+	}
+}

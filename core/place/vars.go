@@ -18,6 +18,7 @@ const (
 	EnvGuard               = "AGENTOOL_COLLAB_GUARD"
 	EnvGuardTimeout        = "AGENTOOL_COLLAB_GUARD_TIMEOUT"
 	EnvWebToken            = "AGENTOOL_COLLAB_WEB_TOKEN"
+	EnvLocalDir            = "AGENTOOL_COLLAB_LOCAL_DIR"
 
 	EnvXDGData     = "XDG_DATA_HOME"
 	EnvXDGState    = "XDG_STATE_HOME"
@@ -48,6 +49,8 @@ var Variables = []Variable{
 		"Else the database defaults to `~/.local/share/agenttool/collab.sqlite` on every OS (no platform-native data folder, so every implementation finds the same file). The anchor ledger reads `HOME` itself on every OS and, when it is unset or empty, uses the literal relative folder `undefined`."},
 	{EnvUserProfile, "database default on Windows",
 		"The home directory on Windows, where `HOME` is not consulted for the database default."},
+	{EnvLocalDir, "every process, for a PostgreSQL journal only",
+		"When non-empty and the database is a PostgreSQL URL: the folder for the files a SQLite journal keeps beside its file (credential files, tokens, the resume folder, the search index), instead of `<data home>/agenttool/postgres/<server>-<hash>/`; a relative value is resolved against the working directory. Every process of one journal on one machine must see the same value."},
 	{EnvSessionFile, "server start, guard, peek/watch",
 		"When non-empty: the credential file of a session to resume at startup."},
 	{EnvAllowCursorRecovery, "server start",
