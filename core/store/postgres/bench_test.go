@@ -65,6 +65,15 @@ func enginesOf(b *testing.B) []engineCase {
 			return out
 		}},
 		{"postgres", func(b *testing.B, n int) []engine.Engine { return openPostgres(b, n, false) }},
+		// The engine queuing its writers in the process only, not in the
+		// server (serverturn.go).
+		{"postgres-processturns", func(b *testing.B, n int) []engine.Engine {
+			engines := openPostgres(b, n, false)
+			for _, e := range engines {
+				e.(*Engine).processTurnsOnly = true
+			}
+			return engines
+		}},
 		// The engine without its workspace queue (queue.go): every
 		// writer waits for the row inside its transaction, and runs
 		// again after a pause.

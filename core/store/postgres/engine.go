@@ -55,6 +55,10 @@ type Engine struct {
 	// again after a pause, as the engine did before the queue. Benchmarks
 	// set it to measure the queue.
 	firstComeOnly bool
+	// processTurnsOnly keeps queued attempts out of the server's queue
+	// (serverturn.go): they wait only for the engine's other writers.
+	// Benchmarks set it to measure the server's queue.
+	processTurnsOnly bool
 }
 
 // Open connects to the server url names (a postgres:// or postgresql://
@@ -116,6 +120,9 @@ func (e *Engine) Write(ctx context.Context, fn func(tx engine.Tx) error) error {
 			return classify(err)
 		}
 		if touched != "" && !e.firstComeOnly && retriable(err) {
+			if queuedOn == touched {
+				e.turns.metAcross(touched)
+			}
 			e.turns.met(touched)
 			queuedOn = touched
 		}
@@ -129,6 +136,8 @@ func (e *Engine) Write(ctx context.Context, fn func(tx engine.Tx) error) error {
 // queuedOn when it is not empty, and returns the workspace whose head the
 // attempt read last.
 func (e *Engine) writeOnce(ctx context.Context, queuedOn string, fn func(tx engine.Tx) error, deadline time.Time) (touched string, err error) {
+	opts := &sql.TxOptions{Isolation: sql.LevelSerializable}
+	var tx *sql.Tx
 	if queuedOn != "" {
 		release, err := e.turns.take(ctx, queuedOn)
 		if err != nil {
@@ -136,8 +145,16 @@ func (e *Engine) writeOnce(ctx context.Context, queuedOn string, fn func(tx engi
 		}
 		defer release()
 	}
-	tx, err := e.begin(ctx, &sql.TxOptions{Isolation: sql.LevelSerializable}, deadline)
-	if err != nil {
+	if queuedOn != "" && !e.processTurnsOnly && e.turns.acrossBusy(queuedOn) {
+		conn, release, err := e.serverTurn(ctx, queuedOn)
+		if err != nil {
+			return "", err
+		}
+		defer release()
+		if tx, err = conn.BeginTx(ctx, opts); err != nil {
+			return "", fmt.Errorf("begin write transaction: %w", err)
+		}
+	} else if tx, err = e.begin(ctx, opts, deadline); err != nil {
 		return "", fmt.Errorf("begin write transaction: %w", err)
 	}
 	t := newTx(tx, true)

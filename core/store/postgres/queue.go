@@ -34,13 +34,12 @@ import (
 // workspace's writers. Writers in other processes still meet in the server
 // and run again after a backoff.
 //
-// Measured and set aside: the same queue across processes, on a
-// session-level advisory lock taken before BEGIN (the transaction-level
-// lock cannot be taken before the snapshot). Every commit then hands the
-// workspace to the next process through two more round trips
-// (lock grant, BEGIN) inside the serial section, and on a loaded machine
-// each handover waits for that process to be scheduled: it was slower than
-// failing and running again (docs/postgres.md, "First measurements").
+// Writers in other processes meet in the server: when a queued attempt
+// fails anyway, queued attempts on that workspace also take its turn in
+// the server for a while (serverturn.go). Taking that turn on every queued
+// attempt was measured slower for writers of one process, which the
+// engine's own turn already orders: each commit would hand the workspace
+// on through two more round trips inside the serial section.
 
 // hotFor is how long a workspace stays busy after its writers last met.
 const hotFor = time.Second
@@ -58,6 +57,11 @@ type turns struct {
 	until time.Time
 	last  string // the workspace of the latest write
 	run   int    // how many writes in a row went to last
+	// across is the workspace whose queued writers last failed anyway,
+	// so met writers of other processes, and acrossUntil when that is
+	// taken to have passed (serverturn.go).
+	across      string
+	acrossUntil time.Time
 }
 
 // take waits for the workspace's turn, or for ctx to end; the returned
@@ -108,6 +112,23 @@ func (q *turns) met(workspaceID string) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.hot, q.until = workspaceID, time.Now().Add(hotFor)
+}
+
+// metAcross records that a queued attempt on the workspace failed anyway:
+// holding the engine's turn, it can only have met a writer of another
+// process.
+func (q *turns) metAcross(workspaceID string) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.across, q.acrossUntil = workspaceID, time.Now().Add(hotFor)
+}
+
+// acrossBusy reports whether queued attempts on the workspace met writers
+// of other processes within hotFor.
+func (q *turns) acrossBusy(workspaceID string) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.across == workspaceID && time.Now().Before(q.acrossUntil)
 }
 
 // writeStats counts what Write did, for tests and benchmarks.
