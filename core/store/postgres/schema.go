@@ -299,6 +299,9 @@ func (e *Engine) prepareSchema(ctx context.Context) error {
 	err = tx.QueryRowContext(ctx, `SELECT max(version) FROM `+SchemaName+`.schema_version`).Scan(&version)
 	switch {
 	case err == nil && version.Valid && version.Int64 == SchemaVersion:
+		if err := checkShape(ctx, tx); err != nil {
+			return err
+		}
 		return tx.Commit()
 	case err == nil && version.Valid && version.Int64 > SchemaVersion:
 		return fmt.Errorf("the %s schema is at version %d, newer than this binary's %d: upgrade collab",

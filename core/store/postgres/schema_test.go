@@ -100,3 +100,47 @@ func rawDB(t *testing.T, url string) *sql.DB {
 	t.Cleanup(func() { db.Close() })
 	return db
 }
+
+// TestOpenRefusesASchemaOfAnotherShape changes a made schema the way a
+// hand edit or a half-applied change would, and checks that Open names the
+// difference and leaves the schema as it found it.
+func TestOpenRefusesASchemaOfAnotherShape(t *testing.T) {
+	for _, c := range []struct {
+		name, change, want string
+	}{
+		{"dropped column", "ALTER TABLE collab.reports DROP COLUMN limits", "table reports has columns"},
+		{"added column", "ALTER TABLE collab.tasks ADD COLUMN extra text", "table tasks has columns"},
+		{"dropped table", "DROP TABLE collab.session_cursor_resets", "table session_cursor_resets is missing"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			url := freshDatabase(t)
+			e, err := Open(context.Background(), url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.Close()
+			db := rawDB(t, url)
+			if _, err := db.Exec(c.change); err != nil {
+				t.Fatal(err)
+			}
+			before := columnsOf(t, db)
+			_, err = Open(context.Background(), url)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("Open returned %v, want an error saying %q", err, c.want)
+			}
+			if after := columnsOf(t, db); after != before {
+				t.Fatalf("the refused schema changed:\nbefore %s\nafter  %s", before, after)
+			}
+		})
+	}
+}
+
+func columnsOf(t *testing.T, db *sql.DB) string {
+	t.Helper()
+	var s string
+	if err := db.QueryRow(`SELECT coalesce(string_agg(table_name || '.' || column_name, ',' ORDER BY table_name, ordinal_position), '')
+FROM information_schema.columns WHERE table_schema = 'collab'`).Scan(&s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
