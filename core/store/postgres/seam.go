@@ -29,11 +29,27 @@ const headForUpdate = sqltx.HeadQuery + " FOR NO KEY UPDATE"
 // meanwhile, and remembers the workspace so that a retried write can queue
 // on it.
 func (t *Tx) Head(ctx context.Context, workspaceID string) (engine.Head, bool, error) {
+	if h, ok := t.heads[workspaceID]; ok {
+		return h, true, nil
+	}
+	query := sqltx.HeadQuery
 	if t.write {
 		t.touched = workspaceID
-		return sqltx.ReadHead(ctx, t, headForUpdate, workspaceID)
+		query = headForUpdate
 	}
-	return sqltx.ReadHead(ctx, t, sqltx.HeadQuery, workspaceID)
+	h, ok, err := sqltx.ReadHead(ctx, t, query, workspaceID)
+	if ok && err == nil {
+		t.remember(h)
+	}
+	return h, ok, err
+}
+
+// remember keeps h as the transaction's view of its workspace's head.
+func (t *Tx) remember(h engine.Head) {
+	if t.heads == nil {
+		t.heads = map[string]engine.Head{}
+	}
+	t.heads[h.WorkspaceID] = h
 }
 
 // Append inserts e and moves the workspace's head to it in one statement
@@ -46,7 +62,12 @@ UPDATE workspaces SET event_head_sequence = ?, event_head_hash = ? WHERE id = (S
 		e.WorkspaceID, e.EpochID, e.Sequence, e.ID, e.Protocol, e.Type, e.EntityID, e.Actor, e.OccurredAt,
 		string(e.PayloadJSON), e.PrevHash, e.Hash, e.SessionID, e.Sequence, e.Hash)
 	if err != nil {
+		delete(t.heads, e.WorkspaceID)
 		return fmt.Errorf("append %s event and move the journal head: %w", e.Type, err)
+	}
+	if h, ok := t.heads[e.WorkspaceID]; ok {
+		h.Sequence, h.Hash = e.Sequence, e.Hash
+		t.heads[e.WorkspaceID] = h
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agenttool/collab/core/store/engine"
 	"github.com/agenttool/collab/core/store/sqltx"
 )
 
@@ -19,6 +20,11 @@ type Tx struct {
 	// touched is the workspace whose head a write transaction read last
 	// (queue.go).
 	touched string
+	// heads are the journal heads this transaction has read or moved: a
+	// write transaction holds each one's row lock until it ends and a read
+	// transaction sees one snapshot, so no one else can change them
+	// meanwhile, and a second Head needs no round trip.
+	heads map[string]engine.Head
 }
 
 // newTx wraps tx, a write transaction when write is set.
