@@ -133,16 +133,18 @@ func (e *Engine) begin(ctx context.Context, opts *sql.TxOptions, deadline time.T
 }
 
 // commit commits a write transaction. It reads the transaction's id
-// first, so that a COMMIT whose connection is lost can be settled by
-// asking the server (settle); a loss before COMMIT is lostBeforeCommit.
-func (e *Engine) commit(ctx context.Context, tx *sql.Tx, deadline time.Time) error {
-	var xid string
-	if err := tx.QueryRowContext(ctx, "SELECT pg_current_xact_id()::text").Scan(&xid); err != nil {
-		_ = tx.Rollback()
-		if connectionLost(err) {
-			return &lostBeforeCommit{cause: fmt.Errorf("read the transaction id: %w", err)}
+// first, unless the caller knows it (Head reads it), so that a COMMIT
+// whose connection is lost can be settled by asking the server (settle);
+// a loss before COMMIT is lostBeforeCommit.
+func (e *Engine) commit(ctx context.Context, tx *sql.Tx, xid string, deadline time.Time) error {
+	if xid == "" {
+		if err := tx.QueryRowContext(ctx, "SELECT pg_current_xact_id()::text").Scan(&xid); err != nil {
+			_ = tx.Rollback()
+			if connectionLost(err) {
+				return &lostBeforeCommit{cause: fmt.Errorf("read the transaction id: %w", err)}
+			}
+			return fmt.Errorf("read the transaction id: %w", err)
 		}
-		return fmt.Errorf("read the transaction id: %w", err)
 	}
 	err := tx.Commit()
 	if err == nil {

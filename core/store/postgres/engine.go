@@ -162,7 +162,7 @@ func (e *Engine) writeOnce(ctx context.Context, queuedOn string, fn func(tx engi
 		_ = tx.Rollback()
 		return t.touched, err
 	}
-	return t.touched, e.commit(ctx, tx, deadline)
+	return t.touched, e.commit(ctx, tx, t.xid, deadline)
 }
 
 // Read runs fn in one REPEATABLE READ, READ ONLY transaction: every query

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
 	"github.com/agenttool/collab/core/journal"
@@ -21,7 +22,12 @@ import (
 // conflicts with itself, so appends still queue on the row, but not with
 // FOR KEY SHARE; the head UPDATE (Append) changes no key column and takes
 // the same lock.
-const headForUpdate = sqltx.HeadQuery + " FOR NO KEY UPDATE"
+//
+// It also reads the transaction's id, which a lost COMMIT is settled by
+// (connloss.go): a transaction that moves a head would be given one at its
+// first write anyway, and asking here saves the commit a round trip.
+const headForUpdate = `SELECT epoch_id, event_head_sequence, event_head_hash, pg_current_xact_id()::text
+FROM workspaces WHERE id = ? FOR NO KEY UPDATE`
 
 // Head reads the workspace's journal head. Inside a write transaction it
 // locks the workspace row (FOR NO KEY UPDATE, see headForUpdate) until the
@@ -32,16 +38,26 @@ func (t *Tx) Head(ctx context.Context, workspaceID string) (engine.Head, bool, e
 	if h, ok := t.heads[workspaceID]; ok {
 		return h, true, nil
 	}
-	query := sqltx.HeadQuery
-	if t.write {
-		t.touched = workspaceID
-		query = headForUpdate
+	if !t.write {
+		h, ok, err := sqltx.ReadHead(ctx, t, sqltx.HeadQuery, workspaceID)
+		if ok && err == nil {
+			t.remember(h)
+		}
+		return h, ok, err
 	}
-	h, ok, err := sqltx.ReadHead(ctx, t, query, workspaceID)
-	if ok && err == nil {
-		t.remember(h)
+	t.touched = workspaceID
+	h := engine.Head{WorkspaceID: workspaceID}
+	var xid string
+	err := t.QueryRowContext(ctx, headForUpdate, workspaceID).Scan(&h.EpochID, &h.Sequence, &h.Hash, &xid)
+	if err == sql.ErrNoRows {
+		return h, false, nil
 	}
-	return h, ok, err
+	if err != nil {
+		return h, false, fmt.Errorf("read journal head: %w", err)
+	}
+	t.xid = xid
+	t.remember(h)
+	return h, true, nil
 }
 
 // remember keeps h as the transaction's view of its workspace's head.

@@ -25,6 +25,9 @@ type Tx struct {
 	// transaction sees one snapshot, so no one else can change them
 	// meanwhile, and a second Head needs no round trip.
 	heads map[string]engine.Head
+	// xid is the transaction's id once Head has read it in a write
+	// transaction, so that commit need not ask.
+	xid string
 }
 
 // newTx wraps tx, a write transaction when write is set.
