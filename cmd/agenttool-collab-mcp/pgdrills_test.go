@@ -11,8 +11,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 
-	"github.com/agenttool/collab/hosts/mcp/mcptest"
 	"github.com/agenttool/collab/core/store/postgres/pgtest"
+	"github.com/agenttool/collab/hosts/mcp/mcptest"
 )
 
 // Failure drills on a PostgreSQL journal (issue 21): real server
