@@ -21,7 +21,7 @@ func (e *Engine) ReadChains(ctx context.Context, fn func(c engine.Chains) error)
 		return fmt.Errorf("begin read: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only snapshot
-	return fn(&chains{q: newTx(tx, false)})
+	return fn(&chains{q: newReadTx(tx)})
 }
 
 // chains reads journals for verification inside one snapshot.

@@ -132,29 +132,75 @@ func (e *Engine) begin(ctx context.Context, opts *sql.TxOptions, deadline time.T
 	}
 }
 
-// commit commits a write transaction. It reads the transaction's id
-// first, unless the caller knows it (Head reads it), so that a COMMIT
-// whose connection is lost can be settled by asking the server (settle);
-// a loss before COMMIT is lostBeforeCommit.
-func (e *Engine) commit(ctx context.Context, tx *sql.Tx, xid string, deadline time.Time) error {
-	if xid == "" {
-		if err := tx.QueryRowContext(ctx, "SELECT pg_current_xact_id()::text").Scan(&xid); err != nil {
-			_ = tx.Rollback()
+// beginWrite is the statement that begins a write transaction.
+const beginWrite = "BEGIN ISOLATION LEVEL SERIALIZABLE"
+
+// beginWrite takes a connection and begins a write transaction on it,
+// waiting out a server that cannot be reached until deadline. The caller
+// ends the transaction (commit or rollback) and then closes the
+// connection, which returns it to the pool.
+func (e *Engine) beginWrite(ctx context.Context, deadline time.Time) (*sql.Conn, error) {
+	for attempt := 0; ; attempt++ {
+		conn, err := e.pool.Conn(ctx)
+		if err == nil {
+			if _, err = conn.ExecContext(ctx, beginWrite); err == nil {
+				return conn, nil
+			}
+			discard(conn)
+		}
+		if !connectionLost(err) || time.Now().After(deadline) {
+			return nil, err
+		}
+		if err := pause(ctx, backoff(attempt)); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// rollback ends conn's write transaction without keeping anything. A
+// connection that cannot say it did is closed rather than pooled, so that
+// no later transaction finds itself inside this one.
+func rollback(conn *sql.Conn) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := conn.ExecContext(ctx, "ROLLBACK"); err != nil {
+		discard(conn)
+	}
+}
+
+// discard makes database/sql close conn instead of pooling it.
+func discard(conn *sql.Conn) {
+	_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+	_ = conn.Close()
+}
+
+// commit commits write transaction t, sending its held writes with the
+// COMMIT. It reads the transaction's id first, unless Head did, so that a
+// COMMIT whose connection is lost can be settled by asking the server
+// (settle); a loss before COMMIT is lostBeforeCommit.
+func (e *Engine) commit(ctx context.Context, t *Tx, deadline time.Time) error {
+	if t.xid == "" {
+		err := t.QueryRowContext(ctx, "SELECT pg_current_xact_id()::text").Scan(&t.xid)
+		if t.heldErr != nil {
+			err = t.heldErr
+		}
+		if err != nil {
+			rollback(t.conn)
 			if connectionLost(err) {
 				return &lostBeforeCommit{cause: fmt.Errorf("read the transaction id: %w", err)}
 			}
 			return fmt.Errorf("read the transaction id: %w", err)
 		}
 	}
-	err := tx.Commit()
+	err := t.sendHeld(ctx, true)
 	if err == nil {
 		return nil
 	}
-	_ = tx.Rollback()
+	rollback(t.conn)
 	if !connectionLost(err) {
 		return fmt.Errorf("commit: %w", err)
 	}
-	return e.settle(ctx, xid, fmt.Errorf("commit: %w", err), deadline)
+	return e.settle(ctx, t.xid, fmt.Errorf("commit: %w", err), deadline)
 }
 
 // settle learns what became of transaction xid, whose COMMIT lost its

@@ -136,8 +136,7 @@ func (e *Engine) Write(ctx context.Context, fn func(tx engine.Tx) error) error {
 // queuedOn when it is not empty, and returns the workspace whose head the
 // attempt read last.
 func (e *Engine) writeOnce(ctx context.Context, queuedOn string, fn func(tx engine.Tx) error, deadline time.Time) (touched string, err error) {
-	opts := &sql.TxOptions{Isolation: sql.LevelSerializable}
-	var tx *sql.Tx
+	var conn *sql.Conn
 	if queuedOn != "" {
 		release, err := e.turns.take(ctx, queuedOn)
 		if err != nil {
@@ -146,23 +145,31 @@ func (e *Engine) writeOnce(ctx context.Context, queuedOn string, fn func(tx engi
 		defer release()
 	}
 	if queuedOn != "" && !e.processTurnsOnly && e.turns.acrossBusy(queuedOn) {
-		conn, release, err := e.serverTurn(ctx, queuedOn)
+		turn, release, err := e.serverTurn(ctx, queuedOn)
 		if err != nil {
 			return "", err
 		}
 		defer release()
-		if tx, err = conn.BeginTx(ctx, opts); err != nil {
+		if _, err := turn.ExecContext(ctx, beginWrite); err != nil {
 			return "", fmt.Errorf("begin write transaction: %w", err)
 		}
-	} else if tx, err = e.begin(ctx, opts, deadline); err != nil {
-		return "", fmt.Errorf("begin write transaction: %w", err)
+		conn = turn
+	} else {
+		if conn, err = e.beginWrite(ctx, deadline); err != nil {
+			return "", fmt.Errorf("begin write transaction: %w", err)
+		}
+		defer conn.Close()
 	}
-	t := newTx(tx, true)
-	if err := fn(t); err != nil {
-		_ = tx.Rollback()
+	t := newWriteTx(conn)
+	err = fn(t)
+	if t.heldErr != nil {
+		err = t.heldErr // what failed first; fn saw its aftermath
+	}
+	if err != nil {
+		rollback(conn)
 		return t.touched, err
 	}
-	return t.touched, e.commit(ctx, tx, t.xid, deadline)
+	return t.touched, e.commit(ctx, t, deadline)
 }
 
 // Read runs fn in one REPEATABLE READ, READ ONLY transaction: every query
@@ -175,7 +182,7 @@ func (e *Engine) Read(ctx context.Context, fn func(tx engine.Tx) error) error {
 		return classify(fmt.Errorf("begin read transaction: %w", err))
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only; nothing to keep
-	return classify(fn(newTx(tx, false)))
+	return classify(fn(newReadTx(tx)))
 }
 
 // retriable reports whether err is a serialization failure or a deadlock,

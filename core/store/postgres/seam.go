@@ -69,9 +69,11 @@ func (t *Tx) remember(h engine.Head) {
 }
 
 // Append inserts e and moves the workspace's head to it in one statement
-// (one round trip instead of the shared two).
+// (one round trip instead of the shared two), held back (held.go): its
+// sequence and hash were fixed under the head's lock, and the next
+// statement that reads events or workspaces, or the COMMIT, carries it.
 func (t *Tx) Append(ctx context.Context, e *journal.Event) error {
-	_, err := t.ExecContext(ctx, `WITH appended AS (INSERT INTO events (workspace_id, epoch_id, sequence, id, protocol,
+	err := t.ExecLater(ctx, `WITH appended AS (INSERT INTO events (workspace_id, epoch_id, sequence, id, protocol,
 type, entity_id, actor, occurred_at, payload_json, prev_hash, hash, session_id)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING workspace_id)
 UPDATE workspaces SET event_head_sequence = ?, event_head_hash = ? WHERE id = (SELECT workspace_id FROM appended)`,

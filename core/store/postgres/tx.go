@@ -15,7 +15,11 @@ import (
 // (sqltx.Tx), whose statements run through the methods below.
 type Tx struct {
 	sqltx.Tx
-	tx    *sql.Tx
+	// q runs the statements: the *sql.Tx of a Read, the *sql.Conn of a
+	// Write, which begins and ends its transaction itself so that held
+	// writes can go to the server with its COMMIT (held.go).
+	q     Querier
+	conn  *sql.Conn
 	write bool
 	// touched is the workspace whose head a write transaction read last
 	// (queue.go).
@@ -28,11 +32,22 @@ type Tx struct {
 	// xid is the transaction's id once Head has read it in a write
 	// transaction, so that commit need not ask.
 	xid string
+	// held are the writes waiting to be sent (held.go); heldErr is the
+	// first failure of sending them, which fails the transaction.
+	held    []heldWrite
+	heldErr error
 }
 
-// newTx wraps tx, a write transaction when write is set.
-func newTx(tx *sql.Tx, write bool) *Tx {
-	t := &Tx{tx: tx, write: write}
+// newReadTx wraps tx, a read-only transaction.
+func newReadTx(tx *sql.Tx) *Tx {
+	t := &Tx{q: tx}
+	t.Tx = sqltx.NewTx(t, dialect)
+	return t
+}
+
+// newWriteTx wraps conn, on which a write transaction has begun.
+func newWriteTx(conn *sql.Conn) *Tx {
+	t := &Tx{q: conn, conn: conn, write: true}
 	t.Tx = sqltx.NewTx(t, dialect)
 	return t
 }
@@ -44,19 +59,34 @@ type Querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// ExecContext runs a statement inside the transaction.
+// ExecContext runs a statement inside the transaction, after the held
+// writes it may depend on.
 func (t *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return t.tx.ExecContext(ctx, rebind(query), args...)
+	query = rebind(query)
+	if err := t.sendHeldBefore(ctx, query); err != nil {
+		return nil, err
+	}
+	return t.q.ExecContext(ctx, query, args...)
 }
 
-// QueryContext runs a query inside the transaction.
+// QueryContext runs a query inside the transaction, after the held
+// writes it may depend on.
 func (t *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return t.tx.QueryContext(ctx, rebind(query), args...)
+	query = rebind(query)
+	if err := t.sendHeldBefore(ctx, query); err != nil {
+		return nil, err
+	}
+	return t.q.QueryContext(ctx, query, args...)
 }
 
-// QueryRowContext runs a one-row query inside the transaction.
+// QueryRowContext runs a one-row query inside the transaction, after the
+// held writes it may depend on. A *sql.Row cannot carry their failure;
+// the query then fails in the aborted transaction, and Write returns the
+// held write's error (heldErr) rather than the query's.
 func (t *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	return t.tx.QueryRowContext(ctx, rebind(query), args...)
+	query = rebind(query)
+	_ = t.sendHeldBefore(ctx, query)
+	return t.q.QueryRowContext(ctx, query, args...)
 }
 
 // rebind turns the engine's "?" placeholders into PostgreSQL's $1, $2, …

@@ -28,7 +28,7 @@ WHERE workspace_id = ? AND actor = ? AND idempotency_key = ?`, scope.WorkspaceID
 
 // InsertReceipt stores r for scope.
 func (t *Tx) InsertReceipt(ctx context.Context, scope engine.ReceiptScope, r engine.Receipt, createdAt string) error {
-	_, err := t.ExecContext(ctx, `INSERT INTO mutations (workspace_id, actor, idempotency_key, operation, request_hash,
+	err := t.execLater(ctx, `INSERT INTO mutations (workspace_id, actor, idempotency_key, operation, request_hash,
 response_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`, scope.WorkspaceID, scope.Actor, scope.Key, r.Operation,
 		r.RequestHash, string(r.Response), createdAt)
 	if err != nil {

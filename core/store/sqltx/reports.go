@@ -47,7 +47,7 @@ func (t *Tx) InsertReport(ctx context.Context, r engine.Report) error {
 	if err != nil {
 		return fmt.Errorf("encode evidence refs: %w", err)
 	}
-	_, err = t.ExecContext(ctx, "INSERT INTO reports ("+ReportColumns+`)
+	err = t.execLater(ctx, "INSERT INTO reports ("+ReportColumns+`)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.ID, r.WorkspaceID, r.TaskID, r.FromSessionID, r.FromActor, r.ToSessionID, r.Kind, r.Body, string(refsJSON),
 		r.Confidence, r.ConfidenceBasis, r.Limits, r.Relation, r.TargetReportID, r.AuthorityScope, r.AuthorityBasis,

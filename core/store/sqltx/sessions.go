@@ -67,8 +67,7 @@ func (t *Tx) Session(ctx context.Context, id string) (engine.Session, bool, erro
 
 // TouchSession records that the session was seen at now.
 func (t *Tx) TouchSession(ctx context.Context, id, now string) error {
-	_, err := t.ExecContext(ctx, "UPDATE coordination_sessions SET last_seen_at = ? WHERE id = ?", now, id)
-	return err
+	return t.execLater(ctx, "UPDATE coordination_sessions SET last_seen_at = ? WHERE id = ?", now, id)
 }
 
 // InsertSession stores a new active session at generation 1.

@@ -38,6 +38,27 @@ type Tx struct {
 	d *Dialect
 }
 
+// Deferrer is a Runner that may hold a write back and send it with a later
+// statement or the commit, saving a round trip to a server. ExecLater is
+// for writes whose result nobody reads: it reports no rows affected, and a
+// failure may surface at any later statement of the transaction or at its
+// commit instead (the transaction fails either way). A Deferrer must run a
+// held write before any later statement that names a table it writes, so
+// the transaction reads its own writes.
+type Deferrer interface {
+	ExecLater(ctx context.Context, query string, args ...any) error
+}
+
+// execLater runs a write whose result is not read: held back when the
+// Runner is a Deferrer, at once otherwise.
+func (t *Tx) execLater(ctx context.Context, query string, args ...any) error {
+	if d, ok := t.runner.(Deferrer); ok {
+		return d.ExecLater(ctx, query, args...)
+	}
+	_, err := t.ExecContext(ctx, query, args...)
+	return err
+}
+
 // NewTx returns the domain methods of the transaction r runs statements
 // in, spoken in dialect d.
 func NewTx(r Runner, d *Dialect) Tx {
