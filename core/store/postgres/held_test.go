@@ -160,8 +160,9 @@ func TestAFailedHeldWriteIsWhatWriteReturns(t *testing.T) {
 }
 
 // TestATransactionReadsTheEventsItAppended checks that held appends are
-// sent before the same transaction reads its journal, and that the head
-// they moved is the one stored.
+// sent before the same transaction reads its journal, that the workspace
+// row it knows from Head shows the head they moved, and that this head is
+// the one stored.
 func TestATransactionReadsTheEventsItAppended(t *testing.T) {
 	e := heldWorkspace(t)
 	ctx := context.Background()
@@ -178,7 +179,11 @@ func TestATransactionReadsTheEventsItAppended(t *testing.T) {
 		if len(events) != 2 || events[1].PrevHash != events[0].Hash {
 			t.Fatalf("the transaction read %d events of the 2 it appended", len(events))
 		}
-		return nil
+		w, _, err := tx.Workspace(ctx, "ws_held")
+		if err == nil && (w.EventHeadSequence != 2 || w.EventHeadHash != events[1].Hash || w.Name != "held") {
+			t.Fatalf("inside the transaction the workspace reads %+v, want its head at event 2", w)
+		}
+		return err
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,10 @@ import (
 // It also reads the transaction's id, which a lost COMMIT is settled by
 // (connloss.go): a transaction that moves a head would be given one at its
 // first write anyway, and asking here saves the commit a round trip.
-const headForUpdate = `SELECT epoch_id, event_head_sequence, event_head_hash, pg_current_xact_id()::text
+//
+// It reads the whole workspace row, which the transaction then knows
+// (Workspace).
+const headForUpdate = "SELECT " + sqltx.WorkspaceColumns + `, pg_current_xact_id()::text
 FROM workspaces WHERE id = ? FOR NO KEY UPDATE`
 
 // Head reads the workspace's journal head. Inside a write transaction it
@@ -46,18 +49,48 @@ func (t *Tx) Head(ctx context.Context, workspaceID string) (engine.Head, bool, e
 		return h, ok, err
 	}
 	t.touched = workspaceID
-	h := engine.Head{WorkspaceID: workspaceID}
+	var w engine.Workspace
 	var xid string
-	err := t.QueryRowContext(ctx, headForUpdate, workspaceID).Scan(&h.EpochID, &h.Sequence, &h.Hash, &xid)
+	err := t.QueryRowContext(ctx, headForUpdate, workspaceID).Scan(&w.ID, &w.EpochID, &w.RootPath, &w.RepositoryKey,
+		&w.Name, &w.CreatedAt, &w.EventHeadSequence, &w.EventHeadHash, &xid)
 	if err == sql.ErrNoRows {
-		return h, false, nil
+		return engine.Head{WorkspaceID: workspaceID}, false, nil
 	}
 	if err != nil {
-		return h, false, fmt.Errorf("read journal head: %w", err)
+		return engine.Head{WorkspaceID: workspaceID}, false, fmt.Errorf("read journal head: %w", err)
 	}
 	t.xid = xid
+	t.knowWorkspace(w)
+	h := engine.Head{WorkspaceID: workspaceID, Anchor: journal.Anchor{EpochID: w.EpochID, Sequence: w.EventHeadSequence, Hash: w.EventHeadHash}}
 	t.remember(h)
 	return h, true, nil
+}
+
+// Workspace reads one workspace, once per transaction. A transaction sees
+// one snapshot (and a write transaction locks the rows it will change), and
+// nothing but Append changes a workspace row, whose head the transaction
+// keeps (heads), so a second read would return what the first did.
+func (t *Tx) Workspace(ctx context.Context, id string) (engine.Workspace, bool, error) {
+	w, ok := t.workspaces[id]
+	if !ok {
+		var err error
+		if w, ok, err = sqltx.FindWorkspace(ctx, t, id); !ok || err != nil {
+			return w, ok, err
+		}
+		t.knowWorkspace(w)
+	}
+	if h, moved := t.heads[id]; moved {
+		w.EventHeadSequence, w.EventHeadHash = h.Sequence, h.Hash
+	}
+	return w, true, nil
+}
+
+// knowWorkspace keeps w as the transaction's view of its row.
+func (t *Tx) knowWorkspace(w engine.Workspace) {
+	if t.workspaces == nil {
+		t.workspaces = map[string]engine.Workspace{}
+	}
+	t.workspaces[w.ID] = w
 }
 
 // remember keeps h as the transaction's view of its workspace's head.
@@ -81,6 +114,7 @@ UPDATE workspaces SET event_head_sequence = ?, event_head_hash = ? WHERE id = (S
 		string(e.PayloadJSON), e.PrevHash, e.Hash, e.SessionID, e.Sequence, e.Hash)
 	if err != nil {
 		delete(t.heads, e.WorkspaceID)
+		delete(t.workspaces, e.WorkspaceID)
 		return fmt.Errorf("append %s event and move the journal head: %w", e.Type, err)
 	}
 	if h, ok := t.heads[e.WorkspaceID]; ok {

@@ -29,6 +29,9 @@ type Tx struct {
 	// transaction sees one snapshot, so no one else can change them
 	// meanwhile, and a second Head needs no round trip.
 	heads map[string]engine.Head
+	// workspaces are the workspace rows this transaction has read, their
+	// heads as read (see Workspace).
+	workspaces map[string]engine.Workspace
 	// xid is the transaction's id once Head has read it in a write
 	// transaction, so that commit need not ask.
 	xid string
