@@ -39,11 +39,15 @@ func (s *Store) AckCursor(ctx context.Context, cred Credential, workspaceID stri
 			return collaberr.New(collaberr.CursorVersionConflict, "The session cursor moved since you read it; poll again").
 				With("expected_cursor_version", expectedVersion).With("current_cursor_version", sess.CursorVersion)
 		}
-		if err := tx.MoveCursor(ctx, sess.ID, a, s.nowISO()); err != nil {
+		now := s.nowISO()
+		if err := tx.MoveCursor(ctx, sess.ID, a, now); err != nil {
 			return err
 		}
-		out, _, err = findSession(ctx, tx, sess.ID)
-		return err
+		// The row now holds exactly this; reading it back would cost a
+		// statement (a round trip on PostgreSQL).
+		sess.Cursor, sess.CursorVersion, sess.LastSeenAt = a, sess.CursorVersion+1, now
+		out = sess
+		return nil
 	})
 	return out, err
 }
