@@ -78,7 +78,7 @@ func (c *chains) Events(ctx context.Context, h engine.Head, fn func(e *journal.E
 		return err
 	}
 	if c.conn != nil && col == "session_id" {
-		return streamRaw(ctx, c.conn, h, fn)
+		return streamRaw(ctx, c.conn, h, wholeJournal, fn)
 	}
 	return c.ScanEvents(ctx, h, func(e *journal.Event, rowErr error) error {
 		if rowErr != nil {
@@ -161,13 +161,21 @@ func verifyAllJournals(ctx context.Context, q Querier) error {
 }
 
 // VerifyChain recomputes the full chain of one workspace from genesis,
-// reading the head and every event from one snapshot; found is false when
-// there is no such workspace.
+// reading the head from one snapshot and every event up to it; found is
+// false when there is no such workspace. A long journal is read in two
+// halves at once (verifyHalves).
 func (s *DB) VerifyChain(ctx context.Context, workspaceID string) (ok, found bool, err error) {
-	err = s.ReadChains(ctx, func(c engine.Chains) error {
+	err = s.ReadChains(ctx, func(ec engine.Chains) error {
+		c := ec.(*chains)
 		var h engine.Head
 		if h, found, err = c.Head(ctx, workspaceID); err != nil || !found {
 			return err
+		}
+		if h.Sequence >= splitFrom && journal.ChainWorkers() >= 2 && c.conn != nil {
+			if col, err := c.sessionColumn(ctx); err == nil && col == "session_id" {
+				ok, err = s.verifyHalves(ctx, c, h)
+				return err
+			}
 		}
 		ok, err = verifyChains(ctx, c, h)
 		return err

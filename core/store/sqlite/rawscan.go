@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"unsafe"
 
 	"github.com/agenttool/collab/core/journal"
@@ -18,27 +19,36 @@ import (
 // cost more than hashing the events does. The strings the driver returns
 // are fresh Go strings, so an event may be handed to another goroutine.
 
-// streamRaw streams h's journal to fn with driver-level rows, inside the
-// snapshot conn holds.
-func streamRaw(ctx context.Context, conn *sql.Conn, h engine.Head, fn func(e *journal.Event) error) error {
+// span is the stretch of a journal a stream reads: the events whose
+// sequence is above after and at most upTo.
+type span struct{ after, upTo int64 }
+
+// wholeJournal is every event of a journal.
+var wholeJournal = span{after: 0, upTo: math.MaxInt64}
+
+// streamRaw streams the events of h's journal within sp to fn with
+// driver-level rows, inside the snapshot conn holds.
+func streamRaw(ctx context.Context, conn *sql.Conn, h engine.Head, sp span, fn func(e *journal.Event) error) error {
 	return conn.Raw(func(dc any) error {
 		c, isConn := dc.(driver.Conn)
 		if !isConn {
 			return errors.New("driver connection does not implement driver.Conn")
 		}
-		return streamDriver(ctx, c, h, fn)
+		return streamDriver(ctx, c, h, sp, fn)
 	})
 }
 
-// streamDriver reads h's journal with one driver statement. The
+// streamDriver reads the events of h's journal within sp with one driver
+// statement. The
 // workspace id is not selected (it is h's), and columns that almost
 // always repeat the workspace's epoch and the current protocol come back
 // as NULL when they do, which the driver returns without copying any
 // text.
-func streamDriver(ctx context.Context, c driver.Conn, h engine.Head, fn func(e *journal.Event) error) error {
+func streamDriver(ctx context.Context, c driver.Conn, h engine.Head, sp span, fn func(e *journal.Event) error) error {
 	const query = "SELECT CASE WHEN epoch_id = ?2 THEN NULL ELSE epoch_id END, sequence, id," +
 		" CASE WHEN protocol = ?3 THEN NULL ELSE protocol END, type, entity_id, actor, occurred_at, payload_json," +
-		" prev_hash, hash, session_id FROM events WHERE workspace_id = ?1 ORDER BY sequence"
+		" prev_hash, hash, session_id FROM events WHERE workspace_id = ?1 AND sequence > ?4 AND sequence <= ?5" +
+		" ORDER BY sequence"
 	prep, ok := c.(driver.ConnPrepareContext)
 	if !ok {
 		return errors.New("driver cannot prepare with a context")
@@ -53,7 +63,8 @@ func streamDriver(ctx context.Context, c driver.Conn, h engine.Head, fn func(e *
 		return errors.New("driver statement cannot query with a context")
 	}
 	rows, err := sq.QueryContext(ctx, []driver.NamedValue{{Ordinal: 1, Value: h.WorkspaceID},
-		{Ordinal: 2, Value: h.EpochID}, {Ordinal: 3, Value: journal.ProtocolV2}})
+		{Ordinal: 2, Value: h.EpochID}, {Ordinal: 3, Value: journal.ProtocolV2},
+		{Ordinal: 4, Value: sp.after}, {Ordinal: 5, Value: sp.upTo}})
 	if err != nil {
 		return fmt.Errorf("read journal: %w", err)
 	}

@@ -1,0 +1,82 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/store/engine"
+)
+
+// splitFrom is the journal length from which VerifyChain reads two halves
+// at once: below it, a second connection and snapshot cost more than they
+// save.
+const splitFrom = 4096
+
+// secondConnWait bounds the wait for verifyHalves' second connection.
+const secondConnWait = 20 * time.Millisecond
+
+// verifyHalves verifies h's journal from genesis as two ranges read at the
+// same time, each on its own connection, so that reading rows (most of the
+// cost) runs on two cores. The first half is read in c's snapshot, the
+// one h comes from; the second in a snapshot of a second connection,
+// begun later. Events are only ever appended, so every event up to h is
+// the same in both. The verdict is the one a single pass gives:
+//
+//   - the journal's last sequence in c's snapshot must be h's, as a single
+//     pass ending exactly at h requires;
+//   - the event at the cut must exist, and its stored hash is where the
+//     first range must end and the second begin (journal.VerifyRanges);
+//   - the first range starts below every sequence, so that a row before
+//     sequence 1 breaks it as it breaks a single pass.
+func (s *DB) verifyHalves(ctx context.Context, c *chains, h engine.Head) (bool, error) {
+	var last sql.NullInt64
+	if err := c.q.QueryRowContext(ctx, "SELECT max(sequence) FROM events WHERE workspace_id = ?", h.WorkspaceID).Scan(&last); err != nil {
+		return false, fmt.Errorf("read journal length: %w", err)
+	}
+	if !last.Valid || last.Int64 != h.Sequence {
+		return false, nil
+	}
+	mid := h.Sequence / 2
+	var cut sql.NullString
+	err := c.q.QueryRowContext(ctx, "SELECT hash FROM events WHERE workspace_id = ? AND sequence = ?", h.WorkspaceID, mid).Scan(&cut)
+	if err == sql.ErrNoRows || (err == nil && !cut.Valid) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read the event at the cut: %w", err)
+	}
+	// Every read connection may be held by verifications waiting for a
+	// second one; rather than wait with them, read in one pass.
+	grab, cancel := context.WithTimeout(ctx, secondConnWait)
+	second, err := s.read.Conn(grab)
+	cancel()
+	if err != nil {
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		return verifyChains(ctx, c, h)
+	}
+	defer second.Close()
+	if _, err := second.ExecContext(ctx, "BEGIN"); err != nil {
+		return false, fmt.Errorf("begin second read: %w", err)
+	}
+	defer second.ExecContext(context.Background(), "ROLLBACK") //nolint:errcheck // read-only snapshot
+	stream := func(conn *sql.Conn, sp span) journal.Feed {
+		return func(emit func(e *journal.Event) error) error { return streamRaw(ctx, conn, h, sp, emit) }
+	}
+	ok, err := journal.VerifyRanges([]journal.Range{
+		{FromSequence: 0, FromHash: journal.GenesisHash, ToSequence: mid, ToHash: cut.String,
+			Feed: stream(c.conn, span{after: math.MinInt64, upTo: mid})},
+		{FromSequence: mid, FromHash: cut.String, ToSequence: h.Sequence, ToHash: h.Hash,
+			Feed: stream(second, span{after: mid, upTo: h.Sequence})},
+	}, max(1, journal.ChainWorkers()/2))
+	if errors.Is(err, engine.ErrUnreadableEvent) {
+		return false, nil
+	}
+	return ok, err
+}
