@@ -28,6 +28,9 @@ type catalog struct {
 	once  sync.Once
 	// listing is rendered once, by list.
 	listing []*sdk.Tool
+	// encodeResults makes the middleware encode each tool result itself
+	// (wire.go) rather than leave it to the SDK.
+	encodeResults bool
 }
 
 // registeredSchema is the input schema the SDK holds for every tool: the
@@ -75,9 +78,20 @@ func (c *catalog) middleware(next sdk.MethodHandler) sdk.MethodHandler {
 			if method == "tools/call" && !c.known[r.Params.Name] {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("Tool %s not found", r.Params.Name)}
 			}
+			if method == "tools/call" && c.encodeResults {
+				return encodeCall(next(ctx, method, req))
+			}
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// encodeCall hands the SDK a tool result that encodes itself (wire.go).
+func encodeCall(res sdk.Result, err error) (sdk.Result, error) {
+	if r, ok := res.(*sdk.CallToolResult); ok && err == nil {
+		return &encodedResult{r}, nil
+	}
+	return res, err
 }
 
 // list is the tools/list result: every tool on one page, with the cache

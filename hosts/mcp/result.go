@@ -22,11 +22,12 @@ const guardAbortMessage = "agenttool_collab_v2_write_requires_v2_client"
 // U+2028/U+2029 raw as JSON.stringify writes them.
 func toolResult(payload []byte, isError bool) *sdk.CallToolResult {
 	payload = canon.RawLineSeparators(payload)
+	// The payload is encoding/json's output or a stored receipt, both
+	// valid JSON; were it not, the structured content below would fail to
+	// encode and the call would be answered with an error whatever the
+	// text says.
 	var pretty bytes.Buffer
-	if err := json.Indent(&pretty, payload, "", "  "); err != nil {
-		pretty.Reset()
-		pretty.Write(payload)
-	}
+	indentJSON(&pretty, payload)
 	return &sdk.CallToolResult{
 		Content:           []sdk.Content{&sdk.TextContent{Text: pretty.String()}},
 		StructuredContent: json.RawMessage(payload),

@@ -28,6 +28,12 @@ func NewSessionServer(version string, p *Process, sessionID string) *sdk.Server 
 }
 
 func newServer(version string, p *Process, sessionID string) *sdk.Server {
+	return newServerEncoding(version, p, sessionID, true)
+}
+
+// newServerEncoding is newServer; encodeResults false leaves every tool
+// result for the SDK to encode (wire.go), for tests that compare the two.
+func newServerEncoding(version string, p *Process, sessionID string, encodeResults bool) *sdk.Server {
 	opts := &sdk.ServerOptions{
 		Instructions: Instructions,
 		Capabilities: p.capabilities(),
@@ -36,7 +42,9 @@ func newServer(version string, p *Process, sessionID string) *sdk.Server {
 		opts.GetSessionID = func() string { return sessionID }
 	}
 	srv := sdk.NewServer(&sdk.Implementation{Name: ServerName, Version: version}, opts)
-	srv.AddReceivingMiddleware(newCatalog(p, srv).middleware)
+	c := newCatalog(p, srv)
+	c.encodeResults = encodeResults
+	srv.AddReceivingMiddleware(c.middleware)
 	return srv
 }
 

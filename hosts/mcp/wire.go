@@ -1,0 +1,179 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"unicode/utf8"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A tool result encoded once.
+//
+// The SDK turns a *CallToolResult into JSON through encoding/json's
+// reflection: the text block is marshalled on its own, then compacted into
+// the result, the structured content is compacted, and the whole result
+// is compacted again into the response, every pass through encoding/json's
+// validating scanner. For the large answers (a status or a poll over many
+// claimed tasks is 100 KB and more on the wire) those passes were most of
+// the call's CPU. encodeResult writes the same bytes in one pass of plain
+// loops. The catalog hands the SDK each result as an encodedResult, whose
+// MarshalJSON returns them (the SDK still checks them once as it builds
+// the response); a direct connection (direct.go) writes them itself.
+
+// encodedResult is a tool result that encodes itself. It embeds the
+// result, so that what the SDK does to a result after the handler (its
+// middleware, a resultType or _meta it sets) still happens to it, and is
+// encoded at the moment the SDK marshals it.
+type encodedResult struct {
+	*sdk.CallToolResult
+}
+
+// MarshalJSON returns the bytes the SDK's own encoding of the result
+// gives: written by encodeResult where it can, by the SDK otherwise.
+func (r *encodedResult) MarshalJSON() ([]byte, error) {
+	if wire, ok := encodeResult(r.CallToolResult); ok {
+		return wire, nil
+	}
+	return r.CallToolResult.MarshalJSON()
+}
+
+// emptyContentPrefix is how the SDK's encoding of a result with no content
+// and no earlier field (no _meta) begins; what follows it is the fields
+// after content, isError and structuredContent in the SDK's order.
+const emptyContentPrefix = `{"content":null`
+
+// encodeResult writes r as the SDK would. ok is false, and r must be left
+// to the SDK, for any result this server does not build: content other
+// than one plain text block, structured content that is not compact raw
+// JSON, or metadata (which comes before the content).
+func encodeResult(r *sdk.CallToolResult) (wire []byte, ok bool) {
+	if len(r.Content) != 1 || r.Meta != nil {
+		return nil, false
+	}
+	text, isText := r.Content[0].(*sdk.TextContent)
+	if !isText || text.Meta != nil || text.Annotations != nil {
+		return nil, false
+	}
+	var structured json.RawMessage
+	if r.StructuredContent != nil {
+		raw, isRaw := r.StructuredContent.(json.RawMessage)
+		if !isRaw || len(raw) == 0 || !isCompactJSON(raw) { // the SDK writes a nil RawMessage as null
+			return nil, false
+		}
+		structured = raw
+	}
+	// The fields after isError (inputRequests, requestState, and the
+	// resultType the SDK sets, unexported, for clients of the newest
+	// protocols) are encoded as the SDK encodes them: encode r without its
+	// content to learn them.
+	probe := *r
+	probe.Content, probe.StructuredContent, probe.IsError = nil, nil, false
+	tail, err := json.Marshal(&probe)
+	if err != nil || !bytes.HasPrefix(tail, []byte(emptyContentPrefix)) {
+		return nil, false
+	}
+	tail = tail[len(emptyContentPrefix):]
+
+	var b bytes.Buffer
+	b.Grow(len(`{"content":[{"type":"text","text":""}],"structuredContent":,"isError":true`) +
+		len(text.Text) + len(text.Text)/4 + len(structured) + len(tail))
+	b.WriteString(`{"content":[{"type":"text","text":`)
+	writeHTMLEscapedString(&b, text.Text)
+	b.WriteString(`}]`)
+	if structured != nil {
+		b.WriteString(`,"structuredContent":`)
+		json.HTMLEscape(&b, structured)
+	}
+	if r.IsError {
+		b.WriteString(`,"isError":true`)
+	}
+	b.Write(tail)
+	return b.Bytes(), true
+}
+
+// writeHTMLEscapedString writes s as a JSON string exactly as json.Marshal
+// does: `"` and `\` escaped, \b \f \n \r \t by name and other control
+// characters as \u00XX, <, > and & as \u003c \u003e \u0026, U+2028 and
+// U+2029 as \u2028 and \u2029, and each byte of invalid UTF-8 as \ufffd.
+func writeHTMLEscapedString(b *bytes.Buffer, s string) {
+	const hex = "0123456789abcdef"
+	b.WriteByte('"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b.WriteString(s[start:i])
+			switch c {
+			case '"', '\\':
+				b.WriteByte('\\')
+				b.WriteByte(c)
+			case '\b':
+				b.WriteString(`\b`)
+			case '\f':
+				b.WriteString(`\f`)
+			case '\n':
+				b.WriteString(`\n`)
+			case '\r':
+				b.WriteString(`\r`)
+			case '\t':
+				b.WriteString(`\t`)
+			default:
+				b.WriteString(`\u00`)
+				b.WriteByte(hex[c>>4])
+				b.WriteByte(hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteString(s[start:i])
+			b.WriteString(`\ufffd`)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b.WriteString(s[start:i])
+			b.WriteString(`\u202`)
+			b.WriteByte(hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b.WriteString(s[start:])
+	b.WriteByte('"')
+}
+
+// isCompactJSON reports whether JSON text holds no whitespace outside its
+// strings, so that compacting it, as encoding/json does to raw JSON it
+// embeds, would change nothing but the escaping of <, >, &, U+2028 and
+// U+2029 that json.HTMLEscape applies.
+func isCompactJSON(b []byte) bool {
+	inString, escaped := false, false
+	for _, c := range b {
+		switch {
+		case escaped:
+			escaped = false
+		case inString:
+			switch c {
+			case '\\':
+				escaped = true
+			case '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			return false
+		}
+	}
+	return true
+}

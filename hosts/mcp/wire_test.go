@@ -1,0 +1,275 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agenttool/collab/core/store"
+)
+
+// sdkEncoding is what the SDK sends for a result: encoding/json without
+// HTML escaping, as its JSON-RPC layer marshals every response's result.
+func sdkEncoding(t testing.TB, v any) string {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatalf("encode %T: %v", v, err)
+	}
+	return string(bytes.TrimRight(b.Bytes(), "\n"))
+}
+
+// awkward holds every character class the two encodings escape: quotes
+// and backslashes, each control character, HTML's <, > and &, U+2028 and
+// U+2029 (raw), DEL, multi-byte text and a byte of invalid UTF-8.
+var awkward = func() string {
+	var b bytes.Buffer
+	b.WriteString(`"quoted" \back\ <tag> & amp; ` + "\u2028\u2029 \x7f é 日本 🚀 \xff end ")
+	for c := byte(0); c < 0x20; c++ {
+		b.WriteByte(c)
+	}
+	return b.String()
+}()
+
+// TestEncodedResultsAreTheSDKsBytes encodes the results this server
+// builds both ways and requires the same bytes: success and failure, text
+// and structured content full of characters that are escaped, empty text,
+// a rejection without structured content, and a large real answer.
+func TestEncodedResultsAreTheSDKsBytes(t *testing.T) {
+	large, err := os.ReadFile(filepath.Join("testdata", "status-30-claims.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	structured, err := json.Marshal(map[string]any{"body": awkward, "n": []any{1, 2.5, nil, true}, "o": map[string]any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		result *sdk.CallToolResult
+	}{
+		{"a large real answer", toolResult(large, false)},
+		{"awkward characters in both blocks", toolResult(structured, false)},
+		{"awkward characters in an error", toolResult(structured, true)},
+		{"a refusal", failure(fmt.Errorf("boom %s", awkward), keepText)},
+		{"a rejection: text only", rejection("collab_next: " + awkward)},
+		{"empty text", &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{}}}},
+		{"raw text beside structured content", &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: awkward}},
+			StructuredContent: json.RawMessage(`{"a":"<b>\u2028","c":[]}`), IsError: true}},
+		{"scalar structured content", &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "1"}},
+			StructuredContent: json.RawMessage(`1`)}},
+		{"fields after the content", &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "x"}},
+			StructuredContent: json.RawMessage(`{}`), IsError: true, RequestState: "state <&> \u2028"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if _, ok := encodeResult(c.result); !ok {
+				t.Fatal("the result was left to the SDK")
+			}
+			if got, want := sdkEncoding(t, &encodedResult{c.result}), sdkEncoding(t, c.result); got != want {
+				t.Fatalf("encoded differently:\n got  %.400s\n want %.400s", got, want)
+			}
+		})
+	}
+}
+
+// TestResultsTheServerDoesNotBuildAreLeftToTheSDK: anything but one plain
+// text block with raw compact structured content, and no metadata, is
+// encoded by the SDK, even when wrapped.
+func TestResultsTheServerDoesNotBuildAreLeftToTheSDK(t *testing.T) {
+	text := func() []sdk.Content { return []sdk.Content{&sdk.TextContent{Text: "x"}} }
+	cases := []struct {
+		name   string
+		result *sdk.CallToolResult
+	}{
+		{"no content", &sdk.CallToolResult{}},
+		{"two blocks", &sdk.CallToolResult{Content: append(text(), &sdk.TextContent{Text: "y"})}},
+		{"an image", &sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{Data: []byte("x"), MIMEType: "image/png"}}}},
+		{"annotated text", &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "x", Annotations: &sdk.Annotations{Priority: 1}}}}},
+		{"text with metadata", &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "x", Meta: sdk.Meta{"k": "v"}}}}},
+		{"result metadata", &sdk.CallToolResult{Meta: sdk.Meta{"k": "v"}, Content: text()}},
+		{"structured content as a map", &sdk.CallToolResult{Content: text(), StructuredContent: map[string]any{"a": 1}}},
+		{"structured content with spaces", &sdk.CallToolResult{Content: text(), StructuredContent: json.RawMessage(`{ "a": 1 }`)}},
+		{"a nil raw message", &sdk.CallToolResult{Content: text(), StructuredContent: json.RawMessage(nil)}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if _, ok := encodeResult(c.result); ok {
+				t.Fatalf("encoded %s itself", sdkEncoding(t, c.result))
+			}
+			if got, want := sdkEncoding(t, &encodedResult{c.result}), sdkEncoding(t, c.result); got != want {
+				t.Fatalf("left to the SDK, but encoded differently:\n got  %s\n want %s", got, want)
+			}
+		})
+	}
+}
+
+// serving names the ways a stdio server may answer a call: the SDK
+// encoding the result, or the catalog encoding it (wire.go).
+type serving int
+
+const (
+	bySDK serving = iota
+	byCatalog
+)
+
+// TestToolCallLinesAreTheSDKs runs the same calls against a server that
+// leaves results to the SDK and one whose catalog encodes them, over the
+// stdio transport, and requires identical
+// response lines, for clients of an older and of the newest protocol this
+// server speaks: answers, refusals, rejections, unknown tools, a waiting
+// tool, calls with a plain _meta and with the SDK's per-request protocol
+// _meta.
+func TestToolCallLinesAreTheSDKs(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, store.Options{Path: filepath.Join(t.TempDir(), "collab.sqlite")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	setup := NewProcess(ProcessConfig{Store: st})
+	started, err := callTool(ctx, setup, "collab_session_start", map[string]any{"root_path": t.TempDir(), "actor": "writer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := started["workspace"].(map[string]any)["id"].(string)
+	// The journal refuses NUL in a body; every other awkward character goes in.
+	if _, err := callTool(ctx, setup, "collab_report_append", map[string]any{"workspace_id": ws, "idempotency_key": "k",
+		"kind": "observation", "body": strings.ReplaceAll(awkward, "\x00", ""), "confidence": "high", "limits": "<none> & \u2028"}); err != nil {
+		t.Fatal(err)
+	}
+	calls := []string{
+		`{"name":"collab_events_since","arguments":{"workspace_id":"` + ws + `","after_sequence":0}}`,
+		`{"name":"collab_journal_verify","arguments":{"workspace_id":"` + ws + `"}}`,
+		`{"name":"collab_report_list","arguments":{"workspace_id":"` + ws + `"}}`,
+		`{"name":"collab_next","arguments":{"workspace_id":"` + ws + `"}}`,
+		`{"name":"collab_next","arguments":{"workspace_id":7}}`,
+		`{"name":"collab_journal_verify"}`,
+		`{"name":"collab_journal_verify","arguments":null}`,
+		`{"name":"collab_no_such_tool","arguments":{}}`,
+		`{"name":"collab_wait","arguments":{"workspace_id":"` + ws + `","timeout_ms":1}}`,
+		`{"name":"collab_events_since","arguments":{"workspace_id":"` + ws + `","after_sequence":1},"_meta":{"progressToken":3}}`,
+		`{"name":"collab_events_since","arguments":{"workspace_id":"` + ws + `","after_sequence":1},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`,
+		`{"name":"collab_events_since","arguments":{"workspace_id":"` + ws + `"},"extra":1}`,
+	}
+	for _, version := range []string{"2025-06-18", ProtocolVersions[0]} {
+		t.Run(version, func(t *testing.T) {
+			servers := []*lineServer{startLineServer(t, st, bySDK, version), startLineServer(t, st, byCatalog, version)}
+			for i, params := range calls {
+				line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, i+10, params)
+				want := servers[0].ask(t, line)
+				for _, s := range servers[1:] {
+					if got := s.ask(t, line); got != want {
+						t.Fatalf("call %s:\n got  %.600s\n want %.600s", params, got, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// callTool runs one call on p and returns its structured answer, or an
+// error for a refusal.
+func callTool(ctx context.Context, p *Process, name string, args map[string]any) (map[string]any, error) {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	for _, tool := range Tools() {
+		if tool.Name != name {
+			continue
+		}
+		res, err := p.call(ctx, tool, raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if res.IsError {
+			return nil, fmt.Errorf("%s refused: %s", name, res.Content[0].(*sdk.TextContent).Text)
+		}
+		var out map[string]any
+		return out, json.Unmarshal(res.StructuredContent.(json.RawMessage), &out)
+	}
+	return nil, fmt.Errorf("no tool %s", name)
+}
+
+// lineServer is a server on the stdio transport spoken to in raw lines.
+type lineServer struct {
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+func startLineServer(t *testing.T, st *store.Store, how serving, version string) *lineServer {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	p := NewProcess(ProcessConfig{Store: st})
+	transport := StdioTransport(inR, outW)
+	srv := newServerEncoding("test", p, "", how != bySDK)
+	ss, err := srv.Connect(context.Background(), transport, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { inW.Close(); ss.Wait(); outW.Close() })
+	s := &lineServer{in: inW, out: bufio.NewReaderSize(outR, 1<<20)}
+	s.ask(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+version+`","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	if _, err := io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// ask sends one request line and returns the response line.
+func (s *lineServer) ask(t *testing.T, line string) string {
+	t.Helper()
+	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := s.out.ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the answer to %.80s: %v", line, err)
+	}
+	return resp
+}
+
+// BenchmarkRenderLargeAnswer renders a status over 30 claimed tasks (a
+// real answer, 48 KB compact) into the bytes of a JSON-RPC result, as a
+// call does after the store has answered: the SDK's encoding of the
+// result, and this server's (wire.go).
+func BenchmarkRenderLargeAnswer(b *testing.B) {
+	payload, err := os.ReadFile(filepath.Join("testdata", "status-30-claims.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, mode := range []struct {
+		name   string
+		encode bool
+	}{{"sdk", false}, {"encoded", true}} {
+		b.Run(mode.name, func(b *testing.B) {
+			b.SetBytes(int64(len(payload)))
+			b.ReportAllocs()
+			for b.Loop() {
+				var res any = toolResult(payload, false)
+				if mode.encode {
+					res = &encodedResult{res.(*sdk.CallToolResult)}
+				}
+				var out bytes.Buffer
+				e := json.NewEncoder(&out)
+				e.SetEscapeHTML(false)
+				if err := e.Encode(res); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
