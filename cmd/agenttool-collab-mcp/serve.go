@@ -43,6 +43,7 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 	if channel {
 		transport = proc.EnableChannel(transport)
 	}
+	transport = proc.ServeCallsDirectly(transport)
 	resumed, err := proc.ResumeFromEnv(ctx)
 	if err != nil {
 		return fail(stderr, err)

@@ -115,22 +115,24 @@ func TestResultsTheServerDoesNotBuildAreLeftToTheSDK(t *testing.T) {
 	}
 }
 
-// serving names the ways a stdio server may answer a call: the SDK
-// encoding the result, or the catalog encoding it (wire.go).
+// serving names the three ways a stdio server may answer a call: the SDK
+// encoding the result, the catalog encoding it (wire.go), and a direct
+// connection serving the call itself (direct.go).
 type serving int
 
 const (
 	bySDK serving = iota
 	byCatalog
+	directly
 )
 
 // TestToolCallLinesAreTheSDKs runs the same calls against a server that
-// leaves results to the SDK and one whose catalog encodes them, over the
-// stdio transport, and requires identical
+// leaves results to the SDK, one whose catalog encodes them and one that
+// serves calls directly, over the stdio transport, and requires identical
 // response lines, for clients of an older and of the newest protocol this
 // server speaks: answers, refusals, rejections, unknown tools, a waiting
-// tool, calls with a plain _meta and with the SDK's per-request protocol
-// _meta.
+// tool (left to the SDK), calls with a plain _meta (served directly) and
+// with the SDK's per-request protocol _meta (left to it).
 func TestToolCallLinesAreTheSDKs(t *testing.T) {
 	ctx := context.Background()
 	st, err := store.Open(ctx, store.Options{Path: filepath.Join(t.TempDir(), "collab.sqlite")})
@@ -165,7 +167,8 @@ func TestToolCallLinesAreTheSDKs(t *testing.T) {
 	}
 	for _, version := range []string{"2025-06-18", ProtocolVersions[0]} {
 		t.Run(version, func(t *testing.T) {
-			servers := []*lineServer{startLineServer(t, st, bySDK, version), startLineServer(t, st, byCatalog, version)}
+			servers := []*lineServer{startLineServer(t, st, bySDK, version), startLineServer(t, st, byCatalog, version),
+				startLineServer(t, st, directly, version)}
 			for i, params := range calls {
 				line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, i+10, params)
 				want := servers[0].ask(t, line)
@@ -176,6 +179,60 @@ func TestToolCallLinesAreTheSDKs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDirectCallsAreAnsweredBeforeTheEnd: requests sent in one burst and
+// the input closed at once are all answered, each once, by a server that
+// serves calls directly, and a cancelled direct call is still answered.
+func TestDirectCallsAreAnsweredBeforeTheEnd(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, store.Options{Path: filepath.Join(t.TempDir(), "collab.sqlite")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	p := NewProcess(ProcessConfig{Store: st})
+	ss, err := NewServer("test", p).Connect(ctx, p.ServeCallsDirectly(StdioTransport(inR, outW)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		var b strings.Builder
+		b.WriteString(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
+		for i := range 40 {
+			fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"collab_session_list","arguments":{"workspace_id":"w"}}}`+"\n", i)
+			if i == 20 {
+				b.WriteString(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":20}}` + "\n")
+			}
+		}
+		io.WriteString(inW, b.String())
+		inW.Close()
+	}()
+	seen := map[string]int{}
+	done := make(chan error, 1)
+	go func() { done <- ss.Wait(); outW.Close() }()
+	sc := bufio.NewScanner(outR)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var msg struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {
+			t.Fatalf("answer %q: %v", sc.Text(), err)
+		}
+		seen[string(msg.ID)]++
+	}
+	<-done
+	if len(seen) != 41 {
+		t.Fatalf("answered %d distinct requests, want 41: %v", len(seen), seen)
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Fatalf("request %s answered %d times", id, n)
+		}
 	}
 }
 
@@ -215,6 +272,9 @@ func startLineServer(t *testing.T, st *store.Store, how serving, version string)
 	outR, outW := io.Pipe()
 	p := NewProcess(ProcessConfig{Store: st})
 	transport := StdioTransport(inR, outW)
+	if how == directly {
+		transport = p.ServeCallsDirectly(transport)
+	}
 	srv := newServerEncoding("test", p, "", how != bySDK)
 	ss, err := srv.Connect(context.Background(), transport, nil)
 	if err != nil {

@@ -1,0 +1,229 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/pprof"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Tool calls served beside the SDK.
+//
+// On the way to a tool handler the SDK decodes a call's params twice more
+// (each decode allocating a 32 KB buffer), runs its middleware, and on the
+// way back marshals the result and then compacts every byte of it again
+// through encoding/json's scanner. For a stdio server that work was a
+// third of a large answer's CPU and a good part of the collector's. A
+// direct connection takes each tools/call it can serve exactly as the SDK
+// would and runs it on the Process itself: the same handler (Process.call,
+// serialised by the same turn), the same result bytes (encodeResult, or
+// the SDK's encoding for anything it leaves alone), written through the
+// same connection, so the transport under it still tracks and answers
+// every request. What it cannot serve exactly as the SDK would goes to the
+// SDK untouched:
+//   - tools that wait (collab_wait and the like), which the SDK's
+//     cancellation and progress handling serve as they are;
+//   - unknown and hidden tools (the catalog answers them);
+//   - params with a key other than name, arguments and _meta, or a _meta
+//     that selects the SDK's per-request protocol (SEP-2575).
+//
+// A notifications/cancelled for a call served here cancels its context,
+// as the SDK cancels a handler's; the SDK is told too, and finds nothing
+// of its own to cancel. The call is still answered, as the SDK answers a
+// cancelled call.
+
+// metaProtocolPrefix starts every _meta key the SDK reads in a call.
+const metaProtocolPrefix = "io.modelcontextprotocol/"
+
+// ServeCallsDirectly returns t with each tools/call it can serve exactly
+// as the SDK would answered by p directly (see above); everything else
+// reaches the SDK as before. Use it for the stdio server, around the
+// transport passed to its server's Connect.
+func (p *Process) ServeCallsDirectly(t sdk.Transport) sdk.Transport {
+	return &directTransport{inner: t, p: p}
+}
+
+type directTransport struct {
+	inner sdk.Transport
+	p     *Process
+}
+
+func (t *directTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	conn, err := t.inner.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tools, err := t.p.Profile()
+	if err != nil {
+		tools = Tools()
+	}
+	d := &directConn{Connection: conn, p: t.p, tools: map[string]Tool{}, inflight: map[jsonrpc.ID]context.CancelFunc{}}
+	for _, tool := range tools {
+		if !tool.Waits {
+			d.tools[tool.Name] = tool
+		}
+	}
+	d.ctx, d.stop = context.WithCancel(context.WithoutCancel(ctx))
+	return d, nil
+}
+
+// directConn is a connection whose tools/call requests it serves itself
+// when it can.
+type directConn struct {
+	sdk.Connection
+	p     *Process
+	tools map[string]Tool // the profile's tools that do not wait
+
+	// ctx is the calls' context; it ends once the connection is closed.
+	ctx  context.Context
+	stop context.CancelFunc
+	wg   sync.WaitGroup
+
+	mu       sync.Mutex
+	inflight map[jsonrpc.ID]context.CancelFunc
+}
+
+// Read returns the next message the SDK is to handle, serving on the way
+// every tools/call this connection takes.
+func (d *directConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	for {
+		msg, err := d.Connection.Read(ctx)
+		if err != nil {
+			return msg, err
+		}
+		req, ok := msg.(*jsonrpc.Request)
+		if !ok {
+			return msg, nil
+		}
+		switch {
+		case req.Method == "notifications/cancelled" && !req.IsCall():
+			d.cancelCall(req.Params)
+		case req.Method == "tools/call" && req.IsCall():
+			if tool, args, ok := d.take(req.Params); ok {
+				d.serve(req.ID, tool, args)
+				continue
+			}
+		}
+		return msg, nil
+	}
+}
+
+// take returns the tool and arguments of a call this connection serves.
+func (d *directConn) take(raw json.RawMessage) (Tool, json.RawMessage, bool) {
+	var params map[string]json.RawMessage
+	if json.Unmarshal(raw, &params) != nil {
+		return Tool{}, nil, false
+	}
+	for key := range params {
+		if key != "name" && key != "arguments" && key != "_meta" {
+			return Tool{}, nil, false
+		}
+	}
+	if meta, ok := params["_meta"]; ok && !plainMeta(meta) {
+		return Tool{}, nil, false
+	}
+	var name string
+	if json.Unmarshal(params["name"], &name) != nil {
+		return Tool{}, nil, false
+	}
+	tool, ok := d.tools[name]
+	if !ok {
+		return Tool{}, nil, false
+	}
+	return tool, params["arguments"], true
+}
+
+// plainMeta reports whether a call's _meta is an object (or null) that
+// the SDK reads nothing from.
+func plainMeta(raw json.RawMessage) bool {
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(raw, &meta) != nil {
+		return false
+	}
+	for key := range meta {
+		if strings.HasPrefix(key, metaProtocolPrefix) {
+			return false
+		}
+	}
+	return true
+}
+
+// serve runs one call on its own goroutine, as the SDK runs each call,
+// and writes its answer.
+func (d *directConn) serve(id jsonrpc.ID, tool Tool, args json.RawMessage) {
+	ctx, cancel := context.WithCancel(d.ctx)
+	d.mu.Lock()
+	d.inflight[id] = cancel
+	d.mu.Unlock()
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		defer cancel()
+		// The same label the catalog's handlers set, so profiles read the
+		// same either way (go tool pprof -tagfocus tool=NAME).
+		ctx = pprof.WithLabels(ctx, pprof.Labels("tool", tool.Name))
+		pprof.SetGoroutineLabels(ctx)
+		res, err := d.p.call(ctx, tool, args)
+		resp := callResponse(id, res, err)
+		d.mu.Lock()
+		delete(d.inflight, id)
+		d.mu.Unlock()
+		// The answer is written even when the call was cancelled, as the
+		// SDK writes one; a write that fails means the connection broke,
+		// which its reader reports.
+		_ = d.Connection.Write(d.ctx, resp)
+	}()
+}
+
+// callResponse is the JSON-RPC response the SDK would send for a handler
+// that returned res and err.
+func callResponse(id jsonrpc.ID, res *sdk.CallToolResult, err error) *jsonrpc.Response {
+	if err != nil {
+		return &jsonrpc.Response{ID: id, Error: err}
+	}
+	if wire, ok := encodeResult(res); ok {
+		return &jsonrpc.Response{ID: id, Result: wire}
+	}
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(res); err != nil {
+		return &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("encode tool result: %v", err)}}
+	}
+	return &jsonrpc.Response{ID: id, Result: bytes.TrimRight(b.Bytes(), "\n")}
+}
+
+// cancelCall cancels the call a notifications/cancelled names, if it is
+// one of this connection's.
+func (d *directConn) cancelCall(raw json.RawMessage) {
+	var params struct {
+		RequestID any `json:"requestId"`
+	}
+	if json.Unmarshal(raw, &params) != nil {
+		return
+	}
+	id, err := jsonrpc.MakeID(params.RequestID)
+	if err != nil {
+		return
+	}
+	d.mu.Lock()
+	cancel := d.inflight[id]
+	d.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// Close waits for the calls in flight to be answered, as the SDK waits
+// for its own, and closes the connection under them.
+func (d *directConn) Close() error {
+	d.wg.Wait()
+	d.stop()
+	return d.Connection.Close()
+}
