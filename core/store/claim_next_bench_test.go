@@ -79,3 +79,60 @@ func BenchmarkNextAndAck(b *testing.B) {
 		version = sess.CursorVersion
 	}
 }
+
+// benchClaimedStore is a workspace with 30 tasks claimed by one session,
+// each over a path scope of its own, and 20 reports: what a busy
+// repository's status and polls read.
+func benchClaimedStore(b *testing.B) (*Store, StartedSession) {
+	b.Helper()
+	st, ss := benchSession(b)
+	ctx := context.Background()
+	cred := benchCred(ss)
+	who := SessionActor(cred)
+	ws := ss.Session.WorkspaceID
+	for i := range 30 {
+		id := fmt.Sprintf("task_%d", i)
+		if _, err := st.CreateTask(ctx, who, CreateTaskInput{WorkspaceID: ws, IdempotencyKey: "c" + id, TaskID: ptr(id),
+			Title: "bench " + id, PathScopes: []string{"src/" + id + "/", "docs/" + id + ".md"}}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := st.ClaimTask(ctx, who, ClaimInput{WorkspaceID: ws, TaskID: id, IdempotencyKey: "k" + id,
+			ExpectedVersion: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := range 20 {
+		if _, err := st.AppendReport(ctx, cred, benchReport(fmt.Sprintf("r%d", i))); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return st, ss
+}
+
+// BenchmarkStatusWithClaims measures collab_workspace_status's read over
+// 30 claimed tasks and 20 reports (the store's part; rendering the
+// answer is hosts/mcp's BenchmarkRenderLargeAnswer).
+func BenchmarkStatusWithClaims(b *testing.B) {
+	st, ss := benchClaimedStore(b)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := st.Status(ctx, ss.Session.WorkspaceID); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkNextWithClaims measures one session poll over 30 claimed
+// tasks, its own, with nothing new to read.
+func BenchmarkNextWithClaims(b *testing.B) {
+	st, ss := benchClaimedStore(b)
+	ctx := context.Background()
+	cred := benchCred(ss)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := st.NextForSession(ctx, cred, nil, 20); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
