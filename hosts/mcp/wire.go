@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agenttool/collab/hosts/mcp/stdio"
 )
 
 // A tool result encoded once.
@@ -58,7 +60,7 @@ func encodeResult(r *sdk.CallToolResult) (wire []byte, ok bool) {
 	var structured json.RawMessage
 	if r.StructuredContent != nil {
 		raw, isRaw := r.StructuredContent.(json.RawMessage)
-		if !isRaw || len(raw) == 0 || !isCompactJSON(raw) { // the SDK writes a nil RawMessage as null
+		if !isRaw || len(raw) == 0 || !stdio.IsCompact(raw) { // the SDK writes a nil RawMessage as null
 			return nil, false
 		}
 		structured = raw
@@ -150,30 +152,4 @@ func writeHTMLEscapedString(b *bytes.Buffer, s string) {
 	}
 	b.WriteString(s[start:])
 	b.WriteByte('"')
-}
-
-// isCompactJSON reports whether JSON text holds no whitespace outside its
-// strings, so that compacting it, as encoding/json does to raw JSON it
-// embeds, would change nothing but the escaping of <, >, &, U+2028 and
-// U+2029 that json.HTMLEscape applies.
-func isCompactJSON(b []byte) bool {
-	inString, escaped := false, false
-	for _, c := range b {
-		switch {
-		case escaped:
-			escaped = false
-		case inString:
-			switch c {
-			case '\\':
-				escaped = true
-			case '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			return false
-		}
-	}
-	return true
 }
