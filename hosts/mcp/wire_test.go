@@ -135,11 +135,7 @@ const (
 // with the SDK's per-request protocol _meta (left to it).
 func TestToolCallLinesAreTheSDKs(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, store.Options{Path: filepath.Join(t.TempDir(), "collab.sqlite")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := fileStore(t)
 	setup := NewProcess(ProcessConfig{Store: st})
 	started, err := callTool(ctx, setup, "collab_session_start", map[string]any{"root_path": t.TempDir(), "actor": "writer"})
 	if err != nil {
@@ -187,11 +183,7 @@ func TestToolCallLinesAreTheSDKs(t *testing.T) {
 // serves calls directly, and a cancelled direct call is still answered.
 func TestDirectCallsAreAnsweredBeforeTheEnd(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, store.Options{Path: filepath.Join(t.TempDir(), "collab.sqlite")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := fileStore(t)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	p := NewProcess(ProcessConfig{Store: st})
@@ -234,6 +226,17 @@ func TestDirectCallsAreAnsweredBeforeTheEnd(t *testing.T) {
 			t.Fatalf("request %s answered %d times", id, n)
 		}
 	}
+}
+
+// fileStore is a store on a file of the test's own, closed when it ends.
+func fileStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), store.Options{Path: filepath.Join(t.TempDir(), "collab.sqlite")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }
 
 // callTool runs one call on p and returns its structured answer, or an
