@@ -33,6 +33,12 @@ import (
 //   - params with a key other than name, arguments and _meta, or a _meta
 //     that selects the SDK's per-request protocol (SEP-2575).
 //
+// The calls it serves run one at a time, in the order they arrived (the
+// Process serialises them anyway): a client that sends a session start and
+// then, without waiting, calls that need the session finds them run in
+// that order, which the SDK's dispatch does not promise (its handlers race
+// for the Process's turn).
+//
 // A notifications/cancelled for a call served here cancels its context,
 // as the SDK cancels a handler's; the SDK is told too, and finds nothing
 // of its own to cancel. The call is still answered, as the SDK answers a
@@ -70,6 +76,8 @@ func (t *directTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 		}
 	}
 	d.ctx, d.stop = context.WithCancel(context.WithoutCancel(ctx))
+	d.arrived = make(chan struct{}, 1)
+	go d.work()
 	return d, nil
 }
 
@@ -83,10 +91,22 @@ type directConn struct {
 	// ctx is the calls' context; it ends once the connection is closed.
 	ctx  context.Context
 	stop context.CancelFunc
-	wg   sync.WaitGroup
+	// wg counts the calls taken and not yet answered.
+	wg sync.WaitGroup
+	// arrived wakes the worker when a call is queued.
+	arrived chan struct{}
 
 	mu       sync.Mutex
+	queue    []directCall
 	inflight map[jsonrpc.ID]context.CancelFunc
+}
+
+// directCall is one call taken, waiting for its turn or running.
+type directCall struct {
+	id   jsonrpc.ID
+	tool Tool
+	args json.RawMessage
+	ctx  context.Context
 }
 
 // Read returns the next message the SDK is to handle, serving on the way
@@ -154,31 +174,62 @@ func plainMeta(raw json.RawMessage) bool {
 	return true
 }
 
-// serve runs one call on its own goroutine, as the SDK runs each call,
-// and writes its answer.
+// serve queues one call for the worker.
 func (d *directConn) serve(id jsonrpc.ID, tool Tool, args json.RawMessage) {
 	ctx, cancel := context.WithCancel(d.ctx)
+	d.wg.Add(1)
 	d.mu.Lock()
 	d.inflight[id] = cancel
+	d.queue = append(d.queue, directCall{id: id, tool: tool, args: args, ctx: ctx})
 	d.mu.Unlock()
-	d.wg.Add(1)
-	go func() {
-		defer d.wg.Done()
-		defer cancel()
-		// The same label the catalog's handlers set, so profiles read the
-		// same either way (go tool pprof -tagfocus tool=NAME).
-		ctx = pprof.WithLabels(ctx, pprof.Labels("tool", tool.Name))
-		pprof.SetGoroutineLabels(ctx)
-		res, err := d.p.call(ctx, tool, args)
-		resp := callResponse(id, res, err)
-		d.mu.Lock()
-		delete(d.inflight, id)
-		d.mu.Unlock()
-		// The answer is written even when the call was cancelled, as the
-		// SDK writes one; a write that fails means the connection broke,
-		// which its reader reports.
-		_ = d.Connection.Write(d.ctx, resp)
-	}()
+	select {
+	case d.arrived <- struct{}{}:
+	default:
+	}
+}
+
+// work runs the queued calls one at a time, in order, until the
+// connection closes.
+func (d *directConn) work() {
+	for {
+		select {
+		case <-d.arrived:
+		case <-d.ctx.Done():
+			return
+		}
+		for {
+			d.mu.Lock()
+			if len(d.queue) == 0 {
+				d.mu.Unlock()
+				break
+			}
+			c := d.queue[0]
+			d.queue = d.queue[1:]
+			d.mu.Unlock()
+			d.run(c)
+		}
+	}
+}
+
+// run serves one call and writes its answer.
+func (d *directConn) run(c directCall) {
+	defer d.wg.Done()
+	// The same label the catalog's handlers set, so profiles read the same
+	// either way (go tool pprof -tagfocus tool=NAME).
+	ctx := pprof.WithLabels(c.ctx, pprof.Labels("tool", c.tool.Name))
+	pprof.SetGoroutineLabels(ctx)
+	defer pprof.SetGoroutineLabels(d.ctx)
+	res, err := d.p.call(ctx, c.tool, c.args)
+	resp := callResponse(c.id, res, err)
+	d.mu.Lock()
+	cancel := d.inflight[c.id]
+	delete(d.inflight, c.id)
+	d.mu.Unlock()
+	cancel()
+	// The answer is written even when the call was cancelled, as the SDK
+	// writes one; a write that fails means the connection broke, which its
+	// reader reports.
+	_ = d.Connection.Write(d.ctx, resp)
 }
 
 // callResponse is the JSON-RPC response the SDK would send for a handler

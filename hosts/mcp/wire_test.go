@@ -336,3 +336,67 @@ func BenchmarkRenderLargeAnswer(b *testing.B) {
 		})
 	}
 }
+
+// TestDirectCallsRunInTheOrderTheyArrive sends a session start and 30
+// report appends in one burst, without waiting for any answer, and
+// requires every append to find the session and to be journalled in the
+// order it was sent, as a client pipelining its calls expects.
+func TestDirectCallsRunInTheOrderTheyArrive(t *testing.T) {
+	ctx := context.Background()
+	st := fileStore(t)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	p := NewProcess(ProcessConfig{Store: st})
+	ss, err := NewServer("test", p).Connect(ctx, p.ServeCallsDirectly(StdioTransport(inR, outW)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	opened, err := st.OpenWorkspace(ctx, store.OpenWorkspaceInput{RootPath: root, Actor: "setup"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const appends = 30
+	go func() {
+		var b strings.Builder
+		b.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
+		fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"collab_session_start","arguments":{"root_path":%q,"actor":"pipeliner"}}}`+"\n", root)
+		for i := range appends {
+			fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"collab_report_append","arguments":{"workspace_id":%q,"idempotency_key":"k%d","kind":"observation","body":"report %d"}}}`+"\n",
+				i+2, opened.Workspace.ID, i, i)
+		}
+		io.WriteString(inW, b.String())
+		inW.Close()
+	}()
+	go func() { ss.Wait(); outW.Close() }()
+	sequence := map[int]float64{}
+	sc := bufio.NewScanner(outR)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var msg struct {
+			ID     int `json:"id"`
+			Result struct {
+				Structured map[string]any `json:"structuredContent"`
+				IsError    bool           `json:"isError"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {
+			t.Fatalf("answer %q: %v", sc.Text(), err)
+		}
+		if msg.ID < 2 {
+			continue
+		}
+		if msg.Result.IsError {
+			t.Fatalf("append %d refused: %s", msg.ID-2, sc.Text())
+		}
+		sequence[msg.ID-2] = msg.Result.Structured["report"].(map[string]any)["event_sequence"].(float64)
+	}
+	if len(sequence) != appends {
+		t.Fatalf("%d appends answered, want %d", len(sequence), appends)
+	}
+	for i := 1; i < appends; i++ {
+		if sequence[i] <= sequence[i-1] {
+			t.Fatalf("append %d journalled at %v, before append %d at %v", i, sequence[i], i-1, sequence[i-1])
+		}
+	}
+}
