@@ -182,42 +182,24 @@ func TestToolCallLinesAreTheSDKs(t *testing.T) {
 // the input closed at once are all answered, each once, by a server that
 // serves calls directly, and a cancelled direct call is still answered.
 func TestDirectCallsAreAnsweredBeforeTheEnd(t *testing.T) {
-	ctx := context.Background()
-	st := fileStore(t)
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	p := NewProcess(ProcessConfig{Store: st})
-	ss, err := NewServer("test", p).Connect(ctx, p.ServeCallsDirectly(StdioTransport(inR, outW)), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		var b strings.Builder
-		b.WriteString(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
-		for i := range 40 {
-			fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"collab_session_list","arguments":{"workspace_id":"w"}}}`+"\n", i)
-			if i == 20 {
-				b.WriteString(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":20}}` + "\n")
-			}
+	var b strings.Builder
+	b.WriteString(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"collab_session_list","arguments":{"workspace_id":"w"}}}`+"\n", i)
+		if i == 20 {
+			b.WriteString(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":20}}` + "\n")
 		}
-		io.WriteString(inW, b.String())
-		inW.Close()
-	}()
+	}
 	seen := map[string]int{}
-	done := make(chan error, 1)
-	go func() { done <- ss.Wait(); outW.Close() }()
-	sc := bufio.NewScanner(outR)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
+	for _, line := range burstAnswers(t, fileStore(t), b.String()) {
 		var msg struct {
 			ID json.RawMessage `json:"id"`
 		}
-		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {
-			t.Fatalf("answer %q: %v", sc.Text(), err)
+		if err := json.Unmarshal(line, &msg); err != nil {
+			t.Fatalf("answer %q: %v", line, err)
 		}
 		seen[string(msg.ID)]++
 	}
-	<-done
 	if len(seen) != 41 {
 		t.Fatalf("answered %d distinct requests, want 41: %v", len(seen), seen)
 	}
@@ -226,6 +208,35 @@ func TestDirectCallsAreAnsweredBeforeTheEnd(t *testing.T) {
 			t.Fatalf("request %s answered %d times", id, n)
 		}
 	}
+}
+
+// burstAnswers starts a server that serves calls directly on st, writes
+// burst to it and closes its input at once, and returns every line it
+// answers before it ends.
+func burstAnswers(t *testing.T, st *store.Store, burst string) [][]byte {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	p := NewProcess(ProcessConfig{Store: st})
+	ss, err := NewServer("test", p).Connect(context.Background(), p.ServeCallsDirectly(StdioTransport(inR, outW)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		io.WriteString(inW, burst)
+		inW.Close()
+	}()
+	go func() { ss.Wait(); outW.Close() }()
+	var lines [][]byte
+	sc := bufio.NewScanner(outR)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		lines = append(lines, bytes.Clone(sc.Bytes()))
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return lines
 }
 
 // fileStore is a store on a file of the test's own, closed when it ends.
@@ -342,37 +353,22 @@ func BenchmarkRenderLargeAnswer(b *testing.B) {
 // requires every append to find the session and to be journalled in the
 // order it was sent, as a client pipelining its calls expects.
 func TestDirectCallsRunInTheOrderTheyArrive(t *testing.T) {
-	ctx := context.Background()
 	st := fileStore(t)
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	p := NewProcess(ProcessConfig{Store: st})
-	ss, err := NewServer("test", p).Connect(ctx, p.ServeCallsDirectly(StdioTransport(inR, outW)), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	root := t.TempDir()
-	opened, err := st.OpenWorkspace(ctx, store.OpenWorkspaceInput{RootPath: root, Actor: "setup"})
+	opened, err := st.OpenWorkspace(context.Background(), store.OpenWorkspaceInput{RootPath: root, Actor: "setup"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	const appends = 30
-	go func() {
-		var b strings.Builder
-		b.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
-		fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"collab_session_start","arguments":{"root_path":%q,"actor":"pipeliner"}}}`+"\n", root)
-		for i := range appends {
-			fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"collab_report_append","arguments":{"workspace_id":%q,"idempotency_key":"k%d","kind":"observation","body":"report %d"}}}`+"\n",
-				i+2, opened.Workspace.ID, i, i)
-		}
-		io.WriteString(inW, b.String())
-		inW.Close()
-	}()
-	go func() { ss.Wait(); outW.Close() }()
+	var b strings.Builder
+	b.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
+	fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"collab_session_start","arguments":{"root_path":%q,"actor":"pipeliner"}}}`+"\n", root)
+	for i := range appends {
+		fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"collab_report_append","arguments":{"workspace_id":%q,"idempotency_key":"k%d","kind":"observation","body":"report %d"}}}`+"\n",
+			i+2, opened.Workspace.ID, i, i)
+	}
 	sequence := map[int]float64{}
-	sc := bufio.NewScanner(outR)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
+	for _, line := range burstAnswers(t, st, b.String()) {
 		var msg struct {
 			ID     int `json:"id"`
 			Result struct {
@@ -380,14 +376,14 @@ func TestDirectCallsRunInTheOrderTheyArrive(t *testing.T) {
 				IsError    bool           `json:"isError"`
 			} `json:"result"`
 		}
-		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {
-			t.Fatalf("answer %q: %v", sc.Text(), err)
+		if err := json.Unmarshal(line, &msg); err != nil {
+			t.Fatalf("answer %q: %v", line, err)
 		}
 		if msg.ID < 2 {
 			continue
 		}
 		if msg.Result.IsError {
-			t.Fatalf("append %d refused: %s", msg.ID-2, sc.Text())
+			t.Fatalf("append %d refused: %s", msg.ID-2, line)
 		}
 		sequence[msg.ID-2] = msg.Result.Structured["report"].(map[string]any)["event_sequence"].(float64)
 	}
