@@ -11,10 +11,8 @@ import "bytes"
 // json.Indent runs every byte through encoding/json's validating scanner,
 // which made it the costliest step of rendering a large answer; every text
 // content block is the indented form of a structured result that
-// encoding/json produced (or a stored receipt that was checked when it was
-// read), so the layout alone is needed here. For input that is not valid
-// JSON the output is unspecified; the caller keeps json.Indent's error
-// handling by checking validity where it cannot vouch for its input.
+// encoding/json produced (see toolResult), so the layout alone is needed
+// here. For input that is not valid JSON the output is unspecified.
 func indentJSON(dst *bytes.Buffer, src []byte) {
 	dst.Grow(len(src) + len(src)/2)
 	trailing := len(src)

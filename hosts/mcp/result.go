@@ -22,10 +22,10 @@ const guardAbortMessage = "agenttool_collab_v2_write_requires_v2_client"
 // U+2028/U+2029 raw as JSON.stringify writes them.
 func toolResult(payload []byte, isError bool) *sdk.CallToolResult {
 	payload = canon.RawLineSeparators(payload)
-	// The payload is encoding/json's output or a stored receipt, both
-	// valid JSON; were it not, the structured content below would fail to
-	// encode and the call would be answered with an error whatever the
-	// text says.
+	// The payload is always encoding/json's output, so valid JSON:
+	// success encodes every answer with answer.Encode, which also checks
+	// a replayed receipt's stored bytes (an invalid one fails the call
+	// there), and failure builds its object with encoding/json.
 	var pretty bytes.Buffer
 	indentJSON(&pretty, payload)
 	return &sdk.CallToolResult{

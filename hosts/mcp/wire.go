@@ -3,7 +3,6 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
-	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -81,7 +80,13 @@ func encodeResult(r *sdk.CallToolResult) (wire []byte, ok bool) {
 	b.Grow(len(`{"content":[{"type":"text","text":""}],"structuredContent":,"isError":true`) +
 		len(text.Text) + len(text.Text)/4 + len(structured) + len(tail))
 	b.WriteString(`{"content":[{"type":"text","text":`)
-	writeHTMLEscapedString(&b, text.Text)
+	// The SDK's text block is json.Marshal's, HTML escaping included;
+	// encoding/json writes a string in a loop of its own, without its
+	// scanner, so the same encoder gives the same bytes at no extra pass.
+	if err := json.NewEncoder(&b).Encode(text.Text); err != nil {
+		return nil, false
+	}
+	b.Truncate(b.Len() - 1) // Encode's newline
 	b.WriteString(`}]`)
 	if structured != nil {
 		b.WriteString(`,"structuredContent":`)
@@ -92,64 +97,4 @@ func encodeResult(r *sdk.CallToolResult) (wire []byte, ok bool) {
 	}
 	b.Write(tail)
 	return b.Bytes(), true
-}
-
-// writeHTMLEscapedString writes s as a JSON string exactly as json.Marshal
-// does: `"` and `\` escaped, \b \f \n \r \t by name and other control
-// characters as \u00XX, <, > and & as \u003c \u003e \u0026, U+2028 and
-// U+2029 as \u2028 and \u2029, and each byte of invalid UTF-8 as \ufffd.
-func writeHTMLEscapedString(b *bytes.Buffer, s string) {
-	const hex = "0123456789abcdef"
-	b.WriteByte('"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b.WriteString(s[start:i])
-			switch c {
-			case '"', '\\':
-				b.WriteByte('\\')
-				b.WriteByte(c)
-			case '\b':
-				b.WriteString(`\b`)
-			case '\f':
-				b.WriteString(`\f`)
-			case '\n':
-				b.WriteString(`\n`)
-			case '\r':
-				b.WriteString(`\r`)
-			case '\t':
-				b.WriteString(`\t`)
-			default:
-				b.WriteString(`\u00`)
-				b.WriteByte(hex[c>>4])
-				b.WriteByte(hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b.WriteString(s[start:i])
-			b.WriteString(`\ufffd`)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b.WriteString(s[start:i])
-			b.WriteString(`\u202`)
-			b.WriteByte(hex[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b.WriteString(s[start:])
-	b.WriteByte('"')
 }
