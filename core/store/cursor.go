@@ -15,6 +15,7 @@ import (
 func (s *Store) AckCursor(ctx context.Context, cred Credential, workspaceID string, a journal.Anchor, expectedVersion int64) (CoordinationSession, error) {
 	var out CoordinationSession
 	err := s.writeTx(ctx, func(tx engine.Tx) error {
+		readAheadAck(ctx, tx, cred, workspaceID, a)
 		sess, err := authenticate(ctx, tx, cred, false)
 		if err != nil {
 			return err

@@ -49,13 +49,16 @@ func (s *Store) NextForSession(ctx context.Context, cred Credential, knownCursor
 		if err != nil {
 			return err
 		}
+		now := s.nowISO()
+		if err := s.readAheadPoll(ctx, tx, sess, knownCursor, limit, now); err != nil {
+			return err
+		}
 		if err := checkCursors(ctx, tx, sess, knownCursor); err != nil {
 			return err
 		}
 		if limit < 1 || limit > 50 {
 			return invalidEventLimit()
 		}
-		now := s.nowISO()
 		if err := tx.TouchSession(ctx, sess.ID, now); err != nil {
 			return err
 		}

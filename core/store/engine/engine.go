@@ -190,3 +190,16 @@ type Handoffs interface {
 	// (offered_at, id).
 	OffersToSession(ctx context.Context, workspaceID, sessionID string) ([]Handoff, error)
 }
+
+// ReadAheader is a Tx that can be told which reads come next, so that an
+// engine behind a network round trip sends them together. ReadAhead runs
+// reads against a recorder whose queries return nothing (so reads must not
+// write, and what it learns is of no use); the reads it recorded are then
+// sent with the first of them the transaction really makes, and answer
+// each later one that asks for the same statement with the same
+// arguments. A read that is not asked for costs the server its work and
+// changes nothing else; one asked for after the transaction writes goes to
+// the server again. An engine in the same process need not offer it.
+type ReadAheader interface {
+	ReadAhead(ctx context.Context, reads func(tx Tx))
+}

@@ -135,18 +135,16 @@ func (e *Engine) begin(ctx context.Context, opts *sql.TxOptions, deadline time.T
 // beginWrite is the statement that begins a write transaction.
 const beginWrite = "BEGIN ISOLATION LEVEL SERIALIZABLE"
 
-// beginWrite takes a connection and begins a write transaction on it,
-// waiting out a server that cannot be reached until deadline. The caller
-// ends the transaction (commit or rollback) and then closes the
-// connection, which returns it to the pool.
-func (e *Engine) beginWrite(ctx context.Context, deadline time.Time) (*sql.Conn, error) {
+// writeConn takes a connection for a write transaction, waiting out a
+// server that cannot be reached until deadline. The transaction's BEGIN
+// goes with its first statement (batch.go). The caller ends the
+// transaction (commit or rollback) and then closes the connection, which
+// returns it to the pool.
+func (e *Engine) writeConn(ctx context.Context, deadline time.Time) (*sql.Conn, error) {
 	for attempt := 0; ; attempt++ {
 		conn, err := e.pool.Conn(ctx)
 		if err == nil {
-			if _, err = conn.ExecContext(ctx, beginWrite); err == nil {
-				return conn, nil
-			}
-			discard(conn)
+			return conn, nil
 		}
 		if !connectionLost(err) || time.Now().After(deadline) {
 			return nil, err
@@ -175,10 +173,13 @@ func discard(conn *sql.Conn) {
 }
 
 // commit commits write transaction t, sending its held writes with the
-// COMMIT. It reads the transaction's id first, unless Head did, so that a
+// COMMIT; a transaction that sent nothing has nothing to commit. It reads the transaction's id first, unless Head did, so that a
 // COMMIT whose connection is lost can be settled by asking the server
 // (settle); a loss before COMMIT is lostBeforeCommit.
 func (e *Engine) commit(ctx context.Context, t *Tx, deadline time.Time) error {
+	if !t.begun && len(t.held) == 0 {
+		return nil // nothing was sent, so there is nothing to commit
+	}
 	if t.xid == "" {
 		err := t.QueryRowContext(ctx, "SELECT pg_current_xact_id()::text").Scan(&t.xid)
 		if t.heldErr != nil {
@@ -192,7 +193,7 @@ func (e *Engine) commit(ctx context.Context, t *Tx, deadline time.Time) error {
 			return fmt.Errorf("read the transaction id: %w", err)
 		}
 	}
-	err := t.sendHeld(ctx, true)
+	_, err := t.pipeline(ctx, nil, true)
 	if err == nil {
 		return nil
 	}

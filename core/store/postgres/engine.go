@@ -96,6 +96,12 @@ func Open(ctx context.Context, url string) (*Engine, error) {
 // Close releases the engine's connections.
 func (e *Engine) Close() error { return e.pool.Close() }
 
+// WriteRoundTrips is how many times write transactions have sent the
+// server something and waited for its answer (a statement, or a batch of
+// them) since the engine opened, commits and rollbacks of failed attempts
+// aside. It is for tests and benchmarks of the round trips a call costs.
+func (e *Engine) WriteRoundTrips() int64 { return e.stats.roundTrips.Load() }
+
 // Write runs fn in one SERIALIZABLE transaction and commits it when fn
 // returns nil; any error rolls everything back. A serialization failure
 // or deadlock, from fn's statements or from the commit, or a connection
@@ -150,23 +156,23 @@ func (e *Engine) writeOnce(ctx context.Context, queuedOn string, fn func(tx engi
 			return "", err
 		}
 		defer release()
-		if _, err := turn.ExecContext(ctx, beginWrite); err != nil {
-			return "", fmt.Errorf("begin write transaction: %w", err)
-		}
 		conn = turn
 	} else {
-		if conn, err = e.beginWrite(ctx, deadline); err != nil {
+		if conn, err = e.writeConn(ctx, deadline); err != nil {
 			return "", fmt.Errorf("begin write transaction: %w", err)
 		}
 		defer conn.Close()
 	}
 	t := newWriteTx(conn)
+	t.trips = &e.stats.roundTrips
 	err = fn(t)
 	if t.heldErr != nil {
 		err = t.heldErr // what failed first; fn saw its aftermath
 	}
 	if err != nil {
-		rollback(conn)
+		if t.begun {
+			rollback(conn)
+		}
 		return t.touched, err
 	}
 	return t.touched, e.commit(ctx, t, deadline)

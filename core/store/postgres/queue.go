@@ -136,6 +136,7 @@ type writeStats struct {
 	commits       atomic.Int64 // transactions committed
 	serialization atomic.Int64 // attempts ended by 40001
 	deadlocks     atomic.Int64 // attempts ended by 40P01
+	roundTrips    atomic.Int64 // statements and batches write transactions sent
 }
 
 // count records how an attempt ended.

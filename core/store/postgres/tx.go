@@ -3,8 +3,10 @@ package postgres
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/agenttool/collab/core/store/engine"
 	"github.com/agenttool/collab/core/store/sqltx"
@@ -39,6 +41,15 @@ type Tx struct {
 	// first failure of sending them, which fails the transaction.
 	held    []heldWrite
 	heldErr error
+	// begun is set once the BEGIN of a write transaction has been sent,
+	// which waits for the first statement (batch.go).
+	begun bool
+	// trips counts the round trips of a write transaction (WriteRoundTrips).
+	trips *atomic.Int64
+	// ahead is the batch of reads the transaction was told are coming
+	// (readahead.go); recording is set in the recorder that learns them.
+	ahead     *readAhead
+	recording *recorder
 }
 
 // newReadTx wraps tx, a read-only transaction.
@@ -48,7 +59,8 @@ func newReadTx(tx *sql.Tx) *Tx {
 	return t
 }
 
-// newWriteTx wraps conn, on which a write transaction has begun.
+// newWriteTx wraps conn, which holds no transaction: the write
+// transaction's BEGIN goes with its first statement.
 func newWriteTx(conn *sql.Conn) *Tx {
 	t := &Tx{q: conn, conn: conn, write: true}
 	t.Tx = sqltx.NewTx(t, dialect)
@@ -62,34 +74,69 @@ type Querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// ExecContext runs a statement inside the transaction, after the held
-// writes it may depend on.
+// ExecContext runs a statement inside the transaction, in one batch with
+// the BEGIN and held writes it must follow (batch.go).
 func (t *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	query = rebind(query)
-	if err := t.sendHeldBefore(ctx, query); err != nil {
-		return nil, err
+	t.wrote(query)
+	if t.recording != nil {
+		return driver.RowsAffected(0), nil
 	}
+	if t.sendsFirst(query) {
+		answer, err := t.sendOne(ctx, query, args)
+		if err != nil {
+			return nil, err
+		}
+		return driver.RowsAffected(answer.tag.RowsAffected()), nil
+	}
+	t.trip()
 	return t.q.ExecContext(ctx, query, args...)
 }
 
-// QueryContext runs a query inside the transaction, after the held
-// writes it may depend on.
-func (t *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+// QueryContext runs a query inside the transaction: from the rows read
+// ahead for it (readahead.go), or in one batch with the BEGIN and held
+// writes it must follow (batch.go), or on its own.
+func (t *Tx) QueryContext(ctx context.Context, query string, args ...any) (sqltx.Rows, error) {
 	query = rebind(query)
-	if err := t.sendHeldBefore(ctx, query); err != nil {
+	if rows, err, ok := t.readAhead(ctx, query, args); ok {
+		return rows, err
+	}
+	if t.sendsFirst(query) {
+		answer, err := t.sendOne(ctx, query, args)
+		if err != nil {
+			return nil, err
+		}
+		return answer, nil
+	}
+	t.trip()
+	rows, err := t.q.QueryContext(ctx, query, args...)
+	if err != nil {
 		return nil, err
 	}
-	return t.q.QueryContext(ctx, query, args...)
+	return rows, nil
 }
 
-// QueryRowContext runs a one-row query inside the transaction, after the
-// held writes it may depend on. A *sql.Row cannot carry their failure;
-// the query then fails in the aborted transaction, and Write returns the
-// held write's error (heldErr) rather than the query's.
-func (t *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+// QueryRowContext runs a one-row query inside the transaction, as
+// QueryContext does. When a held write sent with it fails, Write returns
+// the held write's error (heldErr) rather than the query's.
+func (t *Tx) QueryRowContext(ctx context.Context, query string, args ...any) sqltx.Row {
 	query = rebind(query)
-	_ = t.sendHeldBefore(ctx, query)
+	if rows, err, ok := t.readAhead(ctx, query, args); ok {
+		return firstRow{rows, err}
+	}
+	if t.sendsFirst(query) {
+		answer, err := t.sendOne(ctx, query, args)
+		return firstRow{answer, err}
+	}
+	t.trip()
 	return t.q.QueryRowContext(ctx, query, args...)
+}
+
+// trip counts one round trip of a write transaction.
+func (t *Tx) trip() {
+	if t.trips != nil {
+		t.trips.Add(1)
+	}
 }
 
 // rebind turns the engine's "?" placeholders into PostgreSQL's $1, $2, …

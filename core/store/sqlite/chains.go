@@ -45,12 +45,12 @@ func (c *chains) Journals(ctx context.Context) ([]engine.JournalHead, error) {
 	if tables, err := HasUserTables(ctx, c.q); err != nil || !tables {
 		return nil, err
 	}
-	return sqltx.ListJournals(ctx, c.q)
+	return sqltx.ListJournals(ctx, sqltx.WrapSQL(c.q))
 }
 
 // Head reads one workspace's head.
 func (c *chains) Head(ctx context.Context, workspaceID string) (engine.Head, bool, error) {
-	return sqltx.ReadHead(ctx, c.q, sqltx.HeadQuery, workspaceID)
+	return sqltx.ReadHead(ctx, sqltx.WrapSQL(c.q), sqltx.HeadQuery, workspaceID)
 }
 
 // sessionColumn is what selects an event's session_id in this file.

@@ -256,7 +256,7 @@ func backfillWorktrees(ctx context.Context, q Querier, roots []legacyRoot, now s
 		if _, err := q.ExecContext(ctx, "INSERT OR IGNORE INTO repositories (key, created_at) VALUES (?, ?)", id.RepositoryKey, now); err != nil {
 			return fmt.Errorf("insert repository: %w", err)
 		}
-		if err := sqltx.InsertWorktree(ctx, q, wsID, id, now); err != nil {
+		if err := sqltx.InsertWorktree(ctx, sqltx.WrapSQL(q), wsID, id, now); err != nil {
 			return err
 		}
 		if _, err := q.ExecContext(ctx, "UPDATE workspaces SET repository_key = ? WHERE id = ?", id.RepositoryKey, wsID); err != nil {

@@ -129,7 +129,7 @@ type Tx struct {
 // newTx wraps tx; stmts may be nil (no cache, as inside a migration).
 func newTx(tx *sql.Tx, stmts *stmtCache) *Tx {
 	t := &Tx{tx: tx, stmts: stmts}
-	t.Tx = sqltx.NewTx(t, dialect)
+	t.Tx = sqltx.NewTx(sqltx.WrapSQL(t), dialect)
 	return t
 }
 

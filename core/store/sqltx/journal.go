@@ -33,7 +33,7 @@ func ReadHead(ctx context.Context, q Runner, query, workspaceID string) (engine.
 const EventColumns = "workspace_id, epoch_id, sequence, id, protocol, type, entity_id, actor, occurred_at, payload_json, prev_hash, hash, session_id"
 
 // ScanEvent reads one row selected with EventColumns.
-func ScanEvent(rows *sql.Rows, e *journal.Event) error {
+func ScanEvent(rows Row, e *journal.Event) error {
 	var payload string
 	var session sql.NullString
 	if err := rows.Scan(&e.WorkspaceID, &e.EpochID, &e.Sequence, &e.ID, &e.Protocol, &e.Type, &e.EntityID,

@@ -110,7 +110,7 @@ generation = generation + 1, token_hash = ? WHERE id = ?`, now, now, tokenHash, 
 
 // MoveCursor moves a session's cursor.
 func (t *Tx) MoveCursor(ctx context.Context, id string, to journal.Anchor, now string) error {
-	if _, err := t.ExecContext(ctx, `UPDATE coordination_sessions SET cursor_epoch_id = ?, cursor_sequence = ?, cursor_hash = ?,
+	if err := t.execLater(ctx, `UPDATE coordination_sessions SET cursor_epoch_id = ?, cursor_sequence = ?, cursor_hash = ?,
 cursor_version = cursor_version + 1, last_seen_at = ? WHERE id = ?`, to.EpochID, to.Sequence, to.Hash, now, id); err != nil {
 		return fmt.Errorf("move cursor: %w", err)
 	}

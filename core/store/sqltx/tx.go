@@ -19,11 +19,56 @@ import (
 
 // Runner executes one statement inside a transaction. Statements use "?"
 // placeholders; an engine whose server wants another style rewrites them.
-// *sql.Tx and *sql.Conn are Runners.
+// Its answers are Rows and Row, which database/sql's types are, so that an
+// engine may also answer from rows it has already read (the PostgreSQL
+// engine's reads ahead). WrapSQL makes a Runner of *sql.Tx or *sql.Conn.
 type Runner interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) Row
+}
+
+// Rows is the answer of a query, read row by row as *sql.Rows is: Next
+// before every Scan, Err once Next is false, Close always.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	Close() error
+}
+
+// Row is the answer of a query expected to return one row, as *sql.Row
+// is: Scan returns sql.ErrNoRows when there is none.
+type Row interface {
+	Scan(dest ...any) error
+}
+
+// SQL is what *sql.Tx, *sql.Conn and *sql.DB offer.
+type SQL interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// WrapSQL returns the Runner that runs statements on q as they are.
+func WrapSQL(q SQL) Runner { return sqlRunner{q} }
+
+type sqlRunner struct{ q SQL }
+
+func (r sqlRunner) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return r.q.ExecContext(ctx, query, args...)
+}
+
+func (r sqlRunner) QueryContext(ctx context.Context, query string, args ...any) (Rows, error) {
+	rows, err := r.q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+func (r sqlRunner) QueryRowContext(ctx context.Context, query string, args ...any) Row {
+	return r.q.QueryRowContext(ctx, query, args...)
 }
 
 // runner is Runner under a name that does not export the embedded field.

@@ -119,7 +119,7 @@ func (t *Tx) OwnOfferIDs(ctx context.Context, workspaceID string, by engine.View
 
 // ViewerTasks reads the tasks the viewer holds or reported complete.
 func (t *Tx) ViewerTasks(ctx context.Context, workspaceID string, of engine.Viewer) ([]engine.TaskSummary, error) {
-	var rows *sql.Rows
+	var rows Rows
 	var err error
 	if of.SessionID != "" {
 		rows, err = t.QueryContext(ctx, `SELECT id, title, status, lease_expires_at FROM tasks WHERE workspace_id = ?

@@ -1,0 +1,77 @@
+package store
+
+import (
+	"context"
+
+	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/store/engine"
+)
+
+// readAheadPoll tells an engine that can read ahead (engine.ReadAheader)
+// every read a session's poll makes once its journal head is known: the
+// cursors' events, the elapsed offers, and what nextView shows. On a
+// server they then cost one round trip instead of eight. Reading the head
+// here changes nothing: checkCursors reads it next, and a missing
+// workspace is left for it to refuse.
+func (s *Store) readAheadPoll(ctx context.Context, tx engine.Tx, sess CoordinationSession, known *journal.Anchor, limit int, now string) error {
+	ahead, ok := tx.(engine.ReadAheader)
+	if !ok || limit < 1 || limit > 50 {
+		return nil
+	}
+	if _, found, err := tx.Head(ctx, sess.WorkspaceID); err != nil || !found {
+		return err
+	}
+	ws, err := readWorkspace(ctx, tx, sess.WorkspaceID)
+	if err != nil {
+		return err
+	}
+	v := viewer{session: &sess, actor: sess.Actor}
+	ahead.ReadAhead(ctx, func(q engine.Tx) {
+		_ = checkCursors(ctx, q, sess, known)
+		_, _ = q.ElapsedOffersToSweep(ctx, sess.WorkspaceID, "", now)
+		nextViewReads(ctx, q, ws, sess.Cursor.Sequence, limit, v, now)
+	})
+	return nil
+}
+
+// nextViewReads makes the reads nextView makes for a page after `after`,
+// expecting the journal's sequences to be contiguous (so the page ends at
+// after+limit or the head); their answers are not used. It names the
+// page's reads itself, as readEventPage stops at the recorder's empty
+// answer to its first.
+func nextViewReads(ctx context.Context, q engine.Tx, ws Workspace, after int64, limit int, v viewer, now string) {
+	if after > 0 {
+		_, _, _ = q.EventAnchor(ctx, ws.ID, after)
+	}
+	_, _ = q.EventsAfter(ctx, ws.ID, after, limit)
+	_, _ = listTasks(ctx, q, ws.ID, "", now)
+	_, _ = reservations(ctx, q, ws.RepositoryKey, now)
+	_, _ = offersFor(ctx, q, ws.ID, v, nil, now)
+	through := min(after+int64(limit), ws.EventHeadSequence)
+	if through <= after {
+		return
+	}
+	filter := reportFilter{After: after, Through: through}
+	if v.session != nil {
+		filter.RoutedTo = v.session.ID
+	}
+	_, _ = queryReports(ctx, q, ws.ID, filter)
+}
+
+// readAheadAck tells an engine that can read ahead every read an
+// acknowledgement makes before it writes: the session, the journal head
+// and the anchor's event, all named by the call's arguments, so that on a
+// server they cost one round trip. A refusal reads what it reads anyway.
+func readAheadAck(ctx context.Context, tx engine.Tx, cred Credential, workspaceID string, a journal.Anchor) {
+	ahead, ok := tx.(engine.ReadAheader)
+	if !ok {
+		return
+	}
+	ahead.ReadAhead(ctx, func(q engine.Tx) {
+		_, _, _ = q.Session(ctx, cred.SessionID)
+		_, _, _ = q.Head(ctx, workspaceID)
+		if a.Sequence > 0 {
+			_, _ = q.EventsAfter(ctx, workspaceID, a.Sequence-1, 1)
+		}
+	})
+}
