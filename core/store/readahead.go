@@ -18,6 +18,13 @@ func (s *Store) readAheadPoll(ctx context.Context, tx engine.Tx, sess Coordinati
 	if !ok || limit < 1 || limit > 50 {
 		return nil
 	}
+	return s.recordPoll(ctx, tx, ahead, sess, known, limit, now)
+}
+
+// recordPoll is readAheadPoll's work, apart so that an engine that cannot
+// read ahead pays nothing for the closure's captured variables.
+func (s *Store) recordPoll(ctx context.Context, tx engine.Tx, ahead engine.ReadAheader, sess CoordinationSession,
+	known *journal.Anchor, limit int, now string) error {
 	if _, found, err := tx.Head(ctx, sess.WorkspaceID); err != nil || !found {
 		return err
 	}
@@ -63,10 +70,13 @@ func nextViewReads(ctx context.Context, q engine.Tx, ws Workspace, after int64, 
 // and the anchor's event, all named by the call's arguments, so that on a
 // server they cost one round trip. A refusal reads what it reads anyway.
 func readAheadAck(ctx context.Context, tx engine.Tx, cred Credential, workspaceID string, a journal.Anchor) {
-	ahead, ok := tx.(engine.ReadAheader)
-	if !ok {
-		return
+	if ahead, ok := tx.(engine.ReadAheader); ok {
+		recordAck(ctx, ahead, cred, workspaceID, a)
 	}
+}
+
+// recordAck is readAheadAck's work, apart as recordPoll is.
+func recordAck(ctx context.Context, ahead engine.ReadAheader, cred Credential, workspaceID string, a journal.Anchor) {
 	ahead.ReadAhead(ctx, func(q engine.Tx) {
 		_, _, _ = q.Session(ctx, cred.SessionID)
 		_, _, _ = q.Head(ctx, workspaceID)

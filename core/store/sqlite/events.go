@@ -24,5 +24,5 @@ func (t *Tx) EachEventAfter(ctx context.Context, workspaceID string, after int64
 	if !hasSession {
 		columns = legacyEventColumns
 	}
-	return sqltx.EachEvent(ctx, sqltx.WrapSQL(t), columns, workspaceID, after, fn)
+	return sqltx.EachEvent(ctx, &t.Tx, columns, workspaceID, after, fn)
 }

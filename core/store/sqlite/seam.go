@@ -32,7 +32,7 @@ func (e Engine) Read(ctx context.Context, fn func(tx engine.Tx) error) error {
 // SQLite's database-wide write lock, taken at BEGIN IMMEDIATE, already
 // serialises every head, so no row lock is needed.
 func (t *Tx) Head(ctx context.Context, workspaceID string) (engine.Head, bool, error) {
-	return sqltx.ReadHead(ctx, sqltx.WrapSQL(t), sqltx.HeadQuery, workspaceID)
+	return sqltx.ReadHead(ctx, &t.Tx, sqltx.HeadQuery, workspaceID)
 }
 
 // TakeWriteGuard holds a v2_write_guard row, which the v0.2 triggers
