@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -55,7 +56,7 @@ func (t *Tx) pipeline(ctx context.Context, stmts []heldWrite, commit bool) ([]*b
 		}
 		results := c.Conn().SendBatch(ctx, b)
 		var err error
-		answers, err = readPipeline(results, begin, held, len(stmts), commit)
+		answers, err = readPipeline(results, t.conn, begin, held, len(stmts), commit)
 		if closeErr := results.Close(); err == nil {
 			err = closeErr
 		}
@@ -67,8 +68,10 @@ func (t *Tx) pipeline(ctx context.Context, stmts []heldWrite, commit bool) ([]*b
 	return answers, err
 }
 
-// readPipeline reads the answers of a batch pipeline queued, in order.
-func readPipeline(results pgx.BatchResults, begin bool, held []heldWrite, stmts int, commit bool) ([]*bufferedRows, error) {
+// readPipeline reads the answers of a batch pipeline queued, in order,
+// up to the first failure (what follows it failed with it, as the
+// transaction is aborted; closing the results reads the rest).
+func readPipeline(results pgx.BatchResults, conn *sql.Conn, begin bool, held []heldWrite, stmts int, commit bool) ([]*bufferedRows, error) {
 	if begin {
 		if _, err := results.Exec(); err != nil {
 			return nil, fmt.Errorf("begin write transaction: %w", err)
@@ -80,15 +83,11 @@ func readPipeline(results pgx.BatchResults, begin bool, held []heldWrite, stmts 
 		}
 	}
 	answers := make([]*bufferedRows, stmts)
-	var first error
 	for i := range answers {
-		answers[i] = bufferRows(results)
-		if answers[i].err != nil && first == nil {
-			first = answers[i].err
+		var err error
+		if answers[i], err = bufferRows(results, conn); err != nil {
+			return nil, err
 		}
-	}
-	if first != nil {
-		return nil, first
 	}
 	if commit {
 		tag, err := results.Exec()
@@ -127,6 +126,5 @@ func (t *Tx) sendOne(ctx context.Context, query string, args []any) (*bufferedRo
 	if err != nil {
 		return nil, err
 	}
-	answers[0].conn = t.conn
 	return answers[0], nil
 }

@@ -173,9 +173,10 @@ func discard(conn *sql.Conn) {
 }
 
 // commit commits write transaction t, sending its held writes with the
-// COMMIT; a transaction that sent nothing has nothing to commit. It reads the transaction's id first, unless Head did, so that a
-// COMMIT whose connection is lost can be settled by asking the server
-// (settle); a loss before COMMIT is lostBeforeCommit.
+// COMMIT; a transaction that sent nothing has nothing to commit. It reads
+// the transaction's id first, unless Head did, so that a COMMIT whose
+// connection is lost can be settled by asking the server (settle); a loss
+// before COMMIT is lostBeforeCommit.
 func (e *Engine) commit(ctx context.Context, t *Tx, deadline time.Time) error {
 	if !t.begun && len(t.held) == 0 {
 		return nil // nothing was sent, so there is nothing to commit

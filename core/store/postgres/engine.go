@@ -163,8 +163,7 @@ func (e *Engine) writeOnce(ctx context.Context, queuedOn string, fn func(tx engi
 		}
 		defer conn.Close()
 	}
-	t := newWriteTx(conn)
-	t.trips = &e.stats.roundTrips
+	t := newWriteTx(conn, &e.stats.roundTrips)
 	err = fn(t)
 	if t.heldErr != nil {
 		err = t.heldErr // what failed first; fn saw its aftermath

@@ -20,8 +20,8 @@ import (
 //   - Order. Held writes are sent in the order they were made, and before
 //     any later statement whose text names a table one of them writes
 //     (sendsFirst, batch.go), in one batch with it, so the transaction reads
-//     its own writes. The schema
-//     has no views, rules or triggers that would read a table unnamed.
+//     its own writes. The schema has no views, rules or triggers that would
+//     read a table unnamed.
 //   - Failure. A held write that fails aborts the transaction; the failure
 //     is kept (heldErr) and is what Write returns, so a serialization
 //     failure is still run again and a privilege error still named, even

@@ -104,10 +104,6 @@ func (t *Tx) readAhead(ctx context.Context, query string, args []any) (rows sqlt
 	}
 	answer := a.answers[i]
 	a.answers[i] = nil
-	if answer.err != nil {
-		return nil, answer.err, true
-	}
-	answer.conn = t.conn
 	return answer, nil, true
 }
 
@@ -161,13 +157,14 @@ func (t *Tx) sendAhead(ctx context.Context) error {
 }
 
 // bufferRows reads the next result of a batch whole: its rows, or what
-// a statement that returns none did (its command tag).
-func bufferRows(results pgx.BatchResults) *bufferedRows {
+// a statement that returns none did (its command tag). Scanning them
+// needs conn, the connection they were read on.
+func bufferRows(results pgx.BatchResults, conn *sql.Conn) (*bufferedRows, error) {
 	rows, err := results.Query()
 	if err != nil {
-		return &bufferedRows{err: err}
+		return nil, err
 	}
-	out := &bufferedRows{fields: append([]pgconn.FieldDescription(nil), rows.FieldDescriptions()...)}
+	out := &bufferedRows{conn: conn, fields: append([]pgconn.FieldDescription(nil), rows.FieldDescriptions()...)}
 	for rows.Next() {
 		raw := rows.RawValues()
 		row := make([][]byte, len(raw))
@@ -180,23 +177,21 @@ func bufferRows(results pgx.BatchResults) *bufferedRows {
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return &bufferedRows{err: err}
+		return nil, err
 	}
 	out.tag = rows.CommandTag()
-	return out
+	return out, nil
 }
 
 // bufferedRows are rows read in a batch, answered as sqltx.Rows and
-// sqltx.Row.
-// Scan converts each value with the connection's type map, as pgx's own
-// rows do.
+// sqltx.Row. Scan converts each value with the connection's type map, as
+// pgx's own rows do.
 type bufferedRows struct {
 	conn   *sql.Conn
 	fields []pgconn.FieldDescription
 	rows   [][][]byte
 	at     int // the row Scan reads is rows[at-1]
 	tag    pgconn.CommandTag
-	err    error
 }
 
 func (b *bufferedRows) Next() bool {

@@ -20,7 +20,7 @@ type Tx struct {
 	// q runs the statements: the *sql.Tx of a Read, the *sql.Conn of a
 	// Write, which begins and ends its transaction itself so that held
 	// writes can go to the server with its COMMIT (held.go).
-	q     Querier
+	q     sqltx.Querier
 	conn  *sql.Conn
 	write bool
 	// touched is the workspace whose head a write transaction read last
@@ -61,17 +61,10 @@ func newReadTx(tx *sql.Tx) *Tx {
 
 // newWriteTx wraps conn, which holds no transaction: the write
 // transaction's BEGIN goes with its first statement.
-func newWriteTx(conn *sql.Conn) *Tx {
-	t := &Tx{q: conn, conn: conn, write: true}
+func newWriteTx(conn *sql.Conn, trips *atomic.Int64) *Tx {
+	t := &Tx{q: conn, conn: conn, write: true, trips: trips}
 	t.Tx = sqltx.NewTx(t, dialect)
 	return t
-}
-
-// Querier is what both *sql.Tx and *sql.Conn offer.
-type Querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 // ExecContext runs a statement inside the transaction, in one batch with

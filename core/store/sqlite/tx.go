@@ -10,6 +10,8 @@ import (
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/agenttool/collab/core/store/sqltx"
 )
 
 // writeRetryWindow bounds how long a writer keeps retrying BEGIN IMMEDIATE
@@ -118,8 +120,4 @@ func (s *DB) Read(ctx context.Context, fn func(tx *Tx) error) error {
 }
 
 // Querier is what both *sql.DB and *sql.Tx offer.
-type Querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
+type Querier = sqltx.Querier

@@ -21,7 +21,7 @@ import (
 // placeholders; an engine whose server wants another style rewrites them.
 // Its answers are Rows and Row, which database/sql's types are, so that an
 // engine may also answer from rows it has already read (the PostgreSQL
-// engine's reads ahead). WrapSQL makes a Runner of *sql.Tx or *sql.Conn.
+// engine's reads ahead). WrapSQL makes a Runner of a Querier.
 type Runner interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 	QueryContext(ctx context.Context, query string, args ...any) (Rows, error)
@@ -43,17 +43,17 @@ type Row interface {
 	Scan(dest ...any) error
 }
 
-// SQL is what *sql.Tx, *sql.Conn and *sql.DB offer.
-type SQL interface {
+// Querier is what *sql.Tx, *sql.Conn and *sql.DB offer.
+type Querier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 // WrapSQL returns the Runner that runs statements on q as they are.
-func WrapSQL(q SQL) Runner { return sqlRunner{q} }
+func WrapSQL(q Querier) Runner { return sqlRunner{q} }
 
-type sqlRunner struct{ q SQL }
+type sqlRunner struct{ q Querier }
 
 func (r sqlRunner) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	return r.q.ExecContext(ctx, query, args...)
