@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // chainBatch is how many events a Chain hands a hashing worker at once:
@@ -19,13 +20,15 @@ const chainBatch = 256
 // the links are checked in order as events arrive while the recomputation
 // of the hashes, the costly part, runs on the other cores. Next copies the
 // event it is given (the strings it holds must not change afterwards,
-// which Go strings never do; PayloadJSON must not be modified either).
-// Close must be called once feeding ends; a Chain is used by one
-// goroutine.
+// which Go strings never do; PayloadJSON must not be modified either),
+// unless the chain was told the events are Borrowed. Close must be called
+// once feeding ends; a Chain is used by one goroutine.
 type Chain struct {
 	expected int64
-	prev     string
+	// prev is a copy of the stored hash of the last linked event.
+	prev     []byte
 	linksOK  bool
+	borrowed bool
 	hashBad  atomic.Bool
 
 	// inline, when set, hashes in Next on the caller's goroutine (one
@@ -47,8 +50,13 @@ type Chain struct {
 // single CPU) hashes on the caller's goroutine.
 func NewChain(afterSequence int64, afterHash string, workers int) *Chain {
 	workers = min(workers, runtime.GOMAXPROCS(0))
-	return &Chain{expected: afterSequence + 1, prev: afterHash, linksOK: true, inline: workers < 2, workers: workers}
+	return &Chain{expected: afterSequence + 1, prev: []byte(afterHash), linksOK: true, inline: workers < 2, workers: workers}
 }
+
+// Borrowed tells c that the events fed to Next view memory that stays
+// valid only until Next returns: c then keeps nothing of an event but a
+// copy of its hash, and copies each event it hands to a worker.
+func (c *Chain) Borrowed() { c.borrowed = true }
 
 // ChainWorkers is the number of hashing goroutines a full verification
 // uses: one per CPU the runtime may use.
@@ -62,12 +70,12 @@ func (c *Chain) Next(e *Event) bool {
 	if !c.linksOK || c.hashBad.Load() {
 		return false
 	}
-	if e.Sequence != c.expected || e.PrevHash != c.prev {
+	if e.Sequence != c.expected || e.PrevHash != string(c.prev) {
 		c.linksOK = false
 		return false
 	}
 	c.expected++
-	c.prev = e.Hash
+	c.prev = append(c.prev[:0], e.Hash...)
 	if c.inline {
 		if !c.hasher.Matches(e) {
 			c.hashBad.Store(true)
@@ -78,7 +86,11 @@ func (c *Chain) Next(e *Event) bool {
 	if c.batch == nil {
 		c.batch = c.takeBatch()
 	}
-	c.batch = append(c.batch, *e)
+	if c.borrowed {
+		c.batch = append(c.batch, cloneEvent(e))
+	} else {
+		c.batch = append(c.batch, *e)
+	}
 	if len(c.batch) == chainBatch {
 		c.flush()
 	}
@@ -110,7 +122,7 @@ func (c *Chain) Close() bool {
 // Last returns the sequence and stored hash of the last event whose link
 // verified (or the starting anchor when none was fed); after a true Close
 // it is the verified head.
-func (c *Chain) Last() (int64, string) { return c.expected - 1, c.prev }
+func (c *Chain) Last() (int64, string) { return c.expected - 1, string(c.prev) }
 
 func (c *Chain) takeBatch() []Event {
 	select {
@@ -199,4 +211,31 @@ func VerifyFeed(headSequence int64, headHash string, every int64, progress func(
 	}
 	seq, hash := chain.Last()
 	return seq == headSequence && hash == headHash, nil
+}
+
+// cloneEvent copies e's text into one allocation of its own.
+func cloneEvent(e *Event) Event {
+	size := len(e.WorkspaceID) + len(e.EpochID) + len(e.ID) + len(e.Protocol) + len(e.Type) + len(e.EntityID) + len(e.Actor) +
+		len(e.OccurredAt) + len(e.PayloadJSON) + len(e.PrevHash) + len(e.Hash)
+	if e.SessionID != nil {
+		size += len(*e.SessionID)
+	}
+	buf := make([]byte, 0, size)
+	text := func(s string) string {
+		start := len(buf)
+		buf = append(buf, s...)
+		return unsafe.String(unsafe.SliceData(buf[start:]), len(s))
+	}
+	c := Event{WorkspaceID: text(e.WorkspaceID), Sequence: e.Sequence, EpochID: text(e.EpochID), ID: text(e.ID),
+		Protocol: text(e.Protocol), Type: text(e.Type), EntityID: text(e.EntityID), Actor: text(e.Actor),
+		OccurredAt: text(e.OccurredAt)}
+	start := len(buf)
+	buf = append(buf, e.PayloadJSON...)
+	c.PayloadJSON = buf[start:len(buf):len(buf)]
+	c.PrevHash, c.Hash = text(e.PrevHash), text(e.Hash)
+	if e.SessionID != nil {
+		sid := text(*e.SessionID)
+		c.SessionID = &sid
+	}
+	return c
 }

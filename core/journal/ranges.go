@@ -15,6 +15,9 @@ type Range struct {
 	FromSequence, ToSequence int64
 	FromHash, ToHash         string
 	Feed                     Feed
+	// Borrowed says Feed's events view memory that stays valid only
+	// until emit returns (see Chain.Borrowed).
+	Borrowed bool
 }
 
 // VerifyRanges checks consecutive ranges of one journal at the same time,
@@ -54,6 +57,9 @@ func VerifyRanges(ranges []Range, workers int) (bool, error) {
 // verifyRange checks one range against its anchors.
 func verifyRange(r Range, workers int) (bool, error) {
 	chain := NewChain(r.FromSequence, r.FromHash, workers)
+	if r.Borrowed {
+		chain.Borrowed()
+	}
 	defer chain.Close()
 	err := r.Feed(func(e *Event) error {
 		if !chain.Next(e) {
