@@ -76,6 +76,8 @@ type DB struct {
 	// opened is the file this store opened; a write is refused once the
 	// path names another file (or none).
 	opened os.FileInfo
+	// direct holds the direct read connections of full journal reads.
+	direct *directPool
 }
 
 // Path returns the absolute database path, or MemoryPath.
@@ -94,6 +96,9 @@ func (s *DB) Close() error {
 	var firstErr error
 	s.writeStmts.close()
 	s.readStmts.close()
+	if s.direct != nil {
+		s.direct.close()
+	}
 	if s.read != nil && s.read != s.write {
 		firstErr = s.read.Close()
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store/engine"
@@ -17,15 +16,13 @@ import (
 // save.
 const splitFrom = 4096
 
-// secondConnWait bounds the wait for verifyHalves' second connection.
-const secondConnWait = 20 * time.Millisecond
-
 // verifyHalves verifies h's journal from genesis as two ranges read at the
-// same time, each on its own connection, so that reading rows (most of the
-// cost) runs on two cores. The first half is read in c's snapshot, the
-// one h comes from; the second in a snapshot of a second connection,
+// same time, each on a direct connection of its own (directConn: no
+// mutex per row and column, and text viewed where SQLite holds it rather
+// than copied), so that reading rows, most of the cost, runs on two
+// cores. h comes from c's snapshot; the halves are read in snapshots
 // begun later. Events are only ever appended, so every event up to h is
-// the same in both. The verdict is the one a single pass gives:
+// the same in all of them. The verdict is the one a single pass gives:
 //
 //   - the journal's last sequence in c's snapshot must be h's, as a single
 //     pass ending exactly at h requires;
@@ -50,30 +47,24 @@ func (s *DB) verifyHalves(ctx context.Context, c *chains, h engine.Head) (bool, 
 	if err != nil {
 		return false, fmt.Errorf("read the event at the cut: %w", err)
 	}
-	// Every read connection may be held by verifications waiting for a
-	// second one; rather than wait with them, read in one pass.
-	grab, cancel := context.WithTimeout(ctx, secondConnWait)
-	second, err := s.read.Conn(grab)
-	cancel()
-	if err != nil {
-		if ctx.Err() != nil {
-			return false, ctx.Err()
-		}
+	if s.direct == nil {
 		return verifyChains(ctx, c, h)
 	}
-	defer second.Close()
-	if _, err := second.ExecContext(ctx, "BEGIN"); err != nil {
-		return false, fmt.Errorf("begin second read: %w", err)
-	}
-	defer second.ExecContext(context.Background(), "ROLLBACK") //nolint:errcheck // read-only snapshot
-	stream := func(conn *sql.Conn, sp span) journal.Feed {
-		return func(emit func(e *journal.Event) error) error { return streamRaw(ctx, conn, h, sp, emit) }
+	stream := func(sp span) journal.Feed {
+		return func(emit func(e *journal.Event) error) error {
+			dc, err := s.direct.get()
+			if err != nil {
+				return err
+			}
+			defer s.direct.put(dc)
+			return streamDirect(ctx, dc, h, sp, emit)
+		}
 	}
 	ok, err := journal.VerifyRanges([]journal.Range{
 		{FromSequence: 0, FromHash: journal.GenesisHash, ToSequence: mid, ToHash: cut.String,
-			Feed: stream(c.conn, span{after: math.MinInt64, upTo: mid})},
+			Feed: stream(span{after: math.MinInt64, upTo: mid}), Borrowed: true},
 		{FromSequence: mid, FromHash: cut.String, ToSequence: h.Sequence, ToHash: h.Hash,
-			Feed: stream(second, span{after: mid, upTo: h.Sequence})},
+			Feed: stream(span{after: mid, upTo: h.Sequence}), Borrowed: true},
 	}, max(1, journal.ChainWorkers()/2))
 	if errors.Is(err, engine.ErrUnreadableEvent) {
 		return false, nil

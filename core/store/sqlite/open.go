@@ -115,6 +115,7 @@ func (s *DB) openPools() error {
 	if s.write, err = openPool(s.path, "immediate", s.sync, mode, 1); err != nil {
 		return err
 	}
+	s.direct = newDirectPool(directURI(s.path, s.immutable), directConns)
 	s.read, err = openPool(s.path, "deferred", s.sync, mode, 4)
 	return err
 }
