@@ -41,7 +41,7 @@ func CaptureWith(ctx context.Context, id Identity, l Limits) Checkpoint {
 	if !id.Git {
 		return reducedCheckpoint(id.WorktreeID, time.Now())
 	}
-	return capture(ctx, newRunner(l), l, id, nil)
+	return capture(ctx, newRunner(l), l, id, nil, false)
 }
 
 // InspectAndCapture inspects root (as Inspect) and captures the result (as
@@ -54,15 +54,21 @@ func InspectAndCapture(ctx context.Context, root, explicitKey string) (Identity,
 // InspectAndCaptureWith is InspectAndCapture with bounds. Unlike Capture it
 // returns ctx's error when ctx ends before the checkpoint is complete.
 func InspectAndCaptureWith(ctx context.Context, root, explicitKey string, l Limits) (Identity, Checkpoint, error) {
+	return inspectAndCapture(ctx, root, explicitKey, l, nil)
+}
+
+// inspectAndCapture is InspectAndCaptureWith; with an Observer it skips
+// listing the filter drivers when no configuration file can define one.
+func inspectAndCapture(ctx context.Context, root, explicitKey string, l Limits, o *Observer) (Identity, Checkpoint, error) {
 	l = l.withDefaults()
 	r := newRunner(l)
-	id, head, err := inspect(ctx, r, root, explicitKey, true)
+	id, seen, err := inspect(ctx, r, root, explicitKey, true)
 	if err != nil {
 		return Identity{}, Checkpoint{}, err
 	}
 	cp := reducedCheckpoint(id.WorktreeID, time.Now())
 	if id.Git {
-		cp = capture(ctx, r, l, id, head)
+		cp = capture(ctx, r, l, id, seen.head, o.noFilterDrivers(ctx, r, seen.dirs))
 	}
 	if err := ctx.Err(); err != nil {
 		return Identity{}, Checkpoint{}, fmt.Errorf("capture %s: %w", id.RootPath, err)
@@ -70,9 +76,10 @@ func InspectAndCaptureWith(ctx context.Context, root, explicitKey string, l Limi
 	return id, cp, nil
 }
 
-// capture observes a Git worktree; head is HEAD when already known.
-func capture(ctx context.Context, r runner, l Limits, id Identity, head *headState) Checkpoint {
-	obs, ok := observe(ctx, r, l, id.RootPath, head)
+// capture observes a Git worktree; head is HEAD when already known, and
+// noFilters says that no filter driver is configured.
+func capture(ctx context.Context, r runner, l Limits, id Identity, head *headState, noFilters bool) Checkpoint {
+	obs, ok := observe(ctx, r, l, id.RootPath, head, noFilters)
 	if !ok {
 		return reducedCheckpoint(id.WorktreeID, time.Now())
 	}
@@ -124,9 +131,10 @@ type gitOutput struct {
 // that may read worktree files through a filter driver (status and diff) wait
 // for the list of configured drivers and run with each one switched off; when
 // that list cannot be read they do not run at all, and the values that depend
-// on them stay null. ok is false when HEAD does not resolve; the remaining
-// calls are then abandoned.
-func observe(ctx context.Context, r runner, l Limits, root string, known *headState) (obs observation, ok bool) {
+// on them stay null; with noFilters (no configuration file can define a
+// driver) the list is not asked for. ok is false when HEAD does not
+// resolve; the remaining calls are then abandoned.
+func observe(ctx context.Context, r runner, l Limits, root string, known *headState, noFilters bool) (obs observation, ok bool) {
 	if known != nil && !known.head.ok {
 		return obs, false
 	}
@@ -149,7 +157,10 @@ func observe(ctx context.Context, r runner, l Limits, root string, known *headSt
 			obs.untracked = digestPtr(untrackedDigest(root, listing.out, l, time.Now()))
 		}
 	})
-	safe, safeOK := filtersOff(ctx, r, root)
+	safe, safeOK := r, true
+	if !noFilters {
+		safe, safeOK = filtersOff(ctx, r, root)
+	}
 	if safeOK {
 		wg.Go(func() { obs.status1 = status(ctx, safe, root) })
 		wg.Go(func() {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -174,6 +175,11 @@ func TestARepositoryCannotMakeGitRunAProgram(t *testing.T) {
 				t.Fatal(err)
 			}
 			_ = Capture(context.Background(), id)
+			var observer Observer
+			if _, ocp, err := observer.InspectAndCapture(context.Background(), r.dir, ""); err != nil ||
+				!reflect.DeepEqual(withoutTime(ocp), withoutTime(cp)) {
+				t.Fatalf("an Observer captures %v (%v), the package %v", ocp.Map(), err, cp.Map())
+			}
 			if runs := tr.runs(); runs != nil {
 				t.Fatalf("checkpoints ran the repository's program %d times:\n%s", len(runs), strings.Join(runs, "\n"))
 			}
@@ -314,4 +320,10 @@ func TestCheckpointsLeaveTheIndexAlone(t *testing.T) {
 	if refreshed, _ := os.ReadFile(index); string(refreshed) == string(before) {
 		t.Fatal("the fixture does not make plain git refresh the index")
 	}
+}
+
+// withoutTime is cp's map without the capture time.
+func withoutTime(cp Checkpoint) map[string]any {
+	cp.CapturedAt = ""
+	return cp.Map()
 }

@@ -36,27 +36,37 @@ func Inspect(ctx context.Context, root, explicitKey string) (Identity, error) {
 	return id, err
 }
 
+// inspected is what inspect learns: the identity, the repository's
+// directories (empty outside Git) and, when asked for, HEAD (nil when not
+// learned).
+type inspected struct {
+	id   Identity
+	dirs repoDirs
+	head *headState
+}
+
 // inspect is Inspect with a runner; when withHead is set it also tries to
-// learn HEAD in the same git process and returns it (nil when not learned).
-func inspect(ctx context.Context, r runner, root, explicitKey string, withHead bool) (Identity, *headState, error) {
+// learn HEAD in the same git process.
+func inspect(ctx context.Context, r runner, root, explicitKey string, withHead bool) (Identity, inspected, error) {
 	requested, err := requestedRoot(root)
 	if err != nil {
-		return Identity{}, nil, err
+		return Identity{}, inspected{}, err
 	}
 	loc := locate(ctx, r, requested, withHead)
 	if err := ctx.Err(); err != nil {
-		return Identity{}, nil, fmt.Errorf("inspect %s: %w", requested, err)
+		return Identity{}, inspected{}, fmt.Errorf("inspect %s: %w", requested, err)
 	}
 	if !loc.git {
-		return nonGitIdentity(loc.rootPath, explicitKey), nil, nil
+		id := nonGitIdentity(loc.rootPath, explicitKey)
+		return id, inspected{id: id}, nil
 	}
 	if !loc.dirsOK {
-		return Identity{}, nil, collaberr.New(collaberr.GitIdentityUnavailable,
+		return Identity{}, inspected{}, collaberr.New(collaberr.GitIdentityUnavailable,
 			"Git reports a worktree here but not its repository directories").
 			With("root_path", loc.rootPath)
 	}
 	id := gitIdentity(loc.rootPath, loc.commonDir, loc.gitDir, explicitKey)
-	return id, loc.head, nil
+	return id, inspected{id: id, dirs: repoDirs{commonDir: loc.commonDir, gitDir: loc.gitDir}, head: loc.head}, nil
 }
 
 // requestedRoot makes root absolute, checks that it is a directory and

@@ -44,6 +44,9 @@ func TestGitProcessesPerOperation(t *testing.T) {
 	committed := smallRepo(t)
 	unborn := newRepo(t)
 	plain := outsideWorktree(t)
+	filtered := smallRepo(t)
+	filtered.git("config", "filter.tidy.clean", "cat")
+	var observer Observer
 	calls := countGit(t)
 	ctx := context.Background()
 	cases := []struct {
@@ -60,6 +63,11 @@ func TestGitProcessesPerOperation(t *testing.T) {
 		{"inspect and capture a non-Git directory", func() { _, _, _ = InspectAndCapture(ctx, plain, "") }, 1},
 		{"capture a known identity", func() { _ = Capture(ctx, mustInspect(t, committed.dir)) }, 1 + 6},
 		{"capture a non-Git identity", func() { _ = Capture(ctx, mustInspect(t, plain)) }, 1},
+		// An Observer learns Git's system file once, then skips the filter
+		// listing while no configuration file can define a driver.
+		{"observer: first capture", func() { _, _, _ = observer.InspectAndCapture(ctx, committed.dir, "") }, 1 + 1 + 4},
+		{"observer: later captures", func() { _, _, _ = observer.InspectAndCapture(ctx, committed.dir, "") }, 5},
+		{"observer: a repository configuring a filter", func() { _, _, _ = observer.InspectAndCapture(ctx, filtered.dir, "") }, 6},
 	}
 	calls()
 	for _, c := range cases {

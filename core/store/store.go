@@ -28,7 +28,8 @@ type Options struct {
 	// Now is the store clock; nil means time.Now. Tests inject fixed clocks.
 	Now func() time.Time
 	// Observe resolves a directory's repository identity and captures its
-	// Git state; nil means gitstate.InspectAndCapture.
+	// Git state; nil means the InspectAndCapture of a gitstate.Observer of
+	// the store's own.
 	Observe func(ctx context.Context, root, explicitKey string) (gitstate.Identity, gitstate.Checkpoint, error)
 	// Capture observes a worktree's Git state; nil means gitstate.Capture.
 	Capture func(ctx context.Context, id gitstate.Identity) gitstate.Checkpoint
@@ -64,7 +65,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		s.now = time.Now
 	}
 	if s.observe == nil {
-		s.observe = gitstate.InspectAndCapture
+		s.observe = new(gitstate.Observer).InspectAndCapture
 	}
 	if s.capture == nil {
 		s.capture = gitstate.Capture
