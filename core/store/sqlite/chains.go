@@ -28,7 +28,7 @@ func (s *DB) ReadChains(ctx context.Context, fn func(c engine.Chains) error) err
 		return fmt.Errorf("begin read: %w", err)
 	}
 	defer conn.ExecContext(context.Background(), "ROLLBACK") //nolint:errcheck // read-only snapshot
-	return fn(&chains{q: conn, conn: conn})
+	return fn(&chains{q: conn, conn: conn, direct: s.direct})
 }
 
 // chains reads journals for verification inside the transaction q is in.
@@ -38,6 +38,8 @@ type chains struct {
 	q          Querier
 	conn       *sql.Conn
 	sessionCol string // "session_id", or "NULL" for files that predate it; "" until known
+	// direct, when set, reads long journals' halves (verifyHalves).
+	direct *directPool
 }
 
 // Journals lists every workspace's head, name and event count.
@@ -125,8 +127,9 @@ func verifyChains(ctx context.Context, c engine.Chains, h engine.Head) (bool, er
 
 // verifyAllJournals refuses a database any of whose journals fails
 // verification. q is the preflight's *sql.Conn (events then stream from
-// the driver) or a migration's transaction.
-func verifyAllJournals(ctx context.Context, q Querier) error {
+// the driver, and long journals are read in halves on direct's
+// connections when direct is set) or a migration's transaction.
+func verifyAllJournals(ctx context.Context, q Querier, direct *directPool) error {
 	rows, err := q.QueryContext(ctx, "SELECT id, epoch_id, event_head_sequence, event_head_hash FROM workspaces ORDER BY id")
 	if err != nil {
 		return fmt.Errorf("read workspaces: %w", err)
@@ -146,8 +149,11 @@ func verifyAllJournals(ctx context.Context, q Querier) error {
 	}
 	c := &chains{q: q, sessionCol: "session_id"}
 	c.conn, _ = q.(*sql.Conn)
+	if c.conn != nil {
+		c.direct = direct
+	}
 	for _, h := range heads {
-		ok, err := verifyChains(ctx, c, h)
+		ok, err := c.verify(ctx, h)
 		if err != nil {
 			return err
 		}
@@ -171,14 +177,20 @@ func (s *DB) VerifyChain(ctx context.Context, workspaceID string) (ok, found boo
 		if h, found, err = c.Head(ctx, workspaceID); err != nil || !found {
 			return err
 		}
-		if h.Sequence >= splitFrom && journal.ChainWorkers() >= 2 && c.conn != nil {
-			if col, err := c.sessionColumn(ctx); err == nil && col == "session_id" {
-				ok, err = s.verifyHalves(ctx, c, h)
-				return err
-			}
-		}
-		ok, err = verifyChains(ctx, c, h)
+		ok, err = c.verify(ctx, h)
 		return err
 	})
 	return ok, found, err
+}
+
+// verify recomputes h's chain from genesis: in two halves at once when
+// the journal is long, the file current and direct connections at hand,
+// otherwise in one pass.
+func (c *chains) verify(ctx context.Context, h engine.Head) (bool, error) {
+	if h.Sequence >= splitFrom && journal.ChainWorkers() >= 2 && c.conn != nil && c.direct != nil {
+		if col, err := c.sessionColumn(ctx); err == nil && col == "session_id" {
+			return c.verifyHalves(ctx, h)
+		}
+	}
+	return verifyChains(ctx, c, h)
 }

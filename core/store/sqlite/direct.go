@@ -30,6 +30,11 @@ type directConn struct {
 // a Go pointer kept as an integer.
 func cmem(p uintptr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&p)) }
 
+// directCachePragma keeps a direct connection's page cache small. A full
+// journal read visits each page once, so a larger cache only costs the
+// allocation of every page it grows by.
+const directCachePragma = "PRAGMA cache_size = -256"
+
 // directURI names path for openDirect, read-only, and immutable for a
 // store that reads a cleanly closed file without locking it.
 func directURI(path string, immutable bool) string {
@@ -62,6 +67,10 @@ func openDirect(uri string) (*directConn, error) {
 		return nil, fmt.Errorf("open a direct read connection: %w", err)
 	}
 	sqlite3.Xsqlite3_busy_timeout(c.tls, c.db, int32(busyTimeout.Milliseconds()))
+	if err := c.exec(directCachePragma); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("open a direct read connection: %w", err)
+	}
 	return c, nil
 }
 
@@ -80,6 +89,21 @@ func (c *directConn) errorOf(rc int32) error {
 		return fmt.Errorf("sqlite error %d", rc)
 	}
 	return fmt.Errorf("%s (%d)", libc.GoString(sqlite3.Xsqlite3_errmsg(c.tls, c.db)), rc)
+}
+
+// exec runs one statement that returns no rows that matter.
+func (c *directConn) exec(query string) error {
+	stmt, err := c.prepare(query)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for {
+		row, err := stmt.step()
+		if err != nil || !row {
+			return err
+		}
+	}
 }
 
 // directStmt is a prepared statement of a directConn.

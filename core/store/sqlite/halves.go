@@ -30,7 +30,7 @@ const splitFrom = 4096
 //     first range must end and the second begin (journal.VerifyRanges);
 //   - the first range starts below every sequence, so that a row before
 //     sequence 1 breaks it as it breaks a single pass.
-func (s *DB) verifyHalves(ctx context.Context, c *chains, h engine.Head) (bool, error) {
+func (c *chains) verifyHalves(ctx context.Context, h engine.Head) (bool, error) {
 	var last sql.NullInt64
 	if err := c.q.QueryRowContext(ctx, "SELECT max(sequence) FROM events WHERE workspace_id = ?", h.WorkspaceID).Scan(&last); err != nil {
 		return false, fmt.Errorf("read journal length: %w", err)
@@ -47,16 +47,13 @@ func (s *DB) verifyHalves(ctx context.Context, c *chains, h engine.Head) (bool, 
 	if err != nil {
 		return false, fmt.Errorf("read the event at the cut: %w", err)
 	}
-	if s.direct == nil {
-		return verifyChains(ctx, c, h)
-	}
 	stream := func(sp span) journal.Feed {
 		return func(emit func(e *journal.Event) error) error {
-			dc, err := s.direct.get()
+			dc, err := c.direct.get()
 			if err != nil {
 				return err
 			}
-			defer s.direct.put(dc)
+			defer c.direct.put(dc)
 			return streamDirect(ctx, dc, h, sp, emit)
 		}
 	}

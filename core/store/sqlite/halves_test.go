@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store/engine"
 )
@@ -106,6 +107,49 @@ entity_id, actor, occurred_at, payload_json, prev_hash, hash, session_id FROM ev
 			}
 			if ok != c.valid {
 				t.Fatalf("VerifyChain says valid=%v, want %v", ok, c.valid)
+			}
+		})
+	}
+}
+
+// TestOpeningReadsLongJournalsInHalves breaks a long journal on either
+// side of the cut and checks that opening the file for writing, which
+// verifies every journal (in halves, on direct connections), refuses it,
+// and opens the intact one.
+func TestOpeningReadsLongJournalsInHalves(t *testing.T) {
+	for _, c := range []struct {
+		name, change string
+	}{
+		{"intact", ""},
+		{"payload altered in the first half", `UPDATE events SET payload_json = '{"n":-1}' WHERE sequence = 100`},
+		{"payload altered in the second half", `UPDATE events SET payload_json = '{"n":-1}' WHERE sequence = 4000`},
+		{"payload stored as a blob", `UPDATE events SET payload_json = CAST(payload_json AS BLOB) WHERE sequence = 3000`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := longJournal(t, 5000)
+			if c.change != "" {
+				raw, err := sql.Open("sqlite", path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := raw.Exec(c.change); err != nil {
+					t.Fatal(err)
+				}
+				raw.Close()
+			}
+			db, err := Open(context.Background(), Options{Path: path})
+			if c.change == "" {
+				if err != nil {
+					t.Fatalf("the intact file is refused: %v", err)
+				}
+				db.Close()
+				return
+			}
+			if ce, ok := collaberr.As(err); !ok || ce.Code != string(collaberr.DatabaseJournalInvalid) {
+				if err == nil {
+					db.Close()
+				}
+				t.Fatalf("Open: %v, want %s", err, collaberr.DatabaseJournalInvalid)
 			}
 		})
 	}
