@@ -143,8 +143,12 @@ func dsn(path, txlock, synchronous string, mode access) string {
 	if path == MemoryPath {
 		return "file::memory:?" + q.Encode()
 	}
-	escaped := strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(path)
-	return "file:" + escaped + "?" + q.Encode()
+	return "file:" + uriPath(path) + "?" + q.Encode()
+}
+
+// uriPath escapes the characters of path a SQLite URI reads as syntax.
+func uriPath(path string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(path)
 }
 
 func openPool(path, txlock, synchronous string, mode access, maxConns int) (*sql.DB, error) {

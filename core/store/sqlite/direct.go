@@ -3,7 +3,6 @@ package sqlite
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"unsafe"
 
@@ -38,8 +37,7 @@ const directCachePragma = "PRAGMA cache_size = -256"
 // directURI names path for openDirect, read-only, and immutable for a
 // store that reads a cleanly closed file without locking it.
 func directURI(path string, immutable bool) string {
-	escaped := strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(path)
-	uri := "file:" + escaped + "?mode=ro"
+	uri := "file:" + uriPath(path) + "?mode=ro"
 	if immutable {
 		uri += "&immutable=1"
 	}

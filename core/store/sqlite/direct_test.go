@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -151,5 +153,32 @@ func TestDirectReadRefusesRowsOfTheWrongType(t *testing.T) {
 				t.Fatalf("after %d events: %v, want %v after 19", seen, err, engine.ErrUnreadableEvent)
 			}
 		})
+	}
+}
+
+// TestDirectReadsAFileWhosePathLooksLikeURISyntax verifies a long journal
+// whose directory name holds the characters a SQLite URI treats as syntax.
+func TestDirectReadsAFileWhosePathLooksLikeURISyntax(t *testing.T) {
+	src := longJournal(t, splitFrom+10)
+	dir := filepath.Join(t.TempDir(), "a?b#c%d")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "collab.sqlite")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(context.Background(), Options{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ok, found, err := db.VerifyChain(context.Background(), "ws_long")
+	if err != nil || !found || !ok {
+		t.Fatalf("VerifyChain: ok=%v found=%v err=%v", ok, found, err)
 	}
 }
