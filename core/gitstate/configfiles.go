@@ -19,8 +19,9 @@ type repoDirs struct{ commonDir, gitDir string }
 
 // configFiles lists every file Git reads configuration from for a
 // repository, and some it may not read: the system file (systemFile, ""
-// when not known), the global ones under every home directory and XDG
-// location the environment names, and the repository's own. A capture
+// when not known) and Git for Windows' one under PROGRAMDATA, the global
+// ones under every home directory and XDG location the environment names,
+// and the repository's own. A capture
 // learns from them whether any filter driver could be configured, so
 // listing more than Git reads only ever makes it ask Git.
 func configFiles(systemFile string, env func(string) string, dirs repoDirs) []string {
@@ -35,6 +36,7 @@ func configFiles(systemFile string, env func(string) string, dirs repoDirs) []st
 	}
 	add(systemFile)
 	add(env("GIT_CONFIG_SYSTEM"))
+	add(env("PROGRAMDATA"), "Git", "config") // Git for Windows reads it before the system file
 	add(env("GIT_CONFIG_GLOBAL"))
 	add(env("XDG_CONFIG_HOME"), "git", "config")
 	homes := []string{env("HOME"), env("USERPROFILE")}

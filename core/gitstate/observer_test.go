@@ -52,10 +52,11 @@ func TestConfigFilesThatMayConfigureFilters(t *testing.T) {
 // TestConfigFilesCoverEveryPlaceGitReads checks the list against the
 // places Git reads configuration from for a repository.
 func TestConfigFilesCoverEveryPlaceGitReads(t *testing.T) {
-	env := map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "/x", "GIT_CONFIG_GLOBAL": "/g", "GIT_CONFIG_SYSTEM": "/s"}
+	env := map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "/x", "GIT_CONFIG_GLOBAL": "/g", "GIT_CONFIG_SYSTEM": "/s",
+		"PROGRAMDATA": "/p"}
 	got := configFiles("/etc/gitconfig", func(k string) string { return env[k] },
 		repoDirs{commonDir: "/r/.git", gitDir: "/r/.git/worktrees/w"})
-	for _, want := range []string{"/etc/gitconfig", "/s", "/g", "/x/git/config", "/h/.gitconfig", "/h/.config/git/config",
+	for _, want := range []string{"/etc/gitconfig", "/s", "/p/Git/config", "/g", "/x/git/config", "/h/.gitconfig", "/h/.config/git/config",
 		"/r/.git/config", "/r/.git/config.worktree", "/r/.git/worktrees/w/config.worktree"} {
 		found := false
 		for _, f := range got {
