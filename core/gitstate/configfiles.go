@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/agenttool/collab/core/place"
 )
 
 // maxConfigScan is the largest configuration file scanned for filter
@@ -39,7 +41,7 @@ func configFiles(systemFile string, env func(string) string, dirs repoDirs) []st
 	add(env("PROGRAMDATA"), "Git", "config") // Git for Windows reads it before the system file
 	add(env("GIT_CONFIG_GLOBAL"))
 	add(env("XDG_CONFIG_HOME"), "git", "config")
-	homes := []string{env("HOME"), env("USERPROFILE")}
+	homes := []string{env(place.EnvHome), env(place.EnvUserProfile)}
 	if env("HOMEDRIVE") != "" && env("HOMEPATH") != "" {
 		homes = append(homes, env("HOMEDRIVE")+env("HOMEPATH"))
 	}
