@@ -182,3 +182,25 @@ func TestDirectReadsAFileWhosePathLooksLikeURISyntax(t *testing.T) {
 		t.Fatalf("VerifyChain: ok=%v found=%v err=%v", ok, found, err)
 	}
 }
+
+// TestInspectingALongJournalLeavesNothingBesideIt verifies a cleanly
+// closed long journal the way the verify command does (Inspect: the file
+// read as immutable) and checks that its halves' direct connections
+// created no -wal or -shm beside it.
+func TestInspectingALongJournalLeavesNothingBesideIt(t *testing.T) {
+	path := longJournal(t, splitFrom+10)
+	db, err := Open(context.Background(), Options{Path: path, Inspect: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok, found, err := db.VerifyChain(context.Background(), "ws_long")
+	db.Close()
+	if err != nil || !found || !ok {
+		t.Fatalf("VerifyChain: ok=%v found=%v err=%v", ok, found, err)
+	}
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if _, err := os.Lstat(path + suffix); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s beside the inspected file: %v", suffix, err)
+		}
+	}
+}
