@@ -36,11 +36,10 @@ func Inspect(ctx context.Context, root, explicitKey string) (Identity, error) {
 	return id, err
 }
 
-// inspected is what inspect learns: the identity, the repository's
-// directories (empty outside Git) and, when asked for, HEAD (nil when not
-// learned).
+// inspected is what inspect learns besides the identity: the
+// repository's directories (empty outside Git) and, when asked for, HEAD
+// (nil when not learned).
 type inspected struct {
-	id   Identity
 	dirs repoDirs
 	head *headState
 }
@@ -57,8 +56,7 @@ func inspect(ctx context.Context, r runner, root, explicitKey string, withHead b
 		return Identity{}, inspected{}, fmt.Errorf("inspect %s: %w", requested, err)
 	}
 	if !loc.git {
-		id := nonGitIdentity(loc.rootPath, explicitKey)
-		return id, inspected{id: id}, nil
+		return nonGitIdentity(loc.rootPath, explicitKey), inspected{}, nil
 	}
 	if !loc.dirsOK {
 		return Identity{}, inspected{}, collaberr.New(collaberr.GitIdentityUnavailable,
@@ -66,7 +64,7 @@ func inspect(ctx context.Context, r runner, root, explicitKey string, withHead b
 			With("root_path", loc.rootPath)
 	}
 	id := gitIdentity(loc.rootPath, loc.commonDir, loc.gitDir, explicitKey)
-	return id, inspected{id: id, dirs: repoDirs{commonDir: loc.commonDir, gitDir: loc.gitDir}, head: loc.head}, nil
+	return id, inspected{dirs: repoDirs{commonDir: loc.commonDir, gitDir: loc.gitDir}, head: loc.head}, nil
 }
 
 // requestedRoot makes root absolute, checks that it is a directory and

@@ -26,12 +26,12 @@ type Observer struct {
 	system learntSystem
 }
 
-// learntSystem is where a git executable reads its system configuration:
-// file, or "" with known set when Git would not say.
+// learntSystem is where the git executable key names reads its system
+// configuration: file, or "" when Git would not say; the zero value has
+// learnt nothing.
 type learntSystem struct {
-	key   string
-	file  string
-	known bool
+	key  string
+	file string
 }
 
 // InspectAndCapture is the package's InspectAndCapture, starting one git
@@ -63,7 +63,7 @@ func (o *Observer) systemFile(ctx context.Context, r runner) (string, bool) {
 	o.mu.Lock()
 	learnt := o.system
 	o.mu.Unlock()
-	if learnt.key == key && learnt.known {
+	if learnt.key == key {
 		return learnt.file, learnt.file != ""
 	}
 	file, ok := learnSystemFile(ctx, r)
@@ -74,7 +74,7 @@ func (o *Observer) systemFile(ctx context.Context, r runner) (string, bool) {
 		file = ""
 	}
 	o.mu.Lock()
-	o.system = learntSystem{key: key, file: file, known: true}
+	o.system = learntSystem{key: key, file: file}
 	o.mu.Unlock()
 	return file, file != ""
 }

@@ -28,7 +28,7 @@ func (s *DB) ReadChains(ctx context.Context, fn func(c engine.Chains) error) err
 		return fmt.Errorf("begin read: %w", err)
 	}
 	defer conn.ExecContext(context.Background(), "ROLLBACK") //nolint:errcheck // read-only snapshot
-	return fn(&chains{q: conn, conn: conn, direct: s.direct})
+	return fn(&chains{q: conn, conn: conn, directURI: s.directURI})
 }
 
 // chains reads journals for verification inside the transaction q is in.
@@ -38,8 +38,9 @@ type chains struct {
 	q          Querier
 	conn       *sql.Conn
 	sessionCol string // "session_id", or "NULL" for files that predate it; "" until known
-	// direct, when set, reads long journals' halves (verifyHalves).
-	direct *directPool
+	// directURI, when set, names the file for the direct connections
+	// that read long journals' halves (verifyHalves).
+	directURI string
 }
 
 // Journals lists every workspace's head, name and event count.
@@ -127,9 +128,9 @@ func verifyChains(ctx context.Context, c engine.Chains, h engine.Head) (bool, er
 
 // verifyAllJournals refuses a database any of whose journals fails
 // verification. q is the preflight's *sql.Conn (events then stream from
-// the driver, and long journals are read in halves on direct's
-// connections when direct is set) or a migration's transaction.
-func verifyAllJournals(ctx context.Context, q Querier, direct *directPool) error {
+// the driver, and long journals are read in halves on direct connections
+// to directURI when it is set) or a migration's transaction.
+func verifyAllJournals(ctx context.Context, q Querier, directURI string) error {
 	rows, err := q.QueryContext(ctx, "SELECT id, epoch_id, event_head_sequence, event_head_hash FROM workspaces ORDER BY id")
 	if err != nil {
 		return fmt.Errorf("read workspaces: %w", err)
@@ -150,7 +151,7 @@ func verifyAllJournals(ctx context.Context, q Querier, direct *directPool) error
 	c := &chains{q: q, sessionCol: "session_id"}
 	c.conn, _ = q.(*sql.Conn)
 	if c.conn != nil {
-		c.direct = direct
+		c.directURI = directURI
 	}
 	for _, h := range heads {
 		ok, err := c.verify(ctx, h)
@@ -187,7 +188,7 @@ func (s *DB) VerifyChain(ctx context.Context, workspaceID string) (ok, found boo
 // the journal is long, the file current and direct connections at hand,
 // otherwise in one pass.
 func (c *chains) verify(ctx context.Context, h engine.Head) (bool, error) {
-	if h.Sequence >= splitFrom && journal.ChainWorkers() >= 2 && c.conn != nil && c.direct != nil {
+	if h.Sequence >= splitFrom && journal.ChainWorkers() >= 2 && c.conn != nil && c.directURI != "" {
 		if col, err := c.sessionColumn(ctx); err == nil && col == "session_id" {
 			return c.verifyHalves(ctx, h)
 		}

@@ -76,8 +76,9 @@ type DB struct {
 	// opened is the file this store opened; a write is refused once the
 	// path names another file (or none).
 	opened os.FileInfo
-	// direct holds the direct read connections of full journal reads.
-	direct *directPool
+	// directURI names the file for direct read connections (directURI);
+	// "" for an in-memory database, which has no file to open again.
+	directURI string
 }
 
 // Path returns the absolute database path, or MemoryPath.
@@ -96,9 +97,6 @@ func (s *DB) Close() error {
 	var firstErr error
 	s.writeStmts.close()
 	s.readStmts.close()
-	if s.direct != nil {
-		s.direct.close()
-	}
 	if s.read != nil && s.read != s.write {
 		firstErr = s.read.Close()
 	}

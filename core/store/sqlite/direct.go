@@ -3,7 +3,6 @@ package sqlite
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"unsafe"
 
 	"modernc.org/libc"
@@ -190,64 +189,4 @@ func (s *directStmt) columnText(i int) []byte {
 		return nil
 	}
 	return unsafe.Slice((*byte)(cmem(p)), n)
-}
-
-// directPool keeps the direct connections of finished reads for later
-// ones, so that their page caches stay warm; a read that finds none idle
-// opens one.
-// directConns is how many direct connections a store keeps idle: one per
-// half of a verification.
-const directConns = 2
-
-type directPool struct {
-	uri    string
-	mu     sync.Mutex
-	idle   []*directConn
-	max    int
-	closed bool
-}
-
-func newDirectPool(uri string, max int) *directPool {
-	return &directPool{uri: uri, max: max}
-}
-
-// get returns an idle connection or opens one.
-func (p *directPool) get() (*directConn, error) {
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
-		return nil, errors.New("database is closed")
-	}
-	if n := len(p.idle); n > 0 {
-		c := p.idle[n-1]
-		p.idle = p.idle[:n-1]
-		p.mu.Unlock()
-		return c, nil
-	}
-	p.mu.Unlock()
-	return openDirect(p.uri)
-}
-
-// put returns c for reuse, or closes it when the pool is full or closed.
-func (p *directPool) put(c *directConn) {
-	p.mu.Lock()
-	if !p.closed && len(p.idle) < p.max {
-		p.idle = append(p.idle, c)
-		c = nil
-	}
-	p.mu.Unlock()
-	if c != nil {
-		c.Close()
-	}
-}
-
-// close closes the idle connections; those in use close when put back.
-func (p *directPool) close() {
-	p.mu.Lock()
-	idle := p.idle
-	p.idle, p.closed = nil, true
-	p.mu.Unlock()
-	for _, c := range idle {
-		c.Close()
-	}
 }

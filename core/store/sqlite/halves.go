@@ -49,11 +49,11 @@ func (c *chains) verifyHalves(ctx context.Context, h engine.Head) (bool, error) 
 	}
 	stream := func(sp span) journal.Feed {
 		return func(emit func(e *journal.Event) error) error {
-			dc, err := c.direct.get()
+			dc, err := openDirect(c.directURI)
 			if err != nil {
 				return err
 			}
-			defer c.direct.put(dc)
+			defer dc.Close()
 			return streamDirect(ctx, dc, h, sp, emit)
 		}
 	}

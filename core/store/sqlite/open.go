@@ -115,7 +115,7 @@ func (s *DB) openPools() error {
 	if s.write, err = openPool(s.path, "immediate", s.sync, mode, 1); err != nil {
 		return err
 	}
-	s.direct = newDirectPool(directURI(s.path, s.immutable), directConns)
+	s.directURI = directURI(s.path, s.immutable)
 	s.read, err = openPool(s.path, "deferred", s.sync, mode, 4)
 	return err
 }
@@ -233,7 +233,7 @@ func (s *DB) preflight(ctx context.Context, pool *sql.DB) (dbState, error) {
 		return st, err
 	}
 	if st.userVersion >= 2 {
-		return st, verifyAllJournals(ctx, conn, s.direct)
+		return st, verifyAllJournals(ctx, conn, s.directURI)
 	}
 	return st, nil
 }
@@ -321,7 +321,7 @@ func finishMigration(ctx context.Context, tx *Tx) error {
 	if err := validateV2Shape(ctx, tx, "coordination_sessions", []int64{2, 3}); err != nil {
 		return err
 	}
-	if err := verifyAllJournals(ctx, tx, nil); err != nil {
+	if err := verifyAllJournals(ctx, tx, ""); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", ApplicationID)); err != nil {
