@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 
 	"github.com/agenttool/collab/core/collaberr"
@@ -31,31 +32,94 @@ func longJournal(t *testing.T, n int) string {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	var hasher journal.Hasher
 	for start := 0; start < n; start += 1000 {
-		if err := e.Write(ctx, func(tx engine.Tx) error {
-			for i := start; i < min(start+1000, n); i++ {
-				h, _, err := tx.Head(ctx, "ws_long")
-				if err != nil {
-					return err
-				}
-				ev := journal.Event{WorkspaceID: "ws_long", EpochID: h.EpochID, Sequence: h.Sequence + 1,
-					ID: fmt.Sprintf("event_%d", i), Protocol: journal.ProtocolV2, Type: "task.progressed",
-					EntityID: "task_1", Actor: "tester", OccurredAt: "2026-01-01T00:00:00.000Z",
-					PayloadJSON: fmt.Appendf(nil, `{"n":%d}`, i), PrevHash: h.Hash}
-				if ev.Hash, err = hasher.Hash(&ev); err != nil {
-					return err
-				}
-				if err := tx.Append(ctx, &ev); err != nil {
-					return err
-				}
-			}
-			return nil
-		}); err != nil {
+		if err := appendLong(ctx, e, start, min(start+1000, n)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return path
+}
+
+// appendLong appends the events numbered from up to to (excluded) to the
+// journal longJournal writes, in one transaction.
+func appendLong(ctx context.Context, e Engine, from, to int) error {
+	var hasher journal.Hasher
+	return e.Write(ctx, func(tx engine.Tx) error {
+		for i := from; i < to; i++ {
+			h, _, err := tx.Head(ctx, "ws_long")
+			if err != nil {
+				return err
+			}
+			ev := journal.Event{WorkspaceID: "ws_long", EpochID: h.EpochID, Sequence: h.Sequence + 1,
+				ID: fmt.Sprintf("event_%d", i), Protocol: journal.ProtocolV2, Type: "task.progressed",
+				EntityID: "task_1", Actor: "tester", OccurredAt: "2026-01-01T00:00:00.000Z",
+				PayloadJSON: fmt.Appendf(nil, `{"n":%d}`, i), PrevHash: h.Hash}
+			if ev.Hash, err = hasher.Hash(&ev); err != nil {
+				return err
+			}
+			if err := tx.Append(ctx, &ev); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// TestVerifyingInHalvesBesideAWriterThatCheckpoints verifies a long
+// journal again and again while another connection appends to it and
+// copies the WAL into the database file: every verification reads a
+// consistent snapshot (through the read-ahead VFS where there is one), so
+// every one finds the journal intact.
+func TestVerifyingInHalvesBesideAWriterThatCheckpoints(t *testing.T) {
+	path := longJournal(t, 5000)
+	ctx := context.Background()
+	db, err := Open(ctx, Options{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	stop, done := make(chan struct{}), make(chan error, 1)
+	var appended atomic.Int64
+	go func() {
+		for i := 5000; ; i++ {
+			select {
+			case <-stop:
+				done <- nil
+				return
+			default:
+			}
+			if err := appendLong(ctx, Engine{DB: db}, i, i+1); err != nil {
+				done <- err
+				return
+			}
+			appended.Add(1)
+			if i%5 == 0 {
+				if _, err := raw.ExecContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`); err != nil {
+					done <- err
+					return
+				}
+			}
+		}
+	}()
+	// At least 20 verifications, and as many as it takes for the writer to
+	// have appended 50 events beside them, however slow the machine.
+	for k := 0; k < 20 || appended.Load() < 50; k++ {
+		ok, found, err := db.VerifyChain(ctx, "ws_long")
+		if err != nil || !found || !ok {
+			close(stop)
+			<-done
+			t.Fatalf("verification %d beside the writer: valid=%v found=%v err=%v", k, ok, found, err)
+		}
+	}
+	close(stop)
+	if err := <-done; err != nil {
+		t.Fatalf("writer: %v", err)
+	}
 }
 
 // TestVerifyingInHalvesFindsEveryBreak breaks a journal long enough to be
