@@ -162,9 +162,13 @@ func (st *readAheadFile) fill(tls *libc.TLS, pFile uintptr, off int64) bool {
 	case sqlite3.SQLITE_OK:
 		st.off, st.n = off, readAheadChunk
 		return true
-	case sqlite3.SQLITE_IOERR_SHORT_READ: // the end of the file is within the chunk
+	case sqlite3.SQLITE_IOERR_SHORT_READ:
+		// The end of the file is within the chunk. Read again exactly up
+		// to it: the short read zero-filled the rest, and the file may
+		// have grown since.
 		size, ok := st.size(tls, pFile)
-		if ok && size > off && size-off < readAheadChunk {
+		if ok && size > off && size-off < readAheadChunk &&
+			origRead(tls, st, pFile, st.buf, int32(size-off), off) == sqlite3.SQLITE_OK {
 			st.off, st.n = off, size-off
 			return true
 		}
