@@ -148,11 +148,8 @@ func verifyAllJournals(ctx context.Context, q Querier, directURI string) error {
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("read workspaces: %w", err)
 	}
-	c := &chains{q: q, sessionCol: "session_id"}
+	c := &chains{q: q, sessionCol: "session_id", directURI: directURI}
 	c.conn, _ = q.(*sql.Conn)
-	if c.conn != nil {
-		c.directURI = directURI
-	}
 	for _, h := range heads {
 		ok, err := c.verify(ctx, h)
 		if err != nil {
@@ -188,7 +185,7 @@ func (s *DB) VerifyChain(ctx context.Context, workspaceID string) (ok, found boo
 // the journal is long, the file current and direct connections at hand,
 // otherwise in one pass.
 func (c *chains) verify(ctx context.Context, h engine.Head) (bool, error) {
-	if h.Sequence >= splitFrom && journal.ChainWorkers() >= 2 && c.conn != nil && c.directURI != "" {
+	if h.Sequence >= splitFrom && journal.ChainWorkers() >= 2 && c.directURI != "" {
 		if col, err := c.sessionColumn(ctx); err == nil && col == "session_id" {
 			return c.verifyHalves(ctx, h)
 		}

@@ -39,21 +39,14 @@ func streamRaw(ctx context.Context, conn *sql.Conn, h engine.Head, sp span, fn f
 }
 
 // streamDriver reads the events of h's journal within sp with one driver
-// statement. The
-// workspace id is not selected (it is h's), and columns that almost
-// always repeat the workspace's epoch and the current protocol come back
-// as NULL when they do, which the driver returns without copying any
-// text.
+// statement (journalQuery, whose NULLs the driver returns without copying
+// any text).
 func streamDriver(ctx context.Context, c driver.Conn, h engine.Head, sp span, fn func(e *journal.Event) error) error {
-	const query = "SELECT CASE WHEN epoch_id = ?2 THEN NULL ELSE epoch_id END, sequence, id," +
-		" CASE WHEN protocol = ?3 THEN NULL ELSE protocol END, type, entity_id, actor, occurred_at, payload_json," +
-		" prev_hash, hash, session_id FROM events WHERE workspace_id = ?1 AND sequence > ?4 AND sequence <= ?5" +
-		" ORDER BY sequence"
 	prep, ok := c.(driver.ConnPrepareContext)
 	if !ok {
 		return errors.New("driver cannot prepare with a context")
 	}
-	stmt, err := prep.PrepareContext(ctx, query)
+	stmt, err := prep.PrepareContext(ctx, journalQuery)
 	if err != nil {
 		return fmt.Errorf("prepare journal read: %w", err)
 	}
