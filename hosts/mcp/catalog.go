@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime/pprof"
-	"slices"
-	"strings"
-	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -25,9 +22,6 @@ type catalog struct {
 	p     *Process
 	tools []Tool
 	known map[string]bool
-	once  sync.Once
-	// listing is rendered once, by list.
-	listing []*sdk.Tool
 	// encodeResults makes the middleware encode each tool result itself
 	// (wire.go) rather than leave it to the SDK.
 	encodeResults bool
@@ -44,10 +38,7 @@ var registeredSchema = &jsonschema.Schema{Type: "object"}
 // invalid: serve refuses an invalid one before getting here) and registers
 // their handlers with srv.
 func newCatalog(p *Process, srv *sdk.Server) *catalog {
-	tools, err := p.Profile()
-	if err != nil {
-		tools = Tools()
-	}
+	tools := p.profileTools()
 	c := &catalog{p: p, tools: tools, known: make(map[string]bool, len(tools))}
 	for _, t := range tools {
 		c.known[t.Name] = true
@@ -95,16 +86,7 @@ func encodeCall(res sdk.Result, err error) (sdk.Result, error) {
 }
 
 // list is the tools/list result: every tool on one page, with the cache
-// hints the SDK's own listing carries.
+// hints the SDK's own listing carries (rendered once per process).
 func (c *catalog) list() *sdk.ListToolsResult {
-	c.once.Do(func() {
-		c.listing = make([]*sdk.Tool, 0, len(c.tools))
-		for _, t := range c.tools {
-			c.listing = append(c.listing, t.listing())
-		}
-		slices.SortFunc(c.listing, func(a, b *sdk.Tool) int { return strings.Compare(a.Name, b.Name) })
-	})
-	res := &sdk.ListToolsResult{Tools: c.listing}
-	res.CacheScope = "public"
-	return res
+	return c.p.listing().result()
 }

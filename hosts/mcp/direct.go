@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -39,6 +38,12 @@ import (
 // that order, which the SDK's dispatch does not promise (its handlers race
 // for the Process's turn).
 //
+// A tools/list for the first page is answered here too, from the listing
+// the process rendered once (the SDK would encode it again for every
+// request); one with a cursor or anything else the SDK reads goes to it.
+// The listing starts rendering when the connection opens, beside the
+// initialize handshake.
+//
 // A notifications/cancelled for a call served here cancels its context,
 // as the SDK cancels a handler's; the SDK is told too, and finds nothing
 // of its own to cancel. The call is still answered, as the SDK answers a
@@ -65,10 +70,7 @@ func (t *directTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	tools, err := t.p.Profile()
-	if err != nil {
-		tools = Tools()
-	}
+	tools := t.p.profileTools()
 	d := &directConn{Connection: conn, p: t.p, tools: map[string]Tool{}, inflight: map[jsonrpc.ID]context.CancelFunc{}}
 	for _, tool := range tools {
 		if !tool.Waits {
@@ -78,6 +80,7 @@ func (t *directTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	d.ctx, d.stop = context.WithCancel(context.WithoutCancel(ctx))
 	d.arrived = make(chan struct{}, 1)
 	go d.work()
+	go t.p.listing()
 	return d, nil
 }
 
@@ -129,6 +132,11 @@ func (d *directConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 				d.serve(req.ID, tool, args)
 				continue
 			}
+		case req.Method == "tools/list" && req.IsCall():
+			if l := d.p.listing(); l.encoded != nil && firstPage(req.Params) {
+				d.answer(req.ID, l.encoded)
+				continue
+			}
 		}
 		return msg, nil
 	}
@@ -172,6 +180,46 @@ func plainMeta(raw json.RawMessage) bool {
 		}
 	}
 	return true
+}
+
+// firstPage reports whether tools/list params ask for the first page and
+// nothing the SDK would read: absent, null, or an object holding at most
+// an empty cursor and a plain _meta.
+func firstPage(raw json.RawMessage) bool {
+	if len(raw) == 0 || string(raw) == "null" {
+		return true
+	}
+	var params map[string]json.RawMessage
+	if json.Unmarshal(raw, &params) != nil || params == nil {
+		return false
+	}
+	for key, v := range params {
+		switch key {
+		case "cursor":
+			var cursor string
+			if json.Unmarshal(v, &cursor) != nil || cursor != "" {
+				return false
+			}
+		case "_meta":
+			if !plainMeta(v) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// answer writes a result rendered beforehand, on a goroutine of its own as
+// the SDK answers each request, so that a client that does not read its
+// answers cannot stop this connection reading requests.
+func (d *directConn) answer(id jsonrpc.ID, result json.RawMessage) {
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		_ = d.Connection.Write(d.ctx, &jsonrpc.Response{ID: id, Result: result})
+	}()
 }
 
 // serve queues one call for the worker.
@@ -241,13 +289,11 @@ func callResponse(id jsonrpc.ID, res *sdk.CallToolResult, err error) *jsonrpc.Re
 	if wire, ok := encodeResult(res); ok {
 		return &jsonrpc.Response{ID: id, Result: wire}
 	}
-	var b bytes.Buffer
-	e := json.NewEncoder(&b)
-	e.SetEscapeHTML(false)
-	if err := e.Encode(res); err != nil {
+	b, err := encodeLikeSDK(res)
+	if err != nil {
 		return &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("encode tool result: %v", err)}}
 	}
-	return &jsonrpc.Response{ID: id, Result: bytes.TrimRight(b.Bytes(), "\n")}
+	return &jsonrpc.Response{ID: id, Result: b}
 }
 
 // cancelCall cancels the call a notifications/cancelled names, if it is

@@ -97,6 +97,10 @@ type gate struct {
 	mu       sync.Mutex
 	template *sdk.InitializeResult // the SDK's answer to the gate's initialize
 	lists    map[jsonrpc.ID]bool   // tools/list requests awaiting their result
+	// listedIn and listedOut are the last tools/list result ordered and
+	// its ordering: the listing is the same for every request, and
+	// decoding its 40 KB again took 1.3 ms of CPU per request.
+	listedIn, listedOut json.RawMessage
 }
 
 // initID is the id of the gate's own initialize request; its answer is
@@ -271,7 +275,7 @@ func (g *gate) Write(ctx context.Context, msg jsonrpc.Message) error {
 	delete(g.lists, resp.ID)
 	g.mu.Unlock()
 	if list && resp.Error == nil {
-		if result, err := orderTools(resp.Result, g.order); err == nil {
+		if result, err := g.orderedTools(resp.Result); err == nil {
 			fixed := *resp
 			fixed.Result = result
 			msg = &fixed
@@ -288,6 +292,25 @@ func (g *gate) keepTemplate(resp *jsonrpc.Response) {
 		g.mu.Unlock()
 	}
 	close(g.initDone)
+}
+
+// orderedTools is orderTools(result), answered from the last ordering
+// when result is the listing it ordered.
+func (g *gate) orderedTools(result json.RawMessage) (json.RawMessage, error) {
+	g.mu.Lock()
+	in, out := g.listedIn, g.listedOut
+	g.mu.Unlock()
+	if out != nil && bytes.Equal(in, result) {
+		return out, nil
+	}
+	out, err := orderTools(result, g.order)
+	if err != nil {
+		return nil, err
+	}
+	g.mu.Lock()
+	g.listedIn, g.listedOut = bytes.Clone(result), out
+	g.mu.Unlock()
+	return out, nil
 }
 
 // orderTools re-renders a tools/list result as {"tools":[...]} alone, the

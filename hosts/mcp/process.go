@@ -35,6 +35,8 @@ type Process struct {
 	changes     *wake.Changes
 	// channel, when enabled (EnableChannel), pushes notices to the client.
 	channel *channel
+	// listing is the tools/list answer, rendered on first use.
+	listing func() toolListing
 }
 
 // ProcessConfig configures NewProcess.
@@ -63,8 +65,10 @@ func NewProcess(cfg ProcessConfig) *Process {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	return &Process{store: cfg.Store, getenv: getenv, turn: make(chan struct{}, 1),
+	p := &Process{store: cfg.Store, getenv: getenv, turn: make(chan struct{}, 1),
 		principal: cfg.Principal, onBind: cfg.OnBind, onUnbind: cfg.OnUnbind, openIndex: cfg.SearchIndex}
+	p.listing = sync.OnceValue(func() toolListing { return renderListing(p.profileTools()) })
+	return p
 }
 
 // env is the environment this process reads, as the path rules take it.

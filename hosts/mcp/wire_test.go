@@ -178,6 +178,81 @@ func TestToolCallLinesAreTheSDKs(t *testing.T) {
 	}
 }
 
+// TestToolListLinesAreTheSDKs asks a server that leaves tools/list to
+// the SDK and one that answers it directly (from the listing rendered once,
+// and the gate's ordering of it kept) the same listings, each twice, for
+// every kind of profile, and requires identical lines: with params absent,
+// null, empty, an empty or unknown cursor, a plain _meta and the SDK's own.
+func TestToolListLinesAreTheSDKs(t *testing.T) {
+	st := fileStore(t)
+	asks := []string{
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":null}`,
+		`{"jsonrpc":"2.0","id":"four","method":"tools/list","params":{}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"cursor":""}}`,
+		`{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"cursor":"elsewhere"}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"_meta":{"progressToken":1}}}`,
+		`{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
+		`{"jsonrpc":"2.0","id":9,"method":"tools/list","params":[]}`,
+	}
+	for _, profile := range []string{"", "core", "collab_search,collab_next,collab_session_start"} {
+		t.Run("profile="+profile, func(t *testing.T) {
+			sdk := startProfileServer(t, st, bySDK, "2025-06-18", profile)
+			direct := startProfileServer(t, st, directly, "2025-06-18", profile)
+			for round := range 2 {
+				for _, line := range asks {
+					want := sdk.ask(t, line)
+					if got := direct.ask(t, line); got != want {
+						t.Fatalf("round %d, %s:\n got  %.400s\n want %.400s", round, line, got, want)
+					}
+					if !strings.Contains(want, `"result":{"tools":[`) {
+						t.Fatalf("%s: no listing in %.300s", line, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestOnlyAFirstPageListingIsAnsweredDirectly: below a gate the params of
+// tools/list are already gone; over any other transport, a listing that
+// asks for anything but the first page is left to the SDK.
+func TestOnlyAFirstPageListingIsAnsweredDirectly(t *testing.T) {
+	for _, c := range []struct {
+		params string
+		want   bool
+	}{
+		{``, true}, {`null`, true}, {`{}`, true}, {`{"cursor":""}`, true}, {`{"_meta":{"progressToken":1}}`, true},
+		{`{"cursor":"next"}`, false}, {`{"cursor":7}`, false}, {`{"_meta":{"io.modelcontextprotocol/protocolVersion":"x"}}`, false},
+		{`{"other":1}`, false}, {`[]`, false}, {`7`, false}, {`{`, false},
+	} {
+		if got := firstPage(json.RawMessage(c.params)); got != c.want {
+			t.Errorf("firstPage(%s) = %v, want %v", c.params, got, c.want)
+		}
+	}
+}
+
+// TestTheGateOrdersEachListingItIsGiven: the gate keeps its last ordering,
+// and a different listing is ordered afresh, not answered from it.
+func TestTheGateOrdersEachListingItIsGiven(t *testing.T) {
+	order := toolOrder()
+	g := &gate{order: order}
+	listings := []json.RawMessage{
+		json.RawMessage(`{"ttlMs":0,"tools":[{"name":"collab_next"},{"name":"collab_session_start"}]}`),
+		json.RawMessage(`{"tools":[{"name":"collab_search"},{"name":"collab_session_join"}]}`),
+	}
+	for _, i := range []int{0, 0, 1, 0, 1, 1} {
+		want, err := orderTools(listings[i], order)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := g.orderedTools(listings[i])
+		if err != nil || string(got) != string(want) {
+			t.Fatalf("listing %d: got %s, %v; want %s", i, got, err, want)
+		}
+	}
+}
+
 // TestDirectCallsAreAnsweredBeforeTheEnd: requests sent in one burst and
 // the input closed at once are all answered, each once, by a server that
 // serves calls directly, and a cancelled direct call is still answered.
@@ -240,7 +315,7 @@ func burstAnswers(t *testing.T, st *store.Store, burst string) [][]byte {
 }
 
 // fileStore is a store on a file of the test's own, closed when it ends.
-func fileStore(t *testing.T) *store.Store {
+func fileStore(t testing.TB) *store.Store {
 	t.Helper()
 	st, err := store.Open(context.Background(), store.Options{Path: filepath.Join(t.TempDir(), "collab.sqlite")})
 	if err != nil {
@@ -280,11 +355,23 @@ type lineServer struct {
 	out *bufio.Reader
 }
 
-func startLineServer(t *testing.T, st *store.Store, how serving, version string) *lineServer {
+func startLineServer(t testing.TB, st *store.Store, how serving, version string) *lineServer {
+	t.Helper()
+	return startProfileServer(t, st, how, version, "")
+}
+
+// startProfileServer is startLineServer for a process whose tool profile
+// (ToolsEnv) is profile.
+func startProfileServer(t testing.TB, st *store.Store, how serving, version, profile string) *lineServer {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	p := NewProcess(ProcessConfig{Store: st})
+	p := NewProcess(ProcessConfig{Store: st, Getenv: func(name string) string {
+		if name == ToolsEnv {
+			return profile
+		}
+		return ""
+	}})
 	transport := StdioTransport(inR, outW)
 	if how == directly {
 		transport = p.ServeCallsDirectly(transport)
@@ -304,7 +391,7 @@ func startLineServer(t *testing.T, st *store.Store, how serving, version string)
 }
 
 // ask sends one request line and returns the response line.
-func (s *lineServer) ask(t *testing.T, line string) string {
+func (s *lineServer) ask(t testing.TB, line string) string {
 	t.Helper()
 	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
 		t.Fatal(err)
@@ -394,5 +481,23 @@ func TestDirectCallsRunInTheOrderTheyArrive(t *testing.T) {
 		if sequence[i] <= sequence[i-1] {
 			t.Fatalf("append %d journalled at %v, before append %d at %v", i, sequence[i], i-1, sequence[i-1])
 		}
+	}
+}
+
+// BenchmarkToolsList is one tools/list over the stdio transport, asked of
+// a server that answers it directly (the listing rendered once, its order
+// kept by the gate) and of one that leaves it to the SDK.
+func BenchmarkToolsList(b *testing.B) {
+	st := fileStore(b)
+	for _, how := range []struct {
+		name string
+		how  serving
+	}{{"sdk", bySDK}, {"direct", directly}} {
+		b.Run(how.name, func(b *testing.B) {
+			s := startProfileServer(b, st, how.how, "2025-06-18", "")
+			for b.Loop() {
+				s.ask(b, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+			}
+		})
 	}
 }
