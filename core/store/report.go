@@ -163,6 +163,8 @@ func (s *Store) AppendReport(ctx context.Context, cred Credential, in AppendRepo
 	}
 	return mutateAsSession(ctx, s, sessionMutation[ReportAnswer]{
 		cred: cred, operation: "report.append.v2", key: in.IdempotencyKey, request: d.fields(),
+		// A report writes its event, its row, the receipt and the session.
+		unguarded: true,
 		apply: func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*ReportAnswer, error) {
 			if err := validateReportInput(ctx, tx, sess, d); err != nil {
 				return nil, err

@@ -9,7 +9,7 @@ import (
 )
 
 // benchSession opens a fresh store and starts one session in it.
-func benchSession(b *testing.B) (*Store, StartedSession) {
+func benchSession(b testing.TB) (*Store, StartedSession) {
 	b.Helper()
 	ctx := context.Background()
 	dir := b.TempDir()
