@@ -70,17 +70,13 @@ type sessionMutation[T any] struct {
 	request       map[string]any
 	allowRecovery bool
 	// unguarded is set by a change that writes none of the tables the
-	// v0.2 triggers watch (tasks, artifacts, handoffs: guardedTables): it
-	// takes no write-guard row, which would cost two statements and two
-	// more pages in its commit. Were it to write one anyway, the trigger
-	// would abort it, and nothing would be written.
+	// v0.2 triggers watch (tasks, artifacts, handoffs; a test holds the
+	// schema to that list): it takes no write-guard row, which would cost
+	// two statements and two more pages in its commit. Were it to write
+	// one anyway, the trigger would abort it, and nothing would be written.
 	unguarded bool
 	apply     func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*T, error)
 }
-
-// guardedTables are the tables the v0.2 triggers guard; a test holds the
-// schema to it.
-var guardedTables = []string{"tasks", "artifacts", "handoffs"}
 
 func sessionActorKey(sessionID string) string { return "session:" + sessionID }
 

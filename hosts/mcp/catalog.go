@@ -20,7 +20,6 @@ import (
 // with the same cache hints, and calls answered by the SDK as before.
 type catalog struct {
 	p     *Process
-	tools []Tool
 	known map[string]bool
 	// encodeResults makes the middleware encode each tool result itself
 	// (wire.go) rather than leave it to the SDK.
@@ -39,7 +38,7 @@ var registeredSchema = &jsonschema.Schema{Type: "object"}
 // their handlers with srv.
 func newCatalog(p *Process, srv *sdk.Server) *catalog {
 	tools := p.profileTools()
-	c := &catalog{p: p, tools: tools, known: make(map[string]bool, len(tools))}
+	c := &catalog{p: p, known: make(map[string]bool, len(tools))}
 	for _, t := range tools {
 		c.known[t.Name] = true
 		srv.AddTool(&sdk.Tool{Name: t.Name, InputSchema: registeredSchema}, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
