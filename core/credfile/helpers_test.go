@@ -30,7 +30,7 @@ func sampleCredential() credfile.Credential {
 
 // privateDir returns a fresh 0700 credential directory inside the test's
 // temporary directory.
-func privateDir(t *testing.T) string {
+func privateDir(t testing.TB) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "state", credfile.DirName)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
