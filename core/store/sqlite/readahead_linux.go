@@ -54,57 +54,17 @@ type readAheadFile struct {
 	n       int64   // how many bytes of buf hold the file's (0: empty)
 }
 
-// readAheadVFSObject is the registered VFS followed by the default VFS it
-// wraps, in one allocation that is never freed.
-type readAheadVFSObject struct {
-	vfs  sqlite3.Tsqlite3_vfs
-	orig uintptr
-}
-
 func registerReadAhead() string {
-	tls := libc.NewTLS()
-	defer tls.Close()
-	orig := sqlite3.Xsqlite3_vfs_find(tls, 0)
-	if orig == 0 {
-		return ""
-	}
-	mem := sqlite3.Xsqlite3_malloc64(tls, uint64(unsafe.Sizeof(readAheadVFSObject{})))
-	name, err := libc.CString(readAheadName)
-	if mem == 0 || err != nil {
-		return ""
-	}
-	obj := (*readAheadVFSObject)(cmem(mem))
-	obj.vfs = *(*sqlite3.Tsqlite3_vfs)(cmem(orig))
-	obj.orig = orig
-	obj.vfs.FpNext = 0
-	obj.vfs.FzName = name
-	obj.vfs.FszOsFile = int32(fileStateOffset(obj.vfs.FszOsFile) + unsafe.Sizeof(readAheadFile{}))
-	*(*func(*libc.TLS, uintptr, uintptr, uintptr, int32, uintptr) int32)(unsafe.Pointer(&obj.vfs.FxOpen)) = readAheadOpen
-	if sqlite3.Xsqlite3_vfs_register(tls, mem, 0) != sqlite3.SQLITE_OK {
-		return ""
-	}
-	return readAheadName
-}
-
-// fileStateOffset is where a readAheadFile starts after a file object of
-// the default VFS of size n bytes.
-func fileStateOffset(n int32) uintptr {
-	const align = unsafe.Alignof(readAheadFile{})
-	return (uintptr(n) + align - 1) &^ (align - 1)
+	return registerWrapper(readAheadName, unsafe.Sizeof(readAheadFile{}), unsafe.Alignof(readAheadFile{}), readAheadOpen)
 }
 
 // readAheadOpen opens a file through the default VFS and, for a main
 // database file, routes its reads, locks and close through this VFS.
 func readAheadOpen(tls *libc.TLS, pVfs, zName, pFile uintptr, flags int32, pOutFlags uintptr) int32 {
-	obj := (*readAheadVFSObject)(cmem(pVfs))
-	origVFS := (*sqlite3.Tsqlite3_vfs)(cmem(obj.orig))
-	rc := (*(*func(*libc.TLS, uintptr, uintptr, uintptr, int32, uintptr) int32)(unsafe.Pointer(&origVFS.FxOpen)))(
-		tls, obj.orig, zName, pFile, flags, pOutFlags)
-	file := (*sqlite3.Tsqlite3_file)(cmem(pFile))
+	rc, file, state := openWrapped(tls, pVfs, zName, pFile, flags, pOutFlags, unsafe.Alignof(readAheadFile{}))
 	if rc != sqlite3.SQLITE_OK || flags&sqlite3.SQLITE_OPEN_MAIN_DB == 0 || file.FpMethods == 0 {
 		return rc
 	}
-	state := pFile + fileStateOffset(origVFS.FszOsFile)
 	st := (*readAheadFile)(cmem(state))
 	*st = readAheadFile{methods: *(*sqlite3.Tsqlite3_io_methods)(cmem(file.FpMethods)), orig: file.FpMethods}
 	m := &st.methods
