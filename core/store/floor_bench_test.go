@@ -72,7 +72,8 @@ func scanAll(row *sql.Row, n int) ([]any, error) {
 // transaction of the same engine (BEGIN IMMEDIATE, statement cache,
 // COMMIT), on rows of the same sizes, with no authentication, hashing,
 // canonical JSON, validation or answer. What BenchmarkAppendReportFresh
-// costs above it is the rules; what this costs is SQLite's.
+// costs above it is the rules; what this costs is SQLite's and the
+// engine's transaction (its file checks before and after).
 func BenchmarkReportAppendStatementsOnly(b *testing.B) {
 	st, cred := benchBound(b)
 	ctx := context.Background()
