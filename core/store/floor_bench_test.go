@@ -96,8 +96,10 @@ func BenchmarkReportAppendStatementsOnly(b *testing.B) {
 			if _, err := scanAll(tx.QueryRowContext(ctx, s.session, sess), 18); err != nil {
 				return fmt.Errorf("session: %w", err)
 			}
-			if _, err := scanAll(tx.QueryRowContext(ctx, s.receipt, ws, actor, key), 3); err != sql.ErrNoRows {
-				return fmt.Errorf("receipt: %v", err)
+			if _, err := scanAll(tx.QueryRowContext(ctx, s.receipt, ws, actor, key), 3); err == nil {
+				return fmt.Errorf("receipt: key %s already has one", key)
+			} else if err != sql.ErrNoRows {
+				return fmt.Errorf("receipt: %w", err)
 			}
 			var epoch, head string
 			var seq int64

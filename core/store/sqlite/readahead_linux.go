@@ -43,15 +43,12 @@ var readAheadVFS = sync.OnceValue(registerReadAhead)
 // opened immutable is promised not to change at all.
 
 // readAheadFile is what the VFS keeps after the default VFS's file object,
-// inside the allocation SQLite makes for each open file. methods comes
-// first: the file's pMethods points at it, which is how each method finds
-// the rest.
+// inside the allocation SQLite makes for each open file.
 type readAheadFile struct {
-	methods sqlite3.Tsqlite3_io_methods
-	orig    uintptr // the default VFS's methods for this file
-	buf     uintptr // readAheadChunk bytes of SQLite's memory, 0 until the first fill
-	off     int64   // the file offset of buf's first byte
-	n       int64   // how many bytes of buf hold the file's (0: empty)
+	wrappedFile
+	buf uintptr // readAheadChunk bytes of SQLite's memory, 0 until the first fill
+	off int64   // the file offset of buf's first byte
+	n   int64   // how many bytes of buf hold the file's (0: empty)
 }
 
 func registerReadAhead() string {
@@ -66,7 +63,8 @@ func readAheadOpen(tls *libc.TLS, pVfs, zName, pFile uintptr, flags int32, pOutF
 		return rc
 	}
 	st := (*readAheadFile)(cmem(state))
-	*st = readAheadFile{methods: *(*sqlite3.Tsqlite3_io_methods)(cmem(file.FpMethods)), orig: file.FpMethods}
+	*st = readAheadFile{}
+	st.adopt(file)
 	m := &st.methods
 	*(*func(*libc.TLS, uintptr) int32)(unsafe.Pointer(&m.FxClose)) = readAheadClose
 	*(*func(*libc.TLS, uintptr, uintptr, int32, int64) int32)(unsafe.Pointer(&m.FxRead)) = readAheadRead
@@ -85,11 +83,6 @@ func readAheadOpen(tls *libc.TLS, pVfs, zName, pFile uintptr, flags int32, pOutF
 // database.
 func stateOf(pFile uintptr) *readAheadFile {
 	return (*readAheadFile)(cmem((*sqlite3.Tsqlite3_file)(cmem(pFile)).FpMethods))
-}
-
-// origMethods is the default VFS's methods for a file of this VFS.
-func (st *readAheadFile) origMethods() *sqlite3.Tsqlite3_io_methods {
-	return (*sqlite3.Tsqlite3_io_methods)(cmem(st.orig))
 }
 
 // forget empties the buffer.

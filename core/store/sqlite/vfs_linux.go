@@ -15,6 +15,26 @@ import (
 // in the allocation SQLite makes for each open file (the VFS asks for the
 // room), so nothing of it is in Go's heap.
 
+// wrappedFile begins every wrapper's per-file state. methods comes first:
+// the file's pMethods points at it, which is how each method finds the
+// rest of the state.
+type wrappedFile struct {
+	methods sqlite3.Tsqlite3_io_methods
+	orig    uintptr // the default VFS's methods for this file
+}
+
+// adopt copies file's methods (the default VFS's) for the wrapper to
+// replace some of; the wrapper then points file.FpMethods at its state.
+func (w *wrappedFile) adopt(file *sqlite3.Tsqlite3_file) {
+	w.methods = *(*sqlite3.Tsqlite3_io_methods)(cmem(file.FpMethods))
+	w.orig = file.FpMethods
+}
+
+// origMethods is the default VFS's methods for the file.
+func (w *wrappedFile) origMethods() *sqlite3.Tsqlite3_io_methods {
+	return (*sqlite3.Tsqlite3_io_methods)(cmem(w.orig))
+}
+
 // openFunc is the C signature of a VFS's xOpen.
 type openFunc = func(tls *libc.TLS, pVfs, zName, pFile uintptr, flags int32, pOutFlags uintptr) int32
 

@@ -49,15 +49,13 @@ var walBatchVFS = sync.OnceValue(registerWALBatch)
 // not finished writing that transaction: it was never committed, as when
 // it dies before writing them.
 
-// walBatchFile is what the VFS keeps after the default VFS's file object;
-// methods comes first, as in readAheadFile.
+// walBatchFile is what the VFS keeps after the default VFS's file object.
 type walBatchFile struct {
-	methods sqlite3.Tsqlite3_io_methods
-	orig    uintptr // the default VFS's methods for this file
-	buf     uintptr // walBatchLimit bytes of SQLite's memory, 0 until first used
-	off     int64   // the file offset of buf's first byte
-	n       int64   // bytes held back in buf
-	commit  bool    // the last write held back was a commit frame's header
+	wrappedFile
+	buf    uintptr // walBatchLimit bytes of SQLite's memory, 0 until first used
+	off    int64   // the file offset of buf's first byte
+	n      int64   // bytes held back in buf
+	commit bool    // the last write held back was a commit frame's header
 }
 
 func registerWALBatch() string {
@@ -72,7 +70,8 @@ func walBatchOpen(tls *libc.TLS, pVfs, zName, pFile uintptr, flags int32, pOutFl
 		return rc
 	}
 	st := (*walBatchFile)(cmem(state))
-	*st = walBatchFile{methods: *(*sqlite3.Tsqlite3_io_methods)(cmem(file.FpMethods)), orig: file.FpMethods}
+	*st = walBatchFile{}
+	st.adopt(file)
 	m := &st.methods
 	*(*func(*libc.TLS, uintptr) int32)(unsafe.Pointer(&m.FxClose)) = walBatchClose
 	*(*func(*libc.TLS, uintptr, uintptr, int32, int64) int32)(unsafe.Pointer(&m.FxRead)) = walBatchRead
@@ -88,10 +87,6 @@ func walBatchOpen(tls *libc.TLS, pVfs, zName, pFile uintptr, flags int32, pOutFl
 // walStateOf is the walBatchFile of a -wal file this VFS opened.
 func walStateOf(pFile uintptr) *walBatchFile {
 	return (*walBatchFile)(cmem((*sqlite3.Tsqlite3_file)(cmem(pFile)).FpMethods))
-}
-
-func (st *walBatchFile) origMethods() *sqlite3.Tsqlite3_io_methods {
-	return (*sqlite3.Tsqlite3_io_methods)(cmem(st.orig))
 }
 
 func (st *walBatchFile) origWrite(tls *libc.TLS, pFile, zBuf uintptr, iAmt int32, iOfst int64) int32 {
