@@ -14,6 +14,7 @@ import (
 	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/tokens"
+	"github.com/agenttool/collab/hosts/hostguard"
 	"github.com/agenttool/collab/hosts/httpserve"
 )
 
@@ -33,7 +34,7 @@ func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	drain := fs.Duration("drain", httpserve.DefaultTimeouts.Drain, "how long a shutdown waits for calls in flight")
 	headerTimeout := fs.Duration("read-header-timeout", httpserve.DefaultTimeouts.ReadHeader, "time a client has to send its request headers")
 	var hosts, origins listFlag
-	fs.Var(&hosts, "allow-host", "accept this Host header (repeatable; loopback names are always accepted)")
+	fs.Var(&hosts, "allow-host", "also answer to this Host name or name:port (repeatable; loopback names on the listening port always are)")
 	fs.Var(&origins, "allow-origin", "accept this browser Origin (repeatable)")
 	if _, code, done := c.parse(args, 0, 0, stdout, stderr); done {
 		return code
@@ -43,6 +44,11 @@ func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	exposure := httpserve.Exposure{Addr: *addr, TLS: *cert != "", NoAuthOnLoopback: *noAuth, InsecurePlaintext: *insecure}
 	warning, err := exposure.Check()
+	if err != nil {
+		fmt.Fprintf(stderr, "✖ %v\n", err)
+		return 2
+	}
+	policy, err := hostguard.New(*addr, hosts, origins)
 	if err != nil {
 		fmt.Fprintf(stderr, "✖ %v\n", err)
 		return 2
@@ -67,8 +73,8 @@ func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return fail(stderr, err)
 	}
 	defer st.Close()
-	cfg := httpserve.Config{Store: st, Version: version, LoopbackOnly: exposure.Loopback(), AllowedHosts: hosts,
-		AllowedOrigins: origins, MaxBodyBytes: *maxBody, ClientConcurrency: *perClient, Log: stderr}
+	cfg := httpserve.Config{Store: st, Version: version, Hosts: policy, MaxBodyBytes: *maxBody,
+		ClientConcurrency: *perClient, Log: stderr}
 	if !*noAuth {
 		path, err := tokens.PathFor(choice.Path)
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/search"
 	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/hosts/hostguard"
 	"github.com/agenttool/collab/hosts/web"
 )
 
@@ -24,19 +25,27 @@ const webTokenEnv = place.EnvWebToken
 // webCommand serves the read-only web view until ctx ends. It exits 2 on
 // bad flags or a refused bind, 1 when the database cannot be opened.
 func webCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	c := newCommand("web", "web [--addr 127.0.0.1:8484] [--db FILE] [--open] [--allow-remote]\n\n"+
-		"Serves a live, read-only view of the journal. Beyond loopback it needs --allow-remote and a\ntoken in "+
+	c := newCommand("web", "web [--addr 127.0.0.1:8484] [--db FILE] [--open] [--allow-remote] [--allow-host NAME]\n\n"+
+		"Serves a live, read-only view of the journal. It answers to localhost, 127.0.0.1 and [::1] on its\n"+
+		"port, and to names given with --allow-host. Beyond loopback it needs --allow-remote and a\ntoken in "+
 		webTokenEnv+" (send it as a bearer token, or open /?token=… once to set a cookie).")
 	fs := c.flags
 	addr := fs.String("addr", "127.0.0.1:8484", "address to listen on (host:port; port 0 picks one)")
 	db := fs.String("db", "", "database file (default: the one the server would open)")
 	open := fs.Bool("open", false, "open the view in a browser")
 	remote := fs.Bool("allow-remote", false, "allow a non-loopback address (requires "+webTokenEnv+")")
+	var hosts listFlag
+	fs.Var(&hosts, "allow-host", "also answer to this Host name or name:port (repeatable; loopback names on the listening port always are)")
 	if _, code, done := c.parse(args, 0, 0, stdout, stderr); done {
 		return code
 	}
 	token := os.Getenv(webTokenEnv)
-	loopback, err := isLoopback(*addr)
+	loopback, err := hostguard.LoopbackAddr(*addr)
+	if err != nil {
+		fail(stderr, fmt.Errorf("--addr: %w", err))
+		return 2
+	}
+	policy, err := hostguard.New(*addr, hosts, nil)
 	if err != nil {
 		fail(stderr, err)
 		return 2
@@ -68,7 +77,7 @@ func webCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	// The search box reads the same sidecar index as collab_search and the
 	// search command (created or repaired beside the database; the
 	// database itself is only read). Without it the box is shown disabled.
-	opts := web.Options{Store: st, Token: token, AnchorLedger: place.AnchorLedger(place.OS())}
+	opts := web.Options{Store: st, Hosts: policy, Token: token, AnchorLedger: place.AnchorLedger(place.OS())}
 	if ix, err := search.Open(ctx, st); err != nil {
 		fmt.Fprintf(stderr, "⚠ search is off: %v\n", err)
 	} else {
@@ -106,20 +115,6 @@ func serveWeb(ctx context.Context, ln net.Listener, h http.Handler, stderr io.Wr
 	defer cancel()
 	hs.Shutdown(shut) //nolint:errcheck // live streams are cut at the deadline
 	return 0
-}
-
-// isLoopback reports whether addr's host can only be reached from this
-// machine. An empty host means every interface.
-func isLoopback(addr string) (bool, error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false, fmt.Errorf("--addr %q: %w", addr, err)
-	}
-	if host == "localhost" {
-		return true, nil
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback(), nil
 }
 
 func openBrowser(url string, stderr io.Writer) {

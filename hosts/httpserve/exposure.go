@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
+
+	"github.com/agenttool/collab/hosts/hostguard"
 )
 
 // Exposure is what the operator asked for when starting the server.
@@ -20,8 +22,8 @@ type Exposure struct {
 
 // Loopback reports whether Addr binds only loopback interfaces.
 func (e Exposure) Loopback() bool {
-	host, _, err := net.SplitHostPort(e.Addr)
-	return err == nil && isLoopbackName(host)
+	loopback, err := hostguard.LoopbackAddr(e.Addr)
+	return err == nil && loopback
 }
 
 // Check refuses an exposure that would be unsafe, and returns a warning to

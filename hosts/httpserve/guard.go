@@ -2,9 +2,7 @@ package httpserve
 
 import (
 	"context"
-	"net"
 	"net/http"
-	"net/url"
 	"strings"
 )
 
@@ -23,12 +21,8 @@ func principalOf(ctx context.Context) string {
 // already has its maximum of requests in flight.
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.hostAllowed(r.Host) {
-			s.refuse(w, r, http.StatusForbidden, "host not allowed")
-			return
-		}
-		if origin := r.Header.Get("Origin"); origin != "" && !s.originAllowed(origin, r.Host) {
-			s.refuse(w, r, http.StatusForbidden, "origin not allowed")
+		if err := s.cfg.Hosts.Check(r); err != nil {
+			s.refuse(w, r, http.StatusForbidden, err.Error())
 			return
 		}
 		if r.ContentLength > s.cfg.MaxBodyBytes {
@@ -122,54 +116,4 @@ func (s *Server) untilStopping(ctx context.Context) (context.Context, context.Ca
 		}
 	}()
 	return ctx, cancel
-}
-
-// hostAllowed checks the Host header: loopback names always pass; with
-// LoopbackOnly nothing else does; otherwise AllowedHosts (when set) lists
-// the rest.
-func (s *Server) hostAllowed(hostport string) bool {
-	host := hostport
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		host = h
-	}
-	if isLoopbackName(host) {
-		return true
-	}
-	if s.cfg.LoopbackOnly {
-		return false
-	}
-	if len(s.cfg.AllowedHosts) == 0 {
-		return true
-	}
-	for _, a := range s.cfg.AllowedHosts {
-		if strings.EqualFold(a, host) || strings.EqualFold(a, hostport) {
-			return true
-		}
-	}
-	return false
-}
-
-// originAllowed accepts an Origin naming the request's own host, or one
-// listed in AllowedOrigins; "null" and every other site are refused.
-func (s *Server) originAllowed(origin, host string) bool {
-	for _, a := range s.cfg.AllowedOrigins {
-		if strings.EqualFold(strings.TrimRight(a, "/"), strings.TrimRight(origin, "/")) {
-			return true
-		}
-	}
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
-		return false
-	}
-	return strings.EqualFold(u.Host, host)
-}
-
-// isLoopbackName reports whether host is localhost or a loopback address.
-func isLoopbackName(host string) bool {
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

@@ -26,6 +26,7 @@ func TestGuardAnswers(t *testing.T) {
 	r := newRig(t, nil, httpserve.Timeouts{})
 	alice, bob := r.token("alice"), r.token("bob")
 	aliceSession := r.client(alice, "")
+	_, port, _ := net.SplitHostPort(r.addr)
 	cases := []struct {
 		name   string
 		header map[string]string
@@ -42,6 +43,9 @@ func TestGuardAnswers(t *testing.T) {
 		{"null origin", map[string]string{"Authorization": "Bearer " + alice, "Origin": "null"}, "", initBody, http.StatusForbidden},
 		{"own origin", map[string]string{"Authorization": "Bearer " + alice, "Origin": "http://" + r.addr}, "", initBody, http.StatusOK},
 		{"rebinding host", map[string]string{"Authorization": "Bearer " + alice}, "evil.example", initBody, http.StatusForbidden},
+		{"rebinding host on this port", map[string]string{"Authorization": "Bearer " + alice}, "evil.example:" + port, initBody, http.StatusForbidden},
+		{"loopback name on another port", map[string]string{"Authorization": "Bearer " + alice}, "127.0.0.1:1", initBody, http.StatusForbidden},
+		{"uppercase localhost on this port", map[string]string{"Authorization": "Bearer " + alice}, "LOCALHOST:" + port, initBody, http.StatusOK},
 		{"another client's session", map[string]string{"Authorization": "Bearer " + bob, "Mcp-Session-Id": aliceSession.SessionID()}, "",
 			`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, http.StatusForbidden},
 		{"malformed json", map[string]string{"Authorization": "Bearer " + alice}, "", `{"jsonrpc":`, http.StatusBadRequest},

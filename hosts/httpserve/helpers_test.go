@@ -68,7 +68,7 @@ func newRig(t *testing.T, mutate func(*httpserve.Config), timeouts httpserve.Tim
 	}
 	tokPath, _ := tokens.PathFor(st.Path())
 	logBuf := &lockedBuffer{}
-	cfg := httpserve.Config{Store: st, Version: "test", Tokens: tokens.NewStore(tokPath, nil), LoopbackOnly: true, Log: logBuf}
+	cfg := httpserve.Config{Store: st, Version: "test", Tokens: tokens.NewStore(tokPath, nil), Log: logBuf}
 	if mutate != nil {
 		mutate(&cfg)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/agenttool/collab/core/search"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/tokens"
+	"github.com/agenttool/collab/hosts/hostguard"
 	"github.com/agenttool/collab/hosts/mcp"
 )
 
@@ -32,14 +33,10 @@ type Config struct {
 	// Tokens admits clients; nil admits every request unauthenticated
 	// (only ever chosen with --no-auth-on-loopback).
 	Tokens *tokens.Store
-	// AllowedHosts are the Host header values (host or host:port) accepted
-	// besides the loopback names; empty with LoopbackOnly false accepts any.
-	AllowedHosts []string
-	// LoopbackOnly restricts Host to loopback names and addresses.
-	LoopbackOnly bool
-	// AllowedOrigins are browser origins accepted besides the request's own
-	// (an Origin header naming another site is refused).
-	AllowedOrigins []string
+	// Hosts decides which Host names and browser origins are answered
+	// (403 otherwise). The zero value admits the loopback names on the
+	// port a request arrived on, and the request's own origin.
+	Hosts hostguard.Policy
 	// MaxBodyBytes bounds a request body (DefaultMaxBodyBytes when 0).
 	MaxBodyBytes int64
 	// ClientConcurrency bounds one client's requests in flight
@@ -103,6 +100,11 @@ func New(cfg Config) (*Server, error) {
 		JSONResponse:        true,
 		SessionTimeout:      cfg.SessionIdle,
 		MaxRequestBodyBytes: cfg.MaxBodyBytes,
+		// The guard has already applied cfg.Hosts, the one Host policy
+		// of every face. The SDK's own loopback check would be a second,
+		// different one: it knows no --allow-host, no case or trailing-dot
+		// spelling and no port, and it repeats the Host in its answer.
+		DisableLocalhostProtection: true,
 	})
 	return s, nil
 }

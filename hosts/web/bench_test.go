@@ -12,6 +12,7 @@ import (
 
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/hosts/hostguard"
 	"github.com/agenttool/collab/hosts/web"
 )
 
@@ -22,7 +23,12 @@ import (
 func BenchmarkPagesAtScale(b *testing.B) {
 	path, ws := scaleDatabase(b, 1000, 50000)
 	st := readOnly(b, path)
-	srv, err := web.New(context.Background(), web.Options{Store: st})
+	// httptest.NewRequest addresses example.com and records no connection.
+	hosts, err := hostguard.New("127.0.0.1:0", []string{"example.com"}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv, err := web.New(context.Background(), web.Options{Store: st, Hosts: hosts})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -31,7 +37,7 @@ func BenchmarkPagesAtScale(b *testing.B) {
 	// filter); later pages read only newer events.
 	b.Run("/timeline-cold", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			cold, err := web.New(context.Background(), web.Options{Store: st})
+			cold, err := web.New(context.Background(), web.Options{Store: st, Hosts: hosts})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/hosts/hostguard"
 )
 
 //go:embed assets templates
@@ -19,6 +20,10 @@ var files embed.FS
 type Options struct {
 	// Store is the database to show; it must have been opened read-only.
 	Store *store.Store
+	// Hosts decides which Host names and browser origins are answered;
+	// every other request gets 403 before anything is read. The zero value
+	// admits the loopback names on the port a request arrived on.
+	Hosts hostguard.Policy
 	// Token, when not empty, is required on every request: as a bearer
 	// token, or in the cookie a one-time /?token= URL sets.
 	Token string
@@ -84,9 +89,14 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /w/{ws}/verify/stream", s.verifyStream)
 }
 
-// ServeHTTP applies the security headers and the token check, then routes.
+// ServeHTTP applies the security headers, the Host and Origin check and
+// the token check, then routes.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	secureHeaders(w.Header())
+	if err := s.opts.Hosts.Check(r); err != nil {
+		http.Error(w, err.Error(), http.StatusForbidden)
+		return
+	}
 	if !s.authorised(w, r) {
 		return
 	}
