@@ -3,7 +3,8 @@ package anchor
 import (
 	"strings"
 	"testing"
-	"unicode/utf16"
+
+	"github.com/agenttool/collab/core/canon"
 )
 
 func TestClampMeasuresUTF16UnitsAndReplacesControls(t *testing.T) {
@@ -21,7 +22,9 @@ func TestClampMeasuresUTF16UnitsAndReplacesControls(t *testing.T) {
 		{"replacement happens before measuring", "\x00\x00\x00", 2, "  …"},
 		{"pair counts two units", strings.Repeat(smile, 3), 6, strings.Repeat(smile, 3)},
 		{"pair beyond limit dropped whole", strings.Repeat(smile, 3) + "x", 6, strings.Repeat(smile, 3) + "…"},
-		{"pair split by the cut keeps U+FFFD", "a" + smile + "b", 2, "a\uFFFD…"},
+		{"pair split by the cut keeps the lone high surrogate", "a" + smile + "b", 2, "a\xed\xa0\xbd…"},
+		{"a lone surrogate counts one unit and is kept", "\xed\xa0\x80x\xed\xb0\x80yz", 4, "\xed\xa0\x80x\xed\xb0\x80y…"},
+		{"a lone surrogate after a control", "\x01\xed\xbf\xbf", 5, " \xed\xbf\xbf"},
 		{"BMP non-ASCII counts one unit", "ééééé", 4, "éééé…"},
 		{"zero limit", "x", 0, "…"},
 		{"empty string", "", 0, ""},
@@ -42,7 +45,7 @@ func TestClampNeverExceedsLimitPlusEllipsis(t *testing.T) {
 	for _, in := range inputs {
 		for _, limit := range []int{1, 31, 32, 63, 64, 127, 128} {
 			got := clamp(in, limit)
-			if n := len(utf16.Encode([]rune(got))); n > limit+1 {
+			if n := canon.LengthUTF16(got); n > limit+1 {
 				t.Fatalf("clamp(…, %d) has %d units", limit, n)
 			}
 		}

@@ -8,8 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/agenttool/collab/core/canon"
 )
 
 // digitChain is a valid five-event journal whose event n has the hash made
@@ -109,7 +110,7 @@ func requireConsistent(t *testing.T, st Status) {
 
 func requireClamped(t *testing.T, s string, limit int) {
 	t.Helper()
-	if n := len(utf16.Encode([]rune(s))); n > limit+1 || (n == limit+1 && !strings.HasSuffix(s, ellipsis)) {
+	if n := canon.LengthUTF16(s); n > limit+1 || (n == limit+1 && !strings.HasSuffix(s, ellipsis)) {
 		t.Fatalf("%q exceeds %d units", s, limit)
 	}
 	if strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {

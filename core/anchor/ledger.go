@@ -1,9 +1,6 @@
 package anchor
 
-import (
-	"encoding/json"
-	"io"
-)
+import "io"
 
 // LedgerProtocol is the protocol string of the sidecar ledger format.
 const LedgerProtocol = "agenttool.collab-zerone-ledger/0.1"
@@ -20,7 +17,7 @@ type entry struct {
 	headHash    string
 	network     string
 	status      string
-	members     map[string]json.RawMessage
+	members     map[string][]byte
 }
 
 // readLedger returns the ledger bytes, or false when the path cannot be
@@ -46,9 +43,15 @@ func readLedger(path string) ([]byte, bool) {
 // parseLedger returns the usable entries of a ledger document, or false
 // when the document is not JSON, not an object with protocol exactly
 // LedgerProtocol, or has an anchors member that is not an array. Entries
-// lacking a required member, or of the wrong type, are skipped.
+// lacking a required member, or of the wrong type, are skipped. The bytes
+// are read as the reference reads them: decoded as UTF-8 with replacement
+// (ledgerText), then parsed without a nesting limit (jsonscan.go).
 func parseLedger(data []byte) ([]entry, bool) {
-	doc, ok := jsonObject(data)
+	value, ok := parseDocument(ledgerText(data))
+	if !ok {
+		return nil, false
+	}
+	doc, ok := jsonObject(value)
 	if !ok {
 		return nil, false
 	}
@@ -70,7 +73,7 @@ func parseLedger(data []byte) ([]entry, bool) {
 
 // entryFrom accepts an anchor with string workspace_id, epoch_id, head_hash,
 // network and status and a safe-integer sequence; other members are optional.
-func entryFrom(raw json.RawMessage) (entry, bool) {
+func entryFrom(raw []byte) (entry, bool) {
 	m, ok := jsonObject(raw)
 	if !ok {
 		return entry{}, false

@@ -1,9 +1,6 @@
 package anchor
 
-import (
-	"encoding/json"
-	"math"
-)
+import "math"
 
 // refOf describes e for the tool result, clamping every copied string.
 func refOf(e entry) *Ref {
@@ -21,7 +18,7 @@ func refOf(e entry) *Ref {
 }
 
 // clampedOrNull clamps raw when it is a JSON string and is nil otherwise.
-func clampedOrNull(raw json.RawMessage, limit int) *string {
+func clampedOrNull(raw []byte, limit int) *string {
 	s, ok := jsonString(raw)
 	if !ok {
 		return nil
@@ -33,7 +30,7 @@ func clampedOrNull(raw json.RawMessage, limit int) *string {
 // numberOrNull passes a JSON number through and is nil otherwise. A number
 // that overflows a double is nil, as JSON.stringify writes Infinity as null,
 // and negative zero becomes zero, as JSON.stringify writes it.
-func numberOrNull(raw json.RawMessage) *float64 {
+func numberOrNull(raw []byte) *float64 {
 	f, ok := jsonNumber(raw)
 	if !ok || math.IsInf(f, 0) {
 		return nil

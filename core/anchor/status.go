@@ -32,6 +32,8 @@ type Head struct {
 // the keys workspace_id, head_sequence, head_hash, scope_note, status,
 // ledger_readable, anchor, lag_events, reason, in that order; anchor and
 // lag_events are null when not applicable. It never carries the ledger path.
+// Its JSON form is written by MarshalJSON (render.go), as JSON.stringify
+// writes it.
 type Status struct {
 	WorkspaceID    string `json:"workspace_id"`
 	HeadSequence   int64  `json:"head_sequence"`
@@ -48,7 +50,11 @@ type Status struct {
 // from the ledger are clamped (control characters become spaces; over-long
 // values are cut to a fixed number of UTF-16 units and end in "…"), so a
 // hostile ledger cannot inject layout or bulk into the tool result. Optional
-// members are null when absent or not of the expected JSON type.
+// members are null when absent or not of the expected JSON type. A copied
+// string may hold an unpaired UTF-16 surrogate, stored as WTF-8 (see
+// core/canon): one the ledger escaped, or the high half of a pair that a
+// clamp cut. MarshalJSON (render.go) writes it back as the \udxxx escape
+// the reference writes; other renderers see three ill-formed bytes.
 type Ref struct {
 	Sequence        int64    `json:"sequence"`
 	HeadHash        string   `json:"head_hash"`
