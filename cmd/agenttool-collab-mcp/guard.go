@@ -182,7 +182,7 @@ func describeHook(verb string, st guard.HookState) string {
 
 // guardCheck is what an installed hook runs. It fails open: whatever goes
 // wrong, one warning on stderr and exit 0. Only a conflict in block mode
-// exits 1.
+// exits, with guard.RefuseStatus, the one status the hook refuses on.
 func guardCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c := guardCommand("check", "--hook pre-commit|pre-push --mode warn|block [--db FILE] [-- REMOTE URL]  (run by the installed hook)")
 	fs := c.flags
@@ -224,13 +224,16 @@ func guardCheck(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	if *mode == guard.ModeBlock {
 		fmt.Fprintf(stderr, "collab guard: refused (block mode). Coordinate with the holder, or bypass once with AGENTOOL_COLLAB_GUARD=off or --no-verify.\n")
-		return 1
+		return guard.RefuseStatus
 	}
 	return 0
 }
 
 // runCheck resolves the database and credential from the environment and
-// checks within the time budget.
+// checks within the time budget. The budget is a hard one: the check runs
+// beside a timer, and when the timer fires first the answer is "took
+// longer" whatever the check is still waiting on (Git, a lock, a slow
+// disk); the process then exits, which ends the check.
 func runCheck(ctx context.Context, in guard.CheckInput) (guard.Verdict, error) {
 	budget := defaultGuardBudget
 	if v := os.Getenv(place.EnvGuardTimeout); v != "" {
@@ -240,6 +243,29 @@ func runCheck(ctx context.Context, in guard.CheckInput) (guard.Verdict, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
+	type result struct {
+		v   guard.Verdict
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := checkFromEnvironment(ctx, in)
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		if ctx.Err() != nil {
+			return r.v, fmt.Errorf("the check took longer than %s", budget)
+		}
+		return r.v, r.err
+	case <-ctx.Done():
+		return guard.Verdict{}, fmt.Errorf("the check took longer than %s", budget)
+	}
+}
+
+// checkFromEnvironment fills in what the hook's environment names (the
+// database, the session's credential) and runs the check.
+func checkFromEnvironment(ctx context.Context, in guard.CheckInput) (guard.Verdict, error) {
 	if in.Database == "" {
 		choice, err := place.Database(place.OS())
 		if err != nil {
@@ -260,11 +286,7 @@ func runCheck(ctx context.Context, in guard.CheckInput) (guard.Verdict, error) {
 			in.Own = &c
 		}
 	}
-	v, err := guard.Check(ctx, in)
-	if ctx.Err() != nil {
-		return v, fmt.Errorf("the check took longer than %s", budget)
-	}
-	return v, err
+	return guard.Check(ctx, in)
 }
 
 // conflictLine renders one conflict for a person at a terminal.
