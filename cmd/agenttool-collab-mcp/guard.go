@@ -14,6 +14,7 @@ import (
 	"github.com/agenttool/collab/core/guard"
 	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/hosts/setup"
 )
 
 const guardUsage = `usage: agenttool-collab-mcp guard install [--pre-commit] [--pre-push] [--mode warn|block] [--db FILE] [--dir DIR] [--binary PATH]
@@ -107,8 +108,9 @@ func selectedHooks(preCommit, prePush bool) []string {
 }
 
 // installedBinary is the absolute path the hook will run: the one given,
-// else this binary, unless it is a throwaway `go run` build that vanishes
-// when the command ends.
+// else this binary, unless it is a temporary Go build that vanishes
+// (setup.LastingBinary, the check every command writing this path into
+// another program's configuration shares).
 func installedBinary(given string) (string, error) {
 	if given != "" {
 		abs, err := filepath.Abs(given)
@@ -118,7 +120,7 @@ func installedBinary(given string) (string, error) {
 		if fi, err := os.Stat(abs); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
 			return "", fmt.Errorf("--binary %s is not an executable file", given)
 		}
-		return abs, nil
+		return abs, setup.LastingBinary(abs)
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -127,11 +129,7 @@ func installedBinary(given string) (string, error) {
 	if real, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = real
 	}
-	if strings.Contains(exe, string(filepath.Separator)+"go-build") {
-		return "", fmt.Errorf("this is a temporary 'go run' build; install the binary first " +
-			"(go install ./cmd/agenttool-collab-mcp) and run its 'guard install'")
-	}
-	return exe, nil
+	return exe, setup.LastingBinary(exe)
 }
 
 func guardInspect(ctx context.Context, verb string, args []string, stdout, stderr io.Writer) int {
