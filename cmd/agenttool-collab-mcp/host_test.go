@@ -109,7 +109,9 @@ func TestHostStageWritesAPluginRootAndPrintsBothHostsCommands(t *testing.T) {
 	if code := hostCommand(env, []string{"stage", dir}, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
-	for _, want := range []string{"claude plugin marketplace add " + dir, "claude plugin install collab@agenttool", "codex plugin marketplace add " + dir, "codex plugin add collab@agenttool"} {
+	// The folder is printed as a shell reads it back (quoted when TMPDIR holds spaces).
+	shown := setup.ShellJoin([]string{dir})
+	for _, want := range []string{"claude plugin marketplace add " + shown, "claude plugin install collab@agenttool", "codex plugin marketplace add " + shown, "codex plugin add collab@agenttool"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
