@@ -22,6 +22,23 @@ func dbSource(s place.Source) string {
 	return "the default location"
 }
 
+// readTarget is the database a read-only command opens (--db, else the
+// one the server would open) and the setting that named it, checked by
+// checkDatabaseFile so that a missing or wrong file is refused in words
+// that name the path and the setting the person actually used.
+func readTarget(db string) (path, source string, err error) {
+	if db != "" {
+		path, source = db, "--db"
+	} else {
+		choice, err := place.Database(place.OS())
+		if err != nil {
+			return "", "", fmt.Errorf("cannot tell which database to open: %w; pass --db FILE", err)
+		}
+		path, source = choice.Path, dbSource(choice.Source)
+	}
+	return path, source, checkDatabaseFile(path, source)
+}
+
 // checkDatabaseFile explains, before a read-only command opens path, why
 // it cannot: naming the setting that chose it (source) and the real cause.
 func checkDatabaseFile(path, source string) error {
@@ -34,7 +51,7 @@ func checkDatabaseFile(path, source string) error {
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("no database at %s (from %s); the server creates it on first use", path, source)
+		return fmt.Errorf("no database at %s (from %s); pass --db with an existing journal, or start the server once to create it", path, source)
 	case err != nil:
 		return fmt.Errorf("database %s (from %s): %w", path, source, err)
 	case st.IsDir():

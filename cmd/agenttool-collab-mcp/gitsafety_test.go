@@ -28,13 +28,13 @@ func armTraps(t *testing.T, s *sandbox, repo string) (marker string, env []strin
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
 	marker = filepath.Join(dir, "runs")
 	trap := filepath.Join(dir, "trap.sh")
-	body := "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '" + marker + "'\n" +
+	body := "#!/bin/sh\nprintf '%s\\n' \"$*\" >> " + shellQuote(marker) + "\n" +
 		"if [ -n \"$1\" ] && [ -f \"$1\" ]; then cat \"$1\"; else cat; fi\n"
 	process := filepath.Join(dir, "process.sh")
 	if err := os.WriteFile(trap, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(process, []byte("#!/bin/sh\necho process >> '"+marker+"'\n"), 0o755); err != nil {
+	if err := os.WriteFile(process, []byte("#!/bin/sh\necho process >> "+shellQuote(marker)+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	hooks := filepath.Join(dir, "hooks")
@@ -42,7 +42,7 @@ func armTraps(t *testing.T, s *sandbox, repo string) (marker string, env []strin
 		t.Fatal(err)
 	}
 	for _, h := range []string{"post-index-change", "reference-transaction", "post-checkout"} {
-		if err := os.WriteFile(filepath.Join(hooks, h), []byte("#!/bin/sh\nexec '"+trap+"' hook\n"), 0o755); err != nil {
+		if err := os.WriteFile(filepath.Join(hooks, h), []byte("#!/bin/sh\nexec "+shellQuote(trap)+" hook\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -56,11 +56,13 @@ func armTraps(t *testing.T, s *sandbox, repo string) (marker string, env []strin
 	write("b.bin", "one\n")
 	s.git(repo, "add", "-A")
 	s.git(repo, "commit", "-q", "-m", "attributes")
+	// Git hands these to the shell: quoted, as a TMPDIR may hold spaces.
+	trapCmd, processCmd := shellQuote(trap), shellQuote(process)
 	for _, kv := range [][2]string{
-		{"core.fsmonitor", trap}, {"core.hooksPath", hooks}, {"core.pager", trap}, {"pager.status", trap},
-		{"diff.external", trap}, {"diff.evil.textconv", trap}, {"diff.evil.command", trap},
-		{"filter.evil.clean", trap}, {"filter.evil.smudge", trap}, {"filter.evil.required", "true"},
-		{"filter.proc.process", process}, {"core.untrackedCache", "true"},
+		{"core.fsmonitor", trapCmd}, {"core.hooksPath", hooks}, {"core.pager", trapCmd}, {"pager.status", trapCmd},
+		{"diff.external", trapCmd}, {"diff.evil.textconv", trapCmd}, {"diff.evil.command", trapCmd},
+		{"filter.evil.clean", trapCmd}, {"filter.evil.smudge", trapCmd}, {"filter.evil.required", "true"},
+		{"filter.proc.process", processCmd}, {"core.untrackedCache", "true"},
 	} {
 		s.git(repo, "config", kv[0], kv[1])
 	}
@@ -68,7 +70,7 @@ func armTraps(t *testing.T, s *sandbox, repo string) (marker string, env []strin
 	write("b.bin", "two\n")
 	write("new.txt", "untracked\n")
 	other := s.repo("elsewhere", map[string]string{"x": "x\n"})
-	return marker, []string{"GIT_EXTERNAL_DIFF=" + trap, "GIT_PAGER=" + trap, "PAGER=" + trap,
+	return marker, []string{"GIT_EXTERNAL_DIFF=" + trapCmd, "GIT_PAGER=" + trapCmd, "PAGER=" + trapCmd,
 		"GIT_DIR=" + filepath.Join(other, ".git"), "GIT_WORK_TREE=" + other, "GIT_INDEX_FILE=" + filepath.Join(other, ".git", "index")}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/agenttool/collab/core/guard"
 	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/hosts/setup"
 )
 
 const guardUsage = `usage: agenttool-collab-mcp guard install [--pre-commit] [--pre-push] [--mode warn|block] [--db FILE] [--dir DIR] [--binary PATH]
@@ -107,8 +108,9 @@ func selectedHooks(preCommit, prePush bool) []string {
 }
 
 // installedBinary is the absolute path the hook will run: the one given,
-// else this binary, unless it is a throwaway `go run` build that vanishes
-// when the command ends.
+// else this binary, unless it is a temporary Go build that vanishes
+// (setup.LastingBinary, the check every command writing this path into
+// another program's configuration shares).
 func installedBinary(given string) (string, error) {
 	if given != "" {
 		abs, err := filepath.Abs(given)
@@ -118,7 +120,7 @@ func installedBinary(given string) (string, error) {
 		if fi, err := os.Stat(abs); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
 			return "", fmt.Errorf("--binary %s is not an executable file", given)
 		}
-		return abs, nil
+		return abs, setup.LastingBinary(abs)
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -127,11 +129,7 @@ func installedBinary(given string) (string, error) {
 	if real, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = real
 	}
-	if strings.Contains(exe, string(filepath.Separator)+"go-build") {
-		return "", fmt.Errorf("this is a temporary 'go run' build; install the binary first " +
-			"(go install ./cmd/agenttool-collab-mcp) and run its 'guard install'")
-	}
-	return exe, nil
+	return exe, setup.LastingBinary(exe)
 }
 
 func guardInspect(ctx context.Context, verb string, args []string, stdout, stderr io.Writer) int {
@@ -182,7 +180,7 @@ func describeHook(verb string, st guard.HookState) string {
 
 // guardCheck is what an installed hook runs. It fails open: whatever goes
 // wrong, one warning on stderr and exit 0. Only a conflict in block mode
-// exits 1.
+// exits, with guard.RefuseStatus, the one status the hook refuses on.
 func guardCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c := guardCommand("check", "--hook pre-commit|pre-push --mode warn|block [--db FILE] [-- REMOTE URL]  (run by the installed hook)")
 	fs := c.flags
@@ -224,13 +222,16 @@ func guardCheck(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	if *mode == guard.ModeBlock {
 		fmt.Fprintf(stderr, "collab guard: refused (block mode). Coordinate with the holder, or bypass once with AGENTOOL_COLLAB_GUARD=off or --no-verify.\n")
-		return 1
+		return guard.RefuseStatus
 	}
 	return 0
 }
 
 // runCheck resolves the database and credential from the environment and
-// checks within the time budget.
+// checks within the time budget. The budget is a hard one: the check runs
+// beside a timer, and when the timer fires first the answer is "took
+// longer" whatever the check is still waiting on (Git, a lock, a slow
+// disk); the process then exits, which ends the check.
 func runCheck(ctx context.Context, in guard.CheckInput) (guard.Verdict, error) {
 	budget := defaultGuardBudget
 	if v := os.Getenv(place.EnvGuardTimeout); v != "" {
@@ -240,6 +241,29 @@ func runCheck(ctx context.Context, in guard.CheckInput) (guard.Verdict, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
+	type result struct {
+		v   guard.Verdict
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := checkFromEnvironment(ctx, in)
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		if ctx.Err() != nil {
+			return r.v, fmt.Errorf("the check took longer than %s", budget)
+		}
+		return r.v, r.err
+	case <-ctx.Done():
+		return guard.Verdict{}, fmt.Errorf("the check took longer than %s", budget)
+	}
+}
+
+// checkFromEnvironment fills in what the hook's environment names (the
+// database, the session's credential) and runs the check.
+func checkFromEnvironment(ctx context.Context, in guard.CheckInput) (guard.Verdict, error) {
 	if in.Database == "" {
 		choice, err := place.Database(place.OS())
 		if err != nil {
@@ -260,11 +284,7 @@ func runCheck(ctx context.Context, in guard.CheckInput) (guard.Verdict, error) {
 			in.Own = &c
 		}
 	}
-	v, err := guard.Check(ctx, in)
-	if ctx.Err() != nil {
-		return v, fmt.Errorf("the check took longer than %s", budget)
-	}
-	return v, err
+	return guard.Check(ctx, in)
 }
 
 // conflictLine renders one conflict for a person at a terminal.

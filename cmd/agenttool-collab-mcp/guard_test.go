@@ -1,11 +1,16 @@
 package main
 
 import (
+	"context"
+	"database/sql"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/agenttool/collab/hosts/mcp/mcptest"
 )
 
 // guardRepo is a repository with a linked worktree, a session in each, and
@@ -17,6 +22,7 @@ type guardRepo struct {
 	otherCredential    string
 	launcher           string
 	holderTask, taskWS string
+	servers            []*mcptest.Client // the two sessions' servers
 }
 
 func newGuardRepo(t *testing.T) *guardRepo {
@@ -28,7 +34,8 @@ func newGuardRepo(t *testing.T) *guardRepo {
 	s.git(g.main, "worktree", "add", "-q", "-b", "other", g.linked)
 	holder, r, holderFile := startSession(t, s, g.main, "alice")
 	g.holderCredential, g.taskWS = holderFile, str(r, "workspace.id")
-	_, _, g.otherCredential = startSession(t, s, g.linked, "bob")
+	other, _, otherFile := startSession(t, s, g.linked, "bob")
+	g.otherCredential, g.servers = otherFile, []*mcptest.Client{holder, other}
 	ok(t, holder, "collab_task_create", map[string]any{"workspace_id": g.taskWS, "idempotency_key": "c1", "task_id": "ui",
 		"title": "Rework the app", "path_scopes": []any{"src/app"}})
 	ok(t, holder, "collab_task_claim", map[string]any{"workspace_id": g.taskWS, "idempotency_key": "k1", "task_id": "ui",
@@ -161,7 +168,7 @@ func TestGuardFailsOpen(t *testing.T) {
 	}
 	os.Remove(g.launcher)
 	out, made := g.commit(t, g.linked, nil, g.edit(t, g.linked, "src/app/x.go", "package app // no binary\n"))
-	if !made || !strings.Contains(out, "is gone; not checked") {
+	if !made || !strings.Contains(out, "collab guard: not checked:") || !strings.Contains(out, "is gone") {
 		t.Errorf("a missing binary should warn and let the commit through: made=%v\n%s", made, out)
 	}
 }
@@ -231,5 +238,106 @@ func TestGuardChecksWhatAPushCarries(t *testing.T) {
 	}
 	if out, err := push("AGENTOOL_COLLAB_GUARD=off"); err != nil || strings.Contains(out, "collab guard") {
 		t.Fatalf("the bypass should let the push through quietly: %v\n%s", err, out)
+	}
+}
+
+// TestGuardLetsCommitsThroughWhenItsBinaryIsBroken installs the hook, then
+// breaks the program it runs in each way an installation breaks: a binary
+// cut short by a failed copy, an older build that has no `guard check`
+// (it prints its usage and exits 2), a launcher whose interpreter is
+// missing (127), a crash (SIGSEGV). In warn and in block mode the commit
+// goes through with one "not checked" line and nothing of the broken
+// program's own output.
+func TestGuardLetsCommitsThroughWhenItsBinaryIsBroken(t *testing.T) {
+	self, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	breakages := []struct {
+		name   string
+		binary []byte
+	}{
+		{"truncated binary", self[:64<<10]},
+		{"older build without guard check", []byte("#!/bin/sh\nprintf 'unknown command \"guard\"\\nusage: a\\nusage: b\\n' >&2\nexit 2\n")},
+		{"launcher that cannot start", []byte("#!/bin/sh\nexec /nonexistent/collab/node \"$@\"\n")},
+		{"crash", []byte("#!/bin/sh\nkill -SEGV $$\n")},
+	}
+	g := newGuardRepo(t)
+	working, err := os.ReadFile(g.launcher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{"warn", "block"} {
+		if err := os.WriteFile(g.launcher, working, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if out, code := g.collab(t, g.linked, "guard", "install", "--mode", mode, "--binary", g.launcher); code != 0 {
+			t.Fatalf("install: %d %s", code, out)
+		}
+		for _, b := range breakages {
+			// A fresh file each time: the kernel refuses to overwrite a
+			// binary that may still be running.
+			os.Remove(g.launcher)
+			if err := os.WriteFile(g.launcher, b.binary, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			out, made := g.commit(t, g.linked, nil, g.edit(t, g.linked, "src/app/x.go", "package app // "+mode+" "+b.name+"\n"))
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			if !made || len(lines) != 1 || !strings.HasPrefix(lines[0], "collab guard: not checked: ") {
+				t.Errorf("%s mode, %s: want the commit made with exactly one \"not checked\" line; made=%v\n%s", mode, b.name, made, out)
+			}
+		}
+	}
+}
+
+// TestGuardAnswersALockedDatabaseWithinItsBudget holds an exclusive lock
+// on the database from this process while the hook's check, another
+// process, tries to read it. The check must give up within its budget
+// (200 ms, the default) and let the commit through, not wait out SQLite's
+// five-second lock timeout.
+func TestGuardAnswersALockedDatabaseWithinItsBudget(t *testing.T) {
+	g := newGuardRepo(t)
+	if out, code := g.collab(t, g.linked, "guard", "install", "--mode", "block", "--binary", g.launcher); code != 0 {
+		t.Fatalf("install: %d %s", code, out)
+	}
+	// An exclusive lock needs every other connection gone: the sessions'
+	// servers end first (their claim stays in the journal).
+	for _, c := range g.servers {
+		c.Close()
+	}
+	lock, err := sql.Open("sqlite", "file:"+g.s.db+"?_pragma=busy_timeout(20000)&_pragma=locking_mode(EXCLUSIVE)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	conn, err := lock.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), "BEGIN EXCLUSIVE"); err != nil {
+		t.Fatal(err)
+	}
+	defer conn.ExecContext(context.Background(), "ROLLBACK")
+	g.edit(t, g.linked, "src/app/x.go", "package app // locked\n")()
+	// The check itself, timed from outside: process start included.
+	cmd := exec.Command(g.launcher, "guard", "check", "--hook", "pre-commit", "--mode", "block")
+	cmd.Dir = g.linked
+	cmd.Env = g.s.env("AGENTOOL_COLLAB_GUARD_TIMEOUT=200ms")
+	began := time.Now()
+	out, err := cmd.CombinedOutput()
+	took := time.Since(began)
+	t.Logf("guard check on a locked database answered in %s: %s", took, strings.TrimSpace(string(out)))
+	if err != nil || !strings.Contains(string(out), "collab guard: not checked") {
+		t.Fatalf("a locked database should be answered \"not checked\" with status 0: %v\n%s", err, out)
+	}
+	// 200 ms of budget plus the start of a large test binary on a loaded
+	// machine; SQLite's own lock timeout is five seconds.
+	if took > 2*time.Second {
+		t.Fatalf("the check took %s; its budget is 200ms", took)
+	}
+	out2, made := g.commit(t, g.linked, []string{"AGENTOOL_COLLAB_GUARD_TIMEOUT=200ms"}, func() {})
+	if !made || !strings.Contains(out2, "collab guard: not checked") {
+		t.Fatalf("the commit should go through with a \"not checked\" line: made=%v\n%s", made, out2)
 	}
 }

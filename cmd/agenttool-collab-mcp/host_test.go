@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -108,7 +109,9 @@ func TestHostStageWritesAPluginRootAndPrintsBothHostsCommands(t *testing.T) {
 	if code := hostCommand(env, []string{"stage", dir}, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
-	for _, want := range []string{"claude plugin marketplace add " + dir, "claude plugin install collab@agenttool", "codex plugin marketplace add " + dir, "codex plugin add collab@agenttool"} {
+	// The folder is printed as a shell reads it back (quoted when TMPDIR holds spaces).
+	shown := setup.ShellJoin([]string{dir})
+	for _, want := range []string{"claude plugin marketplace add " + shown, "claude plugin install collab@agenttool", "codex plugin marketplace add " + shown, "codex plugin add collab@agenttool"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
@@ -134,4 +137,56 @@ func npmPlatform() string {
 		arch = "x64"
 	}
 	return goos + "-" + arch
+}
+
+// TestCommandsRefuseToWriteATemporaryBuildIntoAConfig runs this binary
+// from where Go keeps `go run` builds (its work folder and, since Go 1.24,
+// its build cache, here under a GOCACHE of another name) and asks each
+// command that writes the binary's path into another program's
+// configuration to do so. Each refuses, naming the path, and writes
+// nothing.
+func TestCommandsRefuseToWriteATemporaryBuildIntoAConfig(t *testing.T) {
+	self, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSandbox(t)
+	repo := s.repo("hooked", map[string]string{"a.txt": "a\n"})
+	const hash = "0674706e3656ce11c46f2c2fc72bcc573ea128966fc6e6539e155d6e500faa1a"
+	places := []string{
+		filepath.Join(s.root, "tmp", "go-build2190528646", "b001", "exe", "agenttool-collab-mcp"),
+		filepath.Join(s.root, "gocache", "06", hash+"-d", "agenttool-collab-mcp"),
+	}
+	hermesHome := filepath.Join(s.root, "hermes")
+	if err := os.MkdirAll(hermesHome, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	config := filepath.Join(hermesHome, "config.yaml")
+	if err := os.WriteFile(config, []byte("model: x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hook := filepath.Join(repo, ".git", "hooks", "pre-commit")
+	for _, exe := range places {
+		if err := os.MkdirAll(filepath.Dir(exe), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(exe, self, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"host", "install", "hermes", "--hermes-home", hermesHome}, {"guard", "install"}} {
+			cmd := exec.Command(exe, args...)
+			cmd.Dir, cmd.Env = repo, s.env()
+			out, err := cmd.CombinedOutput()
+			if err == nil || !strings.Contains(string(out), exe) || !strings.Contains(string(out), "go install") {
+				t.Errorf("%s from %s: want a refusal naming the path and the fix, got %v\n%s", strings.Join(args[:2], " "), exe, err, out)
+			}
+		}
+		if got, _ := os.ReadFile(config); string(got) != "model: x\n" {
+			t.Errorf("config.yaml was written from %s:\n%s", exe, got)
+		}
+		if _, err := os.Stat(hook); err == nil {
+			t.Errorf("a hook naming %s was written", exe)
+			os.Remove(hook)
+		}
+	}
 }

@@ -41,8 +41,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if cmd, ok := subcommands[args[0]]; ok {
 		return cmd(ctx, args[1:], stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "agenttool-collab-mcp: unknown command %q\n\n", args[0])
-	printUsage(stderr)
+	fmt.Fprintln(stderr, unknownCommand(args[0]))
 	return 2
 }
 

@@ -8,7 +8,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/search"
 	"github.com/agenttool/collab/core/store"
 )
@@ -64,13 +63,9 @@ func searchCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 }
 
 func runSearch(ctx context.Context, db string, rebuild bool, q search.Query, asJSON bool, stdout, stderr io.Writer) int {
-	path := db
-	if path == "" {
-		choice, err := place.Database(place.OS())
-		if err != nil {
-			return fail(stderr, err)
-		}
-		path = choice.Path
+	path, _, err := readTarget(db)
+	if err != nil {
+		return fail(stderr, err)
 	}
 	st, err := store.Open(ctx, store.Options{Path: path, ReadOnly: true})
 	if err != nil {

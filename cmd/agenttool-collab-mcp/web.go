@@ -57,14 +57,9 @@ func webCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		fmt.Fprintf(stderr, "⚠ listening on %s, beyond loopback: anyone who can reach it and holds the token can read every journal in this database\n", *addr)
 	}
-	path := *db
-	if path == "" {
-		choice, err := place.Database(place.OS())
-		if err != nil {
-			fail(stderr, err)
-			return 2
-		}
-		path = choice.Path
+	path, _, err := readTarget(*db)
+	if err != nil {
+		return fail(stderr, err)
 	}
 	st, err := store.Open(ctx, store.Options{Path: path, ReadOnly: true})
 	if err != nil {

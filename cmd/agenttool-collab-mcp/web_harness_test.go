@@ -92,7 +92,8 @@ func newBrowser(t testing.TB, opts ...chromedp.ExecAllocatorOption) *browser {
 	exe := chromiumPath(t)
 	all := append([]chromedp.ExecAllocatorOption{}, chromedp.DefaultExecAllocatorOptions[:]...)
 	all = append(all, chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1280, 900))
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1280, 900),
+		chromedp.Env("TMPDIR="+shortTempDir(t)))
 	all = append(all, opts...)
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), all...)
 	ctx, cancelC := chromedp.NewContext(actx)
@@ -118,6 +119,24 @@ func newBrowser(t testing.TB, opts ...chromedp.ExecAllocatorOption) *browser {
 		t.Fatalf("start chromium: %v", err)
 	}
 	return b
+}
+
+// shortTempDir is a private folder with a short path for Chromium's own
+// temporary files. Its singleton socket lives there, and a Unix socket's
+// path must fit in about a hundred bytes, which a long TMPDIR (macOS's
+// /var/folders/…/T/, or any deep one) leaves no room for.
+func shortTempDir(t testing.TB) string {
+	t.Helper()
+	base := os.TempDir()
+	if len(base) > 40 {
+		base = "/tmp"
+	}
+	dir, err := os.MkdirTemp(base, "cr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
 }
 
 func argsText(args []*runtime.RemoteObject) string {

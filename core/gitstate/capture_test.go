@@ -2,6 +2,7 @@ package gitstate
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -219,6 +220,18 @@ func TestOutputOverTheCapFailsThatCall(t *testing.T) {
 	r := smallRepo(t)
 	status := r.git("status", "--porcelain=v1", "-z", "--untracked-files=all")
 	index := r.git("ls-files", "-s", "-z")
+	// The cap must sit above the one rev-parse that learns the top level,
+	// the Git directories and HEAD. Its output holds the repository's path
+	// three times, so a long TMPDIR (macOS: /var/folders/xy/…/T/) can make
+	// it longer than the small fixture's listings; staged files with long
+	// names grow those past it.
+	located := len(r.git(batchArgs(true, "--show-toplevel", "--git-common-dir", "--git-dir")...))
+	for i := 0; min(len(status), len(index)) <= located+64; i++ {
+		r.write(fmt.Sprintf("padding/%03d-%s", i, strings.Repeat("x", 100)), "p\n", 0o644)
+		r.git("add", "padding")
+		status = r.git("status", "--porcelain=v1", "-z", "--untracked-files=all")
+		index = r.git("ls-files", "-s", "-z")
+	}
 	limit := min(len(status), len(index)) - 1
 	if limit < len("0123456789012345678901234567890123456789\n") {
 		t.Fatalf("fixture too small: status %d bytes, index %d bytes", len(status), len(index))

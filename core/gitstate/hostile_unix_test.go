@@ -19,25 +19,28 @@ import (
 // call to go on.
 type trap struct {
 	marker  string // one line per run
-	program string // for filters, textconv, hooks, fsmonitor, external diff
-	process string // for a long-running filter process: records and exits
+	program string // for filters, textconv, fsmonitor, external diff: a shell command
+	process string // for a long-running filter process, which records and exits: a shell command
+	// programPath is the file program runs, for a hook to exec.
+	programPath string
 }
 
 func newTrap(t *testing.T) trap {
 	t.Helper()
-	// Git hands filter and textconv commands to the shell: the path must not
-	// hold the parentheses of a subtest's name.
+	// Git hands these commands to the shell: the paths are quoted, as a
+	// TMPDIR may hold spaces, and the folder is not t.TempDir, whose name
+	// holds a subtest's parentheses.
 	dir, err := os.MkdirTemp("", "trap")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	tr := trap{marker: filepath.Join(dir, "runs"), program: filepath.Join(dir, "trap.sh"),
-		process: filepath.Join(dir, "process.sh")}
-	record := "#!/bin/sh\nprintf '%s %s\\n' \"$0\" \"$*\" >> '" + tr.marker + "'\n"
+	program, process := filepath.Join(dir, "trap.sh"), filepath.Join(dir, "process.sh")
+	tr := trap{marker: filepath.Join(dir, "runs"), program: shellWord(program), process: shellWord(process), programPath: program}
+	record := "#!/bin/sh\nprintf '%s %s\\n' \"$0\" \"$*\" >> " + shellWord(tr.marker) + "\n"
 	scripts := map[string]string{
-		tr.program: record + "if [ -n \"$1\" ] && [ -f \"$1\" ]; then cat \"$1\"; else cat; fi\n",
-		tr.process: record + "exit 0\n",
+		program: record + "if [ -n \"$1\" ] && [ -f \"$1\" ]; then cat \"$1\"; else cat; fi\n",
+		process: record + "exit 0\n",
 	}
 	for path, body := range scripts {
 		if err := os.WriteFile(path, []byte(body), 0o755); err != nil {
@@ -46,6 +49,9 @@ func newTrap(t *testing.T) trap {
 	}
 	return tr
 }
+
+// shellWord quotes s as one POSIX shell word.
+func shellWord(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // runs returns the recorded runs and forgets them.
 func (tr trap) runs() []string {
@@ -107,11 +113,11 @@ func TestARepositoryCannotMakeGitRunAProgram(t *testing.T) {
 		}, status},
 		{"post-index-change hook under core.hooksPath", func(t *testing.T, r *repo, tr trap) {
 			hooks := r.path(".hooks")
-			writeHook(t, hooks, "post-index-change", tr.program)
+			writeHook(t, hooks, "post-index-change", tr.programPath)
 			r.git("config", "core.hooksPath", hooks)
 		}, status},
 		{"post-index-change hook in .git/hooks", func(t *testing.T, r *repo, tr trap) {
-			writeHook(t, r.path(".git/hooks"), "post-index-change", tr.program)
+			writeHook(t, r.path(".git/hooks"), "post-index-change", tr.programPath)
 		}, status},
 		{"clean filter (status)", func(t *testing.T, r *repo, tr trap) {
 			r.git("config", "filter.evil.clean", tr.program)
@@ -195,7 +201,7 @@ func writeHook(t *testing.T, dir, name, program string) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	body := "#!/bin/sh\nexec '" + program + "' \"$@\"\n"
+	body := "#!/bin/sh\nexec " + shellWord(program) + " \"$@\"\n"
 	if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package guard
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/agenttool/collab/core/store"
 )
@@ -61,7 +62,13 @@ func Check(ctx context.Context, in CheckInput) (Verdict, error) {
 	if len(changes) == 0 {
 		return v, nil
 	}
-	st, err := store.Open(ctx, store.Options{Path: in.Database, ReadOnly: true})
+	opts := store.Options{Path: in.Database, ReadOnly: true}
+	if deadline, ok := ctx.Deadline(); ok {
+		// A locked file must not hold the hook past its budget: SQLite's
+		// lock wait is not interrupted by the context, so bound it too.
+		opts.LockWait = max(time.Until(deadline), time.Millisecond)
+	}
+	st, err := store.Open(ctx, opts)
 	if err != nil {
 		return v, fmt.Errorf("open the collab database: %w", err)
 	}

@@ -216,9 +216,21 @@ func unquote(s string) string {
 	return strings.ReplaceAll(s, `'\''`, "'")
 }
 
-// script is the hook: the check (unless bypassed, or the binary is gone,
-// which only warns), then the chained hook with the same arguments and, for
-// pre-push, the same input. Only a block-mode conflict stops Git.
+// RefuseStatus is the exit status by which `guard check` tells the hook
+// that a block-mode check found a conflict. It is the only status the hook
+// turns into a refusal: Git and the shell use 1, 2, 126, 127 and 128+N for
+// their own failures (a usage error, a binary that cannot be executed or
+// found, a crash), and a hook that passed those on would stop commits
+// because the guard itself is broken.
+const RefuseStatus = 86
+
+// script is the hook: the check (unless bypassed), then the chained hook
+// with the same arguments and, for pre-push, the same input. Only the
+// check's RefuseStatus in block mode stops Git; any other failure of the
+// binary (missing, truncated, crashed, an older build, a launcher that
+// cannot start) prints one "not checked" line and lets Git go on. The
+// check's own stderr is held until it ends so that a broken binary's
+// noise (and the shell's "Segmentation fault") is replaced by that line.
 func script(name string, opts InstallOptions, chained string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!/bin/sh\n%s\n", marker)
@@ -234,14 +246,23 @@ func script(name string, opts InstallOptions, chained string) string {
 	fmt.Fprintf(&b, `if [ "${AGENTOOL_COLLAB_GUARD:-}" = off ]; then
   :
 elif [ -x "$collab_binary" ]; then
-  %s || exit $?
+  collab_said=$( { %s; } 2>&1 >/dev/null )
+  collab_status=$?
+  if [ "$collab_status" -eq 0 ] || [ "$collab_status" -eq %d ]; then
+    [ -z "$collab_said" ] || printf '%%s\n' "$collab_said" >&2
+  else
+    echo "collab guard: not checked: $collab_binary failed with exit status $collab_status (reinstall collab, then run 'guard install' again)" >&2
+  fi
+  if [ "$collab_status" -eq %d ] && [ "$collab_mode" = %s ]; then
+    exit 1
+  fi
 else
-  echo "collab guard: $collab_binary is gone; not checked (run 'guard install' again)" >&2
+  echo "collab guard: not checked: $collab_binary is gone (run 'guard install' again)" >&2
 fi
 if [ -x "$collab_chained" ]; then
   %s || exit $?
 fi
 exit 0
-`, check, chain)
+`, check, RefuseStatus, RefuseStatus, ModeBlock, chain)
 	return b.String()
 }

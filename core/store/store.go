@@ -43,6 +43,10 @@ type Options struct {
 	// Synchronous is SQLite's synchronous level for commits: "normal"
 	// (the default) or "full"; see sqlite.Options.
 	Synchronous string
+	// LockWait bounds how long a SQLite connection waits on another
+	// process's lock (see sqlite.Options); zero means five seconds. On
+	// PostgreSQL the context's deadline bounds every wait instead.
+	LockWait time.Duration
 }
 
 // Store is an open collab database: the coordination rules over the
@@ -74,7 +78,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		return s.openPostgres(ctx, opts)
 	}
 	db, err := sqlite.Open(ctx, sqlite.Options{Path: opts.Path, Now: s.now, Observe: s.observe, ReadOnly: opts.ReadOnly,
-		Inspect: opts.Inspect, Synchronous: opts.Synchronous})
+		Inspect: opts.Inspect, Synchronous: opts.Synchronous, LockWait: opts.LockWait})
 	if err != nil {
 		return nil, err
 	}

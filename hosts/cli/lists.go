@@ -15,6 +15,9 @@ func Tasks(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs, c := newFlags("tasks", "tasks [--status open|claimed|blocked|completed] [--db FILE] [--root DIR | --workspace ID] [--json]", stdout, stderr)
 	status := fs.String("status", "", "only tasks whose stored status is `S`")
 	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
+		if err := checkTaskStatus(*status); err != nil {
+			return err
+		}
 		tasks, err := v.st.ListTasks(ctx, v.ws.ID, *status)
 		if err != nil {
 			return err
@@ -32,6 +35,27 @@ func Tasks(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return nil
 	})
+}
+
+// storedStatuses are the values --status can match: the stored ones
+// (a lease that ran out is still stored as claimed).
+var storedStatuses = []store.TaskStatus{store.TaskOpen, store.TaskClaimed, store.TaskBlocked, store.TaskCompleted}
+
+// checkTaskStatus refuses a --status no task can have, which would
+// otherwise read as an empty list.
+func checkTaskStatus(status string) error {
+	if status == "" {
+		return nil
+	}
+	names := make([]string, len(storedStatuses))
+	for i, s := range storedStatuses {
+		if string(s) == status {
+			return nil
+		}
+		names[i] = string(s)
+	}
+	return &problem{what: fmt.Sprintf("no task status %q", status),
+		fix: "use --status " + strings.Join(names, ", ") + ", or leave it out to list every task", code: ExitUsage}
 }
 
 // Show prints one task: state, lease, scopes, checkpoints, reviews and the

@@ -60,7 +60,7 @@ func Run(ctx context.Context, in Inputs) Report {
 	for _, h := range r.Hosts {
 		if !h.Agrees {
 			r.Agree = false
-			r.problem("%s (%s) would open %s instead of %s: %s", h.Host, h.Entry, h.Database.Path, r.Database.Path, h.Note)
+			r.problem("%s", disagreement(h, r.Database))
 		}
 	}
 	if root != nil {
@@ -80,6 +80,23 @@ func Run(ctx context.Context, in Inputs) Report {
 		r.problem("the journal does not open cleanly: %s", r.Journal.Detail)
 	}
 	return r
+}
+
+// disagreement says how a host's database differs from the shell's: two
+// different paths when they are, else what makes the host's setting
+// unreliable (a relative path, a setting that cannot be resolved), without
+// setting a path beside itself.
+func disagreement(h HostReport, want Database) string {
+	who := fmt.Sprintf("%s (%s)", h.Host, h.Entry)
+	switch {
+	case h.Database.Error != "":
+		return fmt.Sprintf("%s cannot tell which database to open: %s", who, h.Note)
+	case h.Database.Path != want.Path:
+		return fmt.Sprintf("%s would open %s instead of %s: %s", who, h.Database.Path, want.Path, h.Note)
+	case h.Database.Relative:
+		return fmt.Sprintf("%s opens %s only by chance: %s; make the setting absolute", who, h.Database.Path, h.Note)
+	}
+	return fmt.Sprintf("%s: %s", who, h.Note)
 }
 
 func (r *Report) problem(format string, args ...any) {

@@ -329,7 +329,7 @@ func TestFileProblemsGiveTheCommandThatFixesThem(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.env["AGENTOOL_COLLAB_DB"] = db
-	if problems := strings.Join(m.run().Problems, "\n"); !strings.Contains(problems, "fix: chmod 600 "+db) {
+	if problems := strings.Join(m.run().Problems, "\n"); !strings.Contains(problems, "fix: chmod 600 "+shellQuote(db)) {
 		t.Errorf("a world-readable database:\n%s", problems)
 	}
 }

@@ -32,9 +32,10 @@ func HostCommands(host string, install bool, source string) (cmds [][]string, ok
 }
 
 // DefaultSource is the package folder the running binary belongs to, when
-// it runs from one, else the repository's marketplace.
+// it runs from one that lasts (LastingBinary), else the repository's
+// marketplace.
 func DefaultSource(env Env) string {
-	if exe, err := env.Executable(); err == nil {
+	if exe, err := env.Executable(); err == nil && LastingBinary(exe) == nil {
 		root := filepath.Dir(filepath.Dir(filepath.Dir(exe)))
 		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(claude.MarketplacePath))); err == nil {
 			return root

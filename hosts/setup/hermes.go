@@ -61,8 +61,8 @@ func HermesEntry(env Env, db, command string) (hermes.Entry, error) {
 			return hermes.Entry{}, fmt.Errorf("find this binary: %w", err)
 		}
 	}
-	if isGoRunBuild(command) {
-		return hermes.Entry{}, fmt.Errorf("%s is a temporary `go run` build, which Go deletes when it exits; install the binary first (go install ./cmd/agenttool-collab-mcp, or host stage DIR) and run host install hermes with it", command)
+	if err := LastingBinary(command); err != nil {
+		return hermes.Entry{}, err
 	}
 	if db == "" {
 		if db, err = Database(env); err != nil {
@@ -90,16 +90,4 @@ func HermesEntry(env Env, db, command string) (hermes.Entry, error) {
 	}
 	vars := append(paths[1:], hermes.Var{Name: plugin.HostVariable, Value: string(hermes.Host)})
 	return hermes.Entry{Command: command, Env: vars}, nil
-}
-
-// isGoRunBuild reports a binary that `go run` linked into a go-build
-// folder (…/go-build123/b001/exe/name), which is gone once it exits.
-func isGoRunBuild(path string) bool {
-	parts := strings.Split(filepath.ToSlash(path), "/")
-	for i, p := range parts {
-		if strings.HasPrefix(p, "go-build") && i+2 < len(parts) && parts[i+2] == "exe" {
-			return true
-		}
-	}
-	return false
 }

@@ -24,7 +24,7 @@ func (s *DB) NewChangeProbe() (*ChangeProbe, error) {
 	if s.memory {
 		return &ChangeProbe{memory: s}, nil
 	}
-	db, err := openPool(s.path, "deferred", s.sync, readOnlyAccess, 1)
+	db, err := openPool(s.path, "deferred", s.sync, readOnlyAccess, s.lockWait, 1)
 	if err != nil {
 		return nil, err
 	}

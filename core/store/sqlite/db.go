@@ -48,6 +48,11 @@ type Options struct {
 	// doctor): a cleanly closed file is read as immutable, so that nothing
 	// (no -wal, no -shm) is created beside it and read-only media work.
 	Inspect bool
+	// LockWait bounds how long each connection waits on another process's
+	// lock before reporting the file busy; zero means five seconds. A
+	// caller with a short budget of its own (the Git guard) sets it so that
+	// a locked file answers within that budget.
+	LockWait time.Duration
 	// Synchronous is SQLite's synchronous level for commits: "normal"
 	// (the default) or "full". In WAL mode "normal" never loses or tears a
 	// committed transaction when a process crashes or is killed; only an
@@ -65,6 +70,8 @@ type DB struct {
 	observe func(ctx context.Context, root, explicitKey string) (gitstate.Identity, gitstate.Checkpoint, error)
 	memory  bool
 	sync    string
+	// lockWait is every pooled connection's busy timeout.
+	lockWait time.Duration
 	// writeStmts and readStmts cache prepared statements per pool.
 	writeStmts, readStmts *stmtCache
 	// readOnly stores refuse every mutation.
@@ -125,9 +132,9 @@ const (
 )
 
 // dsn builds the driver URI for path with per-connection pragmas.
-func dsn(path, txlock, synchronous string, mode access) string {
+func dsn(path, txlock, synchronous string, mode access, lockWait time.Duration) string {
 	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", lockWait.Milliseconds()))
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous("+synchronous+")")
 	q.Set("_txlock", txlock)
@@ -153,8 +160,8 @@ func uriPath(path string) string {
 	return strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(path)
 }
 
-func openPool(path, txlock, synchronous string, mode access, maxConns int) (*sql.DB, error) {
-	db, err := sql.Open("sqlite", dsn(path, txlock, synchronous, mode))
+func openPool(path, txlock, synchronous string, mode access, lockWait time.Duration, maxConns int) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", dsn(path, txlock, synchronous, mode, lockWait))
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite: %w", err)
 	}

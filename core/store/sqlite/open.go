@@ -29,6 +29,10 @@ func Open(ctx context.Context, opts Options) (*DB, error) {
 	if s.observe == nil {
 		s.observe = gitstate.InspectAndCapture
 	}
+	s.lockWait = opts.LockWait
+	if s.lockWait <= 0 {
+		s.lockWait = busyTimeout
+	}
 	switch opts.Synchronous {
 	case "", "normal", "NORMAL":
 		s.sync = "normal"
@@ -101,7 +105,7 @@ func (s *DB) openPools() error {
 	if s.memory {
 		// One connection: every pooled connection would otherwise see its
 		// own empty in-memory database.
-		s.write, err = openPool(s.path, "immediate", s.sync, readWrite, 1)
+		s.write, err = openPool(s.path, "immediate", s.sync, readWrite, s.lockWait, 1)
 		s.read = s.write
 		return err
 	}
@@ -112,11 +116,11 @@ func (s *DB) openPools() error {
 	case s.readOnly:
 		mode = readOnlyAccess
 	}
-	if s.write, err = openPool(s.path, "immediate", s.sync, mode, 1); err != nil {
+	if s.write, err = openPool(s.path, "immediate", s.sync, mode, s.lockWait, 1); err != nil {
 		return err
 	}
 	s.directURI = directURI(s.path, s.immutable)
-	s.read, err = openPool(s.path, "deferred", s.sync, mode, 4)
+	s.read, err = openPool(s.path, "deferred", s.sync, mode, s.lockWait, 4)
 	return err
 }
 
@@ -132,7 +136,7 @@ func (s *DB) openGuard() (*guardPool, error) {
 	if s.memory || s.readOnly || !exists(s.path+place.WALSuffix) {
 		return &guardPool{db: s.write}, nil
 	}
-	db, err := openPool(s.path, "deferred", s.sync, readOnlyAccess, 1)
+	db, err := openPool(s.path, "deferred", s.sync, readOnlyAccess, s.lockWait, 1)
 	if err != nil {
 		return nil, err
 	}

@@ -25,7 +25,7 @@ func TestWriteConnectionsBatchTheirWAL(t *testing.T) {
 		{"immediate", readOnlyAccess, path, ""},
 		{"immediate", readWrite, MemoryPath, ""},
 	} {
-		u, err := url.Parse(dsn(c.path, c.txlock, "normal", c.mode))
+		u, err := url.Parse(dsn(c.path, c.txlock, "normal", c.mode, busyTimeout))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,7 +49,7 @@ func TestWALBatchLeavesEachCommitWholeInTheFile(t *testing.T) {
 		t.Run(sync, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "db.sqlite")
-			w, err := openPool(path, "immediate", sync, readWrite, 1)
+			w, err := openPool(path, "immediate", sync, readWrite, busyTimeout, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
