@@ -85,18 +85,20 @@ func hashOf(token string) string {
 }
 
 // Read returns the entries of the file at path, sorted by name; a missing
-// file holds none.
+// file holds none. A file that is not private to this user (see
+// UnsafeFileError) is refused whatever it holds, so Add and Revoke refuse
+// it too and write nothing.
 func Read(path string) ([]Entry, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := readTrusted(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read token file: %w", err)
+		return nil, err
 	}
 	var body fileBody
 	if err := json.Unmarshal(raw, &body); err != nil {
-		return nil, fmt.Errorf("token file %s is not valid: %w", filepath.Base(path), err)
+		return nil, fmt.Errorf("token file %s is not valid: %w", FileName, err)
 	}
 	sort.Slice(body.Tokens, func(i, j int) bool { return body.Tokens[i].Name < body.Tokens[j].Name })
 	return body.Tokens, nil
