@@ -12,8 +12,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
+	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/place"
 )
 
@@ -23,6 +25,15 @@ const FileName = place.TokensFileName
 
 // Prefix starts every token, so a leaked one is recognisable in a scan.
 const Prefix = "collab_"
+
+// IsTokenShaped reports whether s has the shape of a token Add makes:
+// Prefix followed by 32 random bytes in unpadded base64url, the shape of a
+// session token (credfile.IsTokenShaped). It says nothing about whether
+// the token file lists it.
+func IsTokenShaped(s string) bool {
+	secret, ok := strings.CutPrefix(s, Prefix)
+	return ok && credfile.IsTokenShaped(secret)
+}
 
 // PathFor returns the token file of the database at databasePath
 // (place.Beside.TokensFile).
