@@ -37,3 +37,14 @@ func TestCheckPrivateNamesTheFirstRuleBroken(t *testing.T) {
 		}
 	}
 }
+
+func TestEveryFaultSaysItselfInDistinctWords(t *testing.T) {
+	seen := map[string]Fault{}
+	for f := Private; f <= Linked; f++ {
+		s := f.String()
+		if prev, dup := seen[s]; dup || s == "" {
+			t.Errorf("%d says %q, as %d does", f, s, prev)
+		}
+		seen[s] = f
+	}
+}
