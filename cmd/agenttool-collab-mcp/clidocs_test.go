@@ -118,6 +118,13 @@ one whose repository holds ` + "`--root DIR`" + ` (default: the current director
 commands open the database read-only and never create or migrate it. The examples below read a journal kept by
 ` + "`collab demo --keep`" + ` and pass ` + "`--db`" + ` (not shown).
 
+Text that agents wrote (actor labels, titles, report bodies, summaries, paths) is printed with its control
+characters escaped, on a terminal or not: C0 controls such as ESC and BEL, DEL, the C1 controls U+0080–U+009F, the
+bidirectional overrides and isolates, and U+2028/U+2029 show as ` + "`\\x1b`" + `, ` + "`\\u009b`" + ` and so on
+(` + "`hosts/termtext`" + `), so nothing in a journal can retitle, clear or move about the person's terminal or write its
+clipboard. Report bodies, handoff summaries and decisions keep their line breaks and tabs; every other field stays on
+one line. ` + "`--json`" + ` prints the exact JSON instead.
+
 A person acts through a credential-bound session of their own, started by the first action (named by ` + "`--as`" + `,
 else ` + "`$COLLAB_PERSON`" + `, else ` + "`person:<login>`" + `) and resumed by every later one, which moves it to a new generation.
 Its credential is kept in ` + "`$XDG_STATE_HOME/agenttool/collab-person/`" + ` (else ` + "`~/.local/state/...`" + `), mode 0600 in a

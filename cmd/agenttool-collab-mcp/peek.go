@@ -11,6 +11,7 @@ import (
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/wake"
+	"github.com/agenttool/collab/hosts/termtext"
 )
 
 const peekUsage = `usage: agenttool-collab-mcp peek [--session-file FILE] [--db FILE] [--json] [--hook claude|codex]
@@ -108,12 +109,13 @@ func printPeek(w io.Writer, s wake.Summary) {
 	}
 }
 
-// noticeLine renders one notice on one line.
+// noticeLine renders one notice on one line, its text escaped for the
+// terminal.
 func noticeLine(n wake.Notice) string {
 	if n.Sequence == 0 {
-		return "  " + n.Text
+		return "  " + termtext.Label(n.Text)
 	}
-	return fmt.Sprintf("  #%d %s", n.Sequence, n.Text)
+	return fmt.Sprintf("  #%d %s", n.Sequence, termtext.Label(n.Text))
 }
 
 func plural(n int64, noun string) string {

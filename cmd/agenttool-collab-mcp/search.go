@@ -10,6 +10,7 @@ import (
 
 	"github.com/agenttool/collab/core/search"
 	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/hosts/termtext"
 )
 
 const searchUsage = `search QUERY... [flags]
@@ -56,13 +57,15 @@ func searchCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if q.Until, err = search.ParseBound(*until, true); err != nil {
 		return fail(stderr, err) + 1
 	}
+	var marks snippetMarks
 	if !*asJSON && cli.ColorFor(stdout) {
-		q.MarkOpen, q.MarkClose = "\x1b[1m", "\x1b[0m"
+		marks = newSnippetMarks()
+		q.MarkOpen, q.MarkClose = marks.open, marks.close
 	}
-	return runSearch(ctx, *db, *rebuild, q, *asJSON, stdout, stderr)
+	return runSearch(ctx, *db, *rebuild, q, marks, *asJSON, stdout, stderr)
 }
 
-func runSearch(ctx context.Context, db string, rebuild bool, q search.Query, asJSON bool, stdout, stderr io.Writer) int {
+func runSearch(ctx context.Context, db string, rebuild bool, q search.Query, marks snippetMarks, asJSON bool, stdout, stderr io.Writer) int {
 	path, _, err := readTarget(db)
 	if err != nil {
 		return fail(stderr, err)
@@ -105,11 +108,14 @@ func runSearch(ctx context.Context, db string, rebuild bool, q search.Query, asJ
 		enc.Encode(map[string]any{"query": q.Text, "interpreted_as": res.Interpreted, "hits": hits, "next_cursor": next})
 		return 0
 	}
-	printHits(stdout, q, res)
+	printHits(stdout, q, res, marks)
 	return 0
 }
 
-func printHits(w io.Writer, q search.Query, res search.Result) {
+// printHits prints the hits for a person; every piece of journal text is
+// escaped for the terminal (hosts/termtext), the snippet through marks.
+func printHits(w io.Writer, q search.Query, res search.Result, marks snippetMarks) {
+	esc := termtext.Label
 	switch len(res.Hits) {
 	case 0:
 		fmt.Fprintf(w, "no hits for %q\n", q.Text)
@@ -119,25 +125,25 @@ func printHits(w io.Writer, q search.Query, res search.Result) {
 		fmt.Fprintf(w, "%d hits for %q\n", len(res.Hits), q.Text)
 	}
 	if res.Interpreted != q.Text {
-		fmt.Fprintf(w, "(searched as %s)\n", res.Interpreted)
+		fmt.Fprintf(w, "(searched as %s)\n", esc(res.Interpreted))
 	}
 	for _, h := range res.Hits {
-		fmt.Fprintf(w, "\n#%d %s %s  %s", h.Sequence, h.Kind, h.ID, h.OccurredAt)
+		fmt.Fprintf(w, "\n#%d %s %s  %s", h.Sequence, esc(h.Kind), esc(h.ID), esc(h.OccurredAt))
 		if h.TaskID != nil && *h.TaskID != h.ID {
-			fmt.Fprintf(w, "  task %s", *h.TaskID)
+			fmt.Fprintf(w, "  task %s", esc(*h.TaskID))
 		}
-		fmt.Fprintf(w, "  by %s", h.Actor)
+		fmt.Fprintf(w, "  by %s", esc(h.Actor))
 		if q.WorkspaceID == "" {
-			fmt.Fprintf(w, "  in %s", h.WorkspaceID)
+			fmt.Fprintf(w, "  in %s", esc(h.WorkspaceID))
 		}
 		fmt.Fprintln(w)
 		if h.Title != "" {
-			fmt.Fprintf(w, "  %s\n", oneLine(h.Title))
+			fmt.Fprintf(w, "  %s\n", esc(oneLine(h.Title)))
 		}
-		fmt.Fprintf(w, "  %s\n", oneLine(h.Snippet))
+		fmt.Fprintf(w, "  %s\n", marks.render(oneLine(h.Snippet)))
 	}
 	if res.NextCursor != "" {
-		fmt.Fprintf(w, "\nmore: add --cursor %s\n", res.NextCursor)
+		fmt.Fprintf(w, "\nmore: add --cursor %s\n", esc(res.NextCursor))
 	}
 }
 

@@ -80,7 +80,7 @@ func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if err != nil {
 			return fail(stderr, err)
 		}
-		cfg.Tokens = tokens.NewStore(path, nil)
+		cfg.Tokens = tokenStore(path, stderr)
 	}
 	srv, err := httpserve.New(cfg)
 	if err != nil {
@@ -125,4 +125,21 @@ func parseExpiry(v string) (time.Duration, error) {
 		return 0, fmt.Errorf("--expires %q: use a positive duration such as 30d, 12h or 90m", v)
 	}
 	return d, nil
+}
+
+// tokenStore returns the Store that admits serve's clients. It says on
+// stderr, once per change, when the token file stops being trusted (no
+// client is admitted then) and when it is trusted again; the lines name
+// the file by its base name, never its path.
+func tokenStore(path string, stderr io.Writer) *tokens.Store {
+	ts := tokens.NewStore(path, nil)
+	ts.OnProblem(func(problem error) {
+		if problem != nil {
+			fmt.Fprintf(stderr, "✖ %v\n", problem)
+			return
+		}
+		fmt.Fprintf(stderr, "· token file %s is trusted again; its tokens are admitted\n", tokens.FileName)
+	})
+	ts.Problem()
+	return ts
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/wake"
+	"github.com/agenttool/collab/hosts/termtext"
 )
 
 const watchUsage = `usage: agenttool-collab-mcp watch [--session-file FILE] [--db FILE] [--json] [--interval D]
@@ -155,9 +156,10 @@ func (w *watcher) print(n wake.Notice) {
 		json.NewEncoder(w.out).Encode(n)
 		return
 	}
+	text := termtext.Label(n.Text)
 	if n.Sequence == 0 {
-		fmt.Fprintf(w.out, "collab: %s\n", n.Text)
+		fmt.Fprintf(w.out, "collab: %s\n", text)
 		return
 	}
-	fmt.Fprintf(w.out, "collab: #%d %s — call collab_next\n", n.Sequence, n.Text)
+	fmt.Fprintf(w.out, "collab: #%d %s — call collab_next\n", n.Sequence, text)
 }

@@ -53,3 +53,22 @@ func TokenMatches(storedHashHex, token string) bool {
 	equal := subtle.ConstantTimeCompare(want, got[:]) == 1
 	return valid && equal
 }
+
+// TokenLength is the length of every session token NewToken returns.
+const TokenLength = 43
+
+// IsTokenShaped reports whether s has the shape of a session token:
+// exactly TokenLength characters of the base64url alphabet. It says
+// nothing about whether any session holds it.
+func IsTokenShaped(s string) bool { return len(s) == TokenLength && isBase64URL(s) }
+
+// isBase64URL reports whether every byte of s is in the unpadded base64url
+// alphabet (A-Z a-z 0-9 - _).
+func isBase64URL(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,6 +1,9 @@
 // Package fileowner is collab's one answer to "does this file belong to
 // me?", asked before the database, its SQLite sidecars and the session
 // credential files are trusted, and to "how many names does it have?".
+// CheckPrivate combines them into the credential-file rule (a regular
+// file of mine, closed to others, one link, not a symlink) that the
+// session credential files and the serve token file share.
 //
 // The owner is the process's real uid (getuid), the uid the reference
 // implementation compares with (process.getuid), so both implementations

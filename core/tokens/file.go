@@ -12,8 +12,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
+	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/place"
 )
 
@@ -23,6 +25,15 @@ const FileName = place.TokensFileName
 
 // Prefix starts every token, so a leaked one is recognisable in a scan.
 const Prefix = "collab_"
+
+// IsTokenShaped reports whether s has the shape of a token Add makes:
+// Prefix followed by 32 random bytes in unpadded base64url, the shape of a
+// session token (credfile.IsTokenShaped). It says nothing about whether
+// the token file lists it.
+func IsTokenShaped(s string) bool {
+	secret, ok := strings.CutPrefix(s, Prefix)
+	return ok && credfile.IsTokenShaped(secret)
+}
 
 // PathFor returns the token file of the database at databasePath
 // (place.Beside.TokensFile).
@@ -85,18 +96,20 @@ func hashOf(token string) string {
 }
 
 // Read returns the entries of the file at path, sorted by name; a missing
-// file holds none.
+// file holds none. A file that is not private to this user (see
+// UnsafeFileError) is refused whatever it holds, so Add and Revoke refuse
+// it too and write nothing.
 func Read(path string) ([]Entry, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := readTrusted(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read token file: %w", err)
+		return nil, err
 	}
 	var body fileBody
 	if err := json.Unmarshal(raw, &body); err != nil {
-		return nil, fmt.Errorf("token file %s is not valid: %w", filepath.Base(path), err)
+		return nil, fmt.Errorf("token file %s is not valid: %w", FileName, err)
 	}
 	sort.Slice(body.Tokens, func(i, j int) bool { return body.Tokens[i].Name < body.Tokens[j].Name })
 	return body.Tokens, nil

@@ -1,6 +1,7 @@
 package tokens_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,5 +79,42 @@ func TestStoreSeesAddsRevocationsAndExpiryWithoutReopening(t *testing.T) {
 	entries, err := tokens.Read(path)
 	if err != nil || len(entries) != 1 || entries[0].Name != "b" || !entries[0].Expired(clock) {
 		t.Fatalf("entries after revoke: %+v %v", entries, err)
+	}
+}
+
+// A token file that is not private to this user admits nobody, Add
+// refuses to write through it, and the Store reports each change of
+// verdict once, never naming the path.
+func TestAnUnsafeTokenFileAdmitsNobodyAndIsReportedOnce(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, tokens.FileName)
+	tok, err := tokens.Add(path, "alice", 0, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reports []error
+	s := tokens.NewStore(path, nil)
+	s.OnProblem(func(p error) { reports = append(reports, p) })
+	if _, ok := s.Check(tok); !ok || len(reports) != 0 {
+		t.Fatalf("a private file: admitted %v, reports %v", ok, reports)
+	}
+	os.Chmod(path, 0o666)
+	for range 3 {
+		if _, ok := s.Check(tok); ok {
+			t.Fatal("a token in a 0666 file admitted its client")
+		}
+	}
+	if len(reports) != 1 || !errors.Is(reports[0], tokens.ErrUnsafeFile) || strings.Contains(reports[0].Error(), dir) {
+		t.Fatalf("reports after chmod 666: %v", reports)
+	}
+	if _, err := tokens.Add(path, "bob", 0, time.Now()); !errors.Is(err, tokens.ErrUnsafeFile) {
+		t.Fatalf("Add through a 0666 file: %v", err)
+	}
+	os.Chmod(path, 0o600)
+	if _, ok := s.Check(tok); !ok || len(reports) != 2 || reports[1] != nil {
+		t.Fatalf("after chmod 600: reports %v", reports)
+	}
+	if entries, _ := tokens.Read(path); len(entries) != 1 {
+		t.Fatalf("the refused Add wrote: %+v", entries)
 	}
 }

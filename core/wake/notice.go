@@ -173,9 +173,10 @@ func (v viewer) heldBefore(prior map[string]any, taskID string) bool {
 	return mine
 }
 
-// clip keeps a free-text field to one short line.
+// clip keeps a free-text field to one short line, redacting secrets
+// first so that a cut never leaves part of a token behind.
 func clip(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.Fields(Redact(s)), " ")
 	if r := []rune(s); len(r) > 80 {
 		return string(r[:79]) + "…"
 	}

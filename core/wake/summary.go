@@ -64,7 +64,10 @@ func Summarise(s store.WakeSnapshot, now time.Time) Summary {
 	return out
 }
 
+// add records n with every token-shaped secret in its text, its sender
+// and its task id redacted (Redact), whoever wrote it.
 func (s *Summary) add(n Notice) {
+	n.Text, n.From, n.TaskID = Redact(n.Text), Redact(n.From), Redact(n.TaskID)
 	s.Notices = append(s.Notices, n)
 	s.Counts[n.Kind]++
 }

@@ -46,7 +46,7 @@ func Handoffs(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return p.json(map[string]any{"handoffs": nonNil(shown)})
 		}
 		for _, h := range shown {
-			p.line("%-9s %s  %s: %s → %s until %s: %s", h.Status, h.ID, h.TaskID, h.FromActor, h.ToActor, h.ExpiresAt, h.Summary)
+			p.line("%-9s %s  %s: %s → %s until %s: %s", h.Status, h.ID, h.TaskID, h.FromActor, h.ToActor, h.ExpiresAt, body(h.Summary))
 		}
 		if len(shown) == 0 {
 			p.line("no open handoffs")

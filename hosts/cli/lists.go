@@ -163,7 +163,7 @@ func Decisions(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			p.line("%s", reportLine(r))
 		}
 		for _, d := range st.RecentDecisions {
-			p.line("%s  %-10s %s: %s", d.RecordedAt, d.RecordedBy, p.paint("1", d.Topic), d.Decision)
+			p.line("%s  %-10s %s: %s", d.RecordedAt, d.RecordedBy, p.paint("1", d.Topic), body(d.Decision))
 		}
 		if len(st.RecentDecisions)+len(reports) == 0 {
 			p.line("no decisions")
@@ -218,12 +218,14 @@ func readCommand(ctx context.Context, fs *flag.FlagSet, c *common, args []string
 	return ExitOK
 }
 
-func reportLine(r store.Report) string {
+// reportLine renders one report, its text escaped; the body keeps its
+// line breaks and tabs.
+func reportLine(r store.Report) shown {
 	to := ""
 	if r.ToSessionID != nil {
 		to = " → " + *r.ToSessionID
 	}
-	return fmt.Sprintf("#%d %s %s %s/%s%s: %s", r.EventSequence, r.CreatedAt, r.FromActor, r.Kind, r.Relation, to, r.Body)
+	return safef("#%d %s %s %s/%s%s: %s", r.EventSequence, r.CreatedAt, r.FromActor, r.Kind, r.Relation, to, body(r.Body))
 }
 
 func nonNil[T any](s []T) []T {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/hosts/termtext"
 )
 
 // common holds the flags every command shares.
@@ -94,10 +95,10 @@ func (p *problem) Error() string { return p.what + "; " + p.fix }
 func report(stderr io.Writer, err error) int {
 	var p *problem
 	if errors.As(err, &p) {
-		fmt.Fprintf(stderr, "✖ %s\n  fix: %s\n", p.what, p.fix)
+		fmt.Fprintf(stderr, "✖ %s\n  fix: %s\n", termtext.Body(p.what), termtext.Body(p.fix))
 		return p.code
 	}
-	fmt.Fprintf(stderr, "✖ %v\n", err)
+	fmt.Fprintf(stderr, "✖ %s\n", termtext.Body(err.Error()))
 	return ExitRefused
 }
 

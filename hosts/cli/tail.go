@@ -109,11 +109,11 @@ func waitForHead(ctx context.Context, v *view, after int64) error {
 	}
 }
 
-// eventLine renders one event as a readable line.
-func eventLine(p *printer, e store.EventView) string {
+// eventLine renders one event as a readable line, its text escaped.
+func eventLine(p *printer, e store.EventView) shown {
 	when := e.OccurredAt
 	if len(when) >= 19 {
 		when = strings.Replace(when[:19], "T", " ", 1)
 	}
-	return fmt.Sprintf("%5d  %s  %-10s %s %s", e.Sequence, when, e.Actor, p.paint("36", fmt.Sprintf("%-24s", e.Type)), e.EntityID)
+	return safef("%5d  %s  %-10s %s %s", e.Sequence, when, e.Actor, p.paint("36", fmt.Sprintf("%-24s", e.Type)), e.EntityID)
 }

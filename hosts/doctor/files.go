@@ -45,6 +45,9 @@ func checkFiles(in Inputs, db Database, r *RootReport) []FileCheck {
 				modeRule{"credential folder", b.CredentialDir(), true, 0o077, 0, "0700"},
 				modeRule{"PostgreSQL local folder", b.Dir(), true, 0o077, 0, "0700"},
 			)
+			if c, ok := checkTokenFile(b.TokensFile()); ok {
+				out = append(out, c)
+			}
 		}
 	} else if db.Path != "" && !db.Memory {
 		if b, err := place.BesideDatabase(db.Path); err == nil {
@@ -55,6 +58,9 @@ func checkFiles(in Inputs, db Database, r *RootReport) []FileCheck {
 				modeRule{"credential folder", b.CredentialDir(), true, 0o077, 0, "0700"},
 				modeRule{"database folder", b.Dir(), true, 0o022, 0, "not writable by group or others"},
 			)
+			if c, ok := checkTokenFile(b.TokensFile()); ok {
+				out = append(out, c)
+			}
 		}
 	}
 	if r != nil {
@@ -106,6 +112,8 @@ func (m modeRule) check() (FileCheck, bool) {
 // fixes it.
 func (f FileCheck) problem() string {
 	switch {
+	case f.What == tokenFileWhat:
+		return tokenFileProblem(f)
 	case f.Got == "a directory" || f.Got == "a file":
 		fix := "move it away or choose another path"
 		if f.What == "database" {

@@ -118,8 +118,10 @@ func (f *follower) deliver(ctx context.Context, follow *wake.Follower) bool {
 	return false
 }
 
-// scrub keeps the session's token and the credential directory out of a
-// message, whatever another agent wrote into a summary.
+// scrub keeps the credential directory and the session's own token out of
+// a message, whatever another agent wrote into a summary. Every other
+// token-shaped secret (another session's, an HTTP bearer token) is already
+// redacted in the notice itself (core/wake.Redact).
 func (f *follower) scrub(text string) string {
 	if dir := f.c.p.credentialDir(); dir != "" {
 		text = strings.ReplaceAll(text, dir, "<credential-dir>")
