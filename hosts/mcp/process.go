@@ -35,8 +35,9 @@ type Process struct {
 	changes     *wake.Changes
 	// channel, when enabled (EnableChannel), pushes notices to the client.
 	channel *channel
-	// listing is the tools/list answer, rendered on first use.
-	listing func() toolListing
+	// toolset is the profile's tools and their tools/list answer: the
+	// caller's shared one, or this process's own, made on first use.
+	toolset func() *Toolset
 }
 
 // ProcessConfig configures NewProcess.
@@ -57,6 +58,10 @@ type ProcessConfig struct {
 	// process opening its own, so many processes of one server share one
 	// index (and one connection to it) whose lifetime the caller owns.
 	SearchIndex func(context.Context) (*search.Index, error)
+	// Tools, when set, is the toolset this process serves, shared with
+	// other processes of one server; when nil the process builds its own
+	// from its environment's profile on first use.
+	Tools *Toolset
 }
 
 // NewProcess returns the per-process state for a server over st.
@@ -67,7 +72,12 @@ func NewProcess(cfg ProcessConfig) *Process {
 	}
 	p := &Process{store: cfg.Store, getenv: getenv, turn: make(chan struct{}, 1),
 		principal: cfg.Principal, onBind: cfg.OnBind, onUnbind: cfg.OnUnbind, openIndex: cfg.SearchIndex}
-	p.listing = sync.OnceValue(func() toolListing { return renderListing(p.profileTools()) })
+	p.toolset = sync.OnceValue(func() *Toolset {
+		if cfg.Tools != nil {
+			return cfg.Tools
+		}
+		return newToolset(p.ownProfileTools())
+	})
 	return p
 }
 
