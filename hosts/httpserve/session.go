@@ -56,7 +56,8 @@ func (s *Server) newSessionServer(r *http.Request, ls *liveSession) *sdk.Server 
 	if !validInstance(instance) {
 		instance = ""
 	}
-	cfg := mcp.ProcessConfig{Store: s.cfg.Store, Principal: principal, SearchIndex: s.searchIndex, Tools: s.tools}
+	cfg := mcp.ProcessConfig{Store: s.cfg.Store, Principal: principal, SearchIndex: s.searchIndex, Tools: s.tools,
+		Stopping: s.stopping}
 	cfg.OnBind = func(id string) {
 		s.sessions.setBound(ls, true)
 		if instance == "" {
