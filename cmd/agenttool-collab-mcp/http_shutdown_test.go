@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agenttool/collab/hosts/httpserve/httpmcptest"
 )
 
 // serverHasRead reports whether the kernel's receive queue of the server's
@@ -246,5 +248,59 @@ func TestStdioSigtermAnswersAPendingWaitWithShutdown(t *testing.T) {
 	t.Logf("measured: collab_wait answered %v and the server exited %v after SIGTERM", answeredAfter, at.Sub(signalled))
 	if d := at.Sub(signalled); d > 4*time.Second {
 		t.Fatalf("the stdio server took %v to exit", d)
+	}
+}
+
+// A client whose token is revoked loses its open GET (SSE) stream within
+// a few seconds, not only its next request.
+func TestHTTPRevokedTokenClosesItsOpenStream(t *testing.T) {
+	sb := newSandbox(t)
+	token := sb.token("revokee")
+	srv := sb.serveHTTP()
+	ctx, cancel := context.WithTimeout(context.Background(), httpWait)
+	defer cancel()
+	c := srv.client(ctx, token, "")
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Mcp-Session-Id", c.SessionID())
+	req.Header.Set("Mcp-Protocol-Version", httpmcptest.ProtocolVersion)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET stream answered %d", resp.StatusCode)
+	}
+	closed := make(chan time.Time, 1)
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			if _, err := resp.Body.Read(buf); err != nil {
+				closed <- time.Now()
+				return
+			}
+		}
+	}()
+	var out, errOut strings.Builder
+	revoked := time.Now()
+	if code := run(ctx, []string{"token", "revoke", "revokee", "--db", sb.db}, nil, &out, &errOut); code != 0 {
+		t.Fatalf("token revoke: %d %s", code, errOut.String())
+	}
+	select {
+	case at := <-closed:
+		t.Logf("measured: the open stream closed %v after the revocation", at.Sub(revoked))
+		if d := at.Sub(revoked); d > 10*time.Second {
+			t.Fatalf("the stream outlived its token by %v", d)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the revoked client's GET stream is still open after 30 s")
+	}
+	if strings.Contains(srv.stderr.String(), token) {
+		t.Fatal("the server log holds the token")
 	}
 }

@@ -53,7 +53,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
 		if r.Method == http.MethodGet {
 			var cancel context.CancelFunc
-			ctx, cancel = s.untilStopping(ctx)
+			ctx, cancel = s.streamContext(ctx, r, principal)
 			defer cancel()
 		} else {
 			release, ok := s.acquire(principal)
@@ -124,19 +124,6 @@ func (s *Server) acquire(principal string) (func(), bool) {
 	default:
 		return nil, false
 	}
-}
-
-// untilStopping returns ctx that also ends when a drain starts.
-func (s *Server) untilStopping(ctx context.Context) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(ctx)
-	go func() {
-		select {
-		case <-s.stopping:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, cancel
 }
 
 // hostAllowed checks the Host header: loopback names always pass; with
