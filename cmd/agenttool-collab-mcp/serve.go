@@ -49,11 +49,7 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	server := mcp.NewServer(appVersion(), proc)
-	// The session outlives the signal: waitOrStop closes it, after the
-	// calls in flight (a collab_wait ends at once, reason shutdown) have
-	// been answered. Tied to ctx, the SDK would stop reading and close
-	// the connection before those answers are written.
-	session, err := server.Connect(context.WithoutCancel(ctx), transport, nil)
+	session, err := server.Connect(ctx, transport, nil)
 	if err != nil {
 		return fail(stderr, err)
 	}
