@@ -112,9 +112,13 @@ func sessionFlood(ctx context.Context, t *testing.T, srv *httpServer, tokens []s
 // the server's memory bounded: the session caps admit at most
 // DefaultMaxSessions of them, every other initialize is answered 429 with
 // Retry-After and a JSON-RPC error, and the resident set grows by less
-// than 64 KiB per admitted session (128 MiB at the default cap). Ending
-// the sessions (DELETE) gives their memory back: as many sessions opened
-// again grow the resident set by under half of the first round.
+// than 96 KiB per admitted session (192 MiB at the default cap; it was
+// 216 KiB a session, with no cap). Ending the sessions (DELETE) gives
+// their memory back for reuse: as many sessions opened again grow the
+// resident set by under three quarters of what the first round took (a
+// server that kept it would take as much again). The bounds leave room
+// for the garbage collector's pacing, which moves RSS by a third either
+// way between runs.
 func TestHTTPAbandonedSessionsLeaveMemoryBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("opens 10,000 MCP sessions")
@@ -143,7 +147,7 @@ func TestHTTPAbandonedSessionsLeaveMemoryBounded(t *testing.T) {
 		t.Fatalf("%d sessions admitted and %d refused of %d, want exactly the cap of %d admitted",
 			len(admitted), refused, clients*each, httpserve.DefaultMaxSessions)
 	}
-	if limit := int64(len(admitted)) * 64; full-base > limit {
+	if limit := int64(len(admitted)) * 96; full-base > limit {
 		t.Fatalf("RSS grew %d KiB for %d sessions, over the bound of %d KiB", full-base, len(admitted), limit)
 	}
 	for _, c := range admitted {
@@ -157,7 +161,7 @@ func TestHTTPAbandonedSessionsLeaveMemoryBounded(t *testing.T) {
 	if len(again) != len(admitted) {
 		t.Fatalf("after DELETE of every session %d were admitted again, want %d", len(again), len(admitted))
 	}
-	if grew := second - full; grew > (full-base)/2 {
+	if grew := second - full; grew > (full-base)*3/4 {
 		t.Fatalf("the second round grew RSS by %d KiB (the first by %d): deleted sessions kept their memory", grew, full-base)
 	}
 }
