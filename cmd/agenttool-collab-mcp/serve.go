@@ -38,8 +38,8 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	defer st.Close()
-	proc := mcp.NewProcess(mcp.ProcessConfig{Store: st, Getenv: os.Getenv})
-	transport := mcp.StdioTransport(stdin, stdout)
+	proc := mcp.NewProcess(mcp.ProcessConfig{Store: st, Getenv: os.Getenv, Stopping: ctx.Done()})
+	transport := mcp.DrainOnStop(mcp.StdioTransport(stdin, stdout), ctx.Done())
 	if channel {
 		transport = proc.EnableChannel(transport)
 	}
@@ -75,10 +75,11 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 // wind down (calls in flight answer within it; each is one transaction).
 const stopGrace = 5 * time.Second
 
-// waitOrStop waits for the session to end, or, once ctx ends (SIGINT,
-// SIGTERM), closes it and waits at most stopGrace: a read blocked on a
-// terminal or an idle pipe cannot be interrupted, and must not keep a
-// signalled server alive.
+// waitOrStop waits for the session to end. Once ctx ends (SIGINT,
+// SIGTERM) the transport stops reading and ends the session as soon as
+// every call it took is answered; a session still open after stopGrace is
+// closed without waiting: a read blocked on a terminal or an idle pipe
+// cannot be interrupted, and must not keep a signalled server alive.
 func waitOrStop(ctx context.Context, session *sdkmcp.ServerSession) error {
 	done := make(chan error, 1)
 	go func() { done <- session.Wait() }()
@@ -87,15 +88,15 @@ func waitOrStop(ctx context.Context, session *sdkmcp.ServerSession) error {
 		return err
 	case <-ctx.Done():
 	}
-	// Close itself waits for the read loop, which a blocked read of a
-	// terminal never ends: it must not hold the exit either.
-	go session.Close()
 	select {
 	case err := <-done:
 		return err
 	case <-time.After(stopGrace):
-		return nil
 	}
+	// Close itself waits for the read loop, which a blocked read of a
+	// terminal never ends: it must not hold the exit either.
+	go session.Close()
+	return nil
 }
 
 // fail reports a startup failure on stderr and returns the exit status.

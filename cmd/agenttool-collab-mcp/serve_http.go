@@ -31,6 +31,10 @@ func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	insecure := fs.Bool("insecure-plaintext", false, "allow plain HTTP on a non-loopback address (private networks only)")
 	maxBody := fs.Int64("max-body", httpserve.DefaultMaxBodyBytes, "largest request body in bytes")
 	perClient := fs.Int("client-concurrency", httpserve.DefaultClientConcurrency, "requests one client may have in flight")
+	maxSessions := fs.Int("max-sessions", httpserve.DefaultMaxSessions, "live MCP sessions of all clients together; more are answered 429")
+	maxClientSessions := fs.Int("max-client-sessions", httpserve.DefaultMaxClientSessions, "live MCP sessions of one token; more are answered 429")
+	sessionIdle := fs.Duration("session-idle", httpserve.DefaultSessionIdle, "end an MCP session holding a bound collab session after this long without a request")
+	unboundIdle := fs.Duration("unbound-session-idle", httpserve.DefaultUnboundIdle, "end an MCP session that never bound a collab session after this long without a request")
 	drain := fs.Duration("drain", httpserve.DefaultTimeouts.Drain, "how long a shutdown waits for calls in flight")
 	headerTimeout := fs.Duration("read-header-timeout", httpserve.DefaultTimeouts.ReadHeader, "time a client has to send its request headers")
 	var hosts, origins listFlag
@@ -38,6 +42,9 @@ func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.Var(&origins, "allow-origin", "accept this browser Origin (repeatable)")
 	if _, code, done := c.parse(args, 0, 0, stdout, stderr); done {
 		return code
+	}
+	if *maxSessions < 1 || *maxClientSessions < 1 || *sessionIdle <= 0 || *unboundIdle <= 0 {
+		return c.usageFailure(stderr, "--max-sessions and --max-client-sessions must be at least 1, --session-idle and --unbound-session-idle positive")
 	}
 	if (*cert == "") != (*key == "") {
 		return c.usageFailure(stderr, "give both --tls-cert and --tls-key, or neither")
@@ -74,7 +81,8 @@ func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	defer st.Close()
 	cfg := httpserve.Config{Store: st, Version: version, Hosts: policy, MaxBodyBytes: *maxBody,
-		ClientConcurrency: *perClient, Log: stderr}
+		ClientConcurrency: *perClient, Log: stderr,
+		MaxSessions: *maxSessions, MaxClientSessions: *maxClientSessions, SessionIdle: *sessionIdle, UnboundIdle: *unboundIdle}
 	if !*noAuth {
 		path, err := tokens.PathFor(choice.Path)
 		if err != nil {

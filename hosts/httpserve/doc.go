@@ -11,7 +11,11 @@
 // Who may connect: every request must carry a bearer token from the token
 // file (core/tokens) unless the server was told that loopback needs none.
 // Host and Origin are checked (DNS-rebinding defence), bodies are bounded,
-// and each client has a bounded number of requests in flight. A token is
+// and each client has a bounded number of requests in flight. Live MCP
+// sessions are capped per client and in total, and idle ones end, sooner
+// when they never bound a collab session (sessions.go); what no session
+// changes (the toolset) is shared. A drain answers pending collab_wait
+// calls at once, and a GET stream ends when its token stops admitting it. A token is
 // never logged; a credential file never leaves the server: a client that
 // sends X-Collab-Client-Instance gets its bound session back on its next
 // MCP session (see resume.go).

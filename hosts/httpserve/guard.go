@@ -18,7 +18,8 @@ func principalOf(ctx context.Context) string {
 // guard admits a request to the MCP handler, or answers it: 403 for a
 // foreign Host or Origin, 413 for a body over the limit, 401 without a
 // valid token, 403 for another client's MCP session, 429 when the client
-// already has its maximum of requests in flight.
+// already has its maximum of requests in flight or a new session would
+// pass a session cap.
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := s.cfg.Hosts.Check(r); err != nil {
@@ -35,15 +36,18 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			s.refuse(w, r, http.StatusUnauthorized, "a valid bearer token is required")
 			return
 		}
-		if id := r.Header.Get("Mcp-Session-Id"); id != "" && !s.ownedBy(id, principal) {
+		id := r.Header.Get("Mcp-Session-Id")
+		if id != "" && !s.ownedBy(id, principal) {
 			s.refuse(w, r, http.StatusForbidden, "this MCP session belongs to another client")
 			return
 		}
+		slot := &serverSlot{}
 		ctx := context.WithValue(r.Context(), principalKey{}, principal)
-		ctx = context.WithValue(ctx, slotKey{}, &serverSlot{})
+		ctx = context.WithValue(ctx, slotKey{}, slot)
+		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
 		if r.Method == http.MethodGet {
 			var cancel context.CancelFunc
-			ctx, cancel = s.untilStopping(ctx)
+			ctx, cancel = s.streamContext(ctx, r, principal)
 			defer cancel()
 		} else {
 			release, ok := s.acquire(principal)
@@ -53,8 +57,20 @@ func (s *Server) guard(next http.Handler) http.Handler {
 				return
 			}
 			defer release()
+			switch {
+			case id != "":
+				end := s.sessions.begin(id)
+				defer func() { end(r.Method == http.MethodDelete) }()
+			case r.Method == http.MethodPost:
+				ls, full := s.sessions.reserve(principal)
+				if full != nil {
+					s.refuseSession(w, r, full)
+					return
+				}
+				slot.session = ls
+				defer s.sessions.settle(ls)
+			}
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
@@ -80,12 +96,11 @@ func (s *Server) authenticate(r *http.Request) (string, bool) {
 }
 
 // ownedBy reports whether the MCP session id may be used by principal; an
-// id this server never issued is left for the SDK to answer (404).
+// id this server never issued, or one that ended, is left for the SDK to
+// answer (404).
 func (s *Server) ownedBy(id, principal string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	o, known := s.owners[id]
-	return !known || o.principal == principal
+	owner, known := s.sessions.owner(id)
+	return !known || owner == principal
 }
 
 // acquire takes one of principal's request slots without waiting.
@@ -103,17 +118,4 @@ func (s *Server) acquire(principal string) (func(), bool) {
 	default:
 		return nil, false
 	}
-}
-
-// untilStopping returns ctx that also ends when a drain starts.
-func (s *Server) untilStopping(ctx context.Context) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(ctx)
-	go func() {
-		select {
-		case <-s.stopping:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, cancel
 }

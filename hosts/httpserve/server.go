@@ -2,6 +2,7 @@ package httpserve
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -22,6 +23,16 @@ const (
 	DefaultMaxBodyBytes      = 4 << 20
 	DefaultClientConcurrency = 8
 	DefaultSessionIdle       = 30 * time.Minute
+	// DefaultUnboundIdle ends a session that holds no bound collab
+	// session after two idle minutes: a host binds within seconds of
+	// initialize, and a client that never does is most likely gone.
+	DefaultUnboundIdle = 2 * time.Minute
+	// DefaultMaxClientSessions bounds one token's live MCP sessions: far
+	// more agents than one person runs, far fewer than exhaust memory.
+	DefaultMaxClientSessions = 128
+	// DefaultMaxSessions bounds the live MCP sessions of all clients (at
+	// about 30 KiB each, some 60 MiB).
+	DefaultMaxSessions = 2048
 )
 
 // Config configures a Server.
@@ -42,8 +53,18 @@ type Config struct {
 	// ClientConcurrency bounds one client's requests in flight
 	// (DefaultClientConcurrency when 0); more are answered 429.
 	ClientConcurrency int
-	// SessionIdle closes an MCP session with no request for this long.
+	// SessionIdle closes an MCP session holding a bound collab session
+	// after no request for this long (DefaultSessionIdle when 0).
 	SessionIdle time.Duration
+	// UnboundIdle closes an MCP session that holds no bound collab
+	// session after no request for this long (DefaultUnboundIdle when 0).
+	UnboundIdle time.Duration
+	// MaxClientSessions bounds one client's live MCP sessions
+	// (DefaultMaxClientSessions when 0); a new one beyond is answered 429.
+	MaxClientSessions int
+	// MaxSessions bounds all clients' live MCP sessions
+	// (DefaultMaxSessions when 0); a new one beyond is answered 429.
+	MaxSessions int
 	// Log receives one line per event worth an operator's attention; never
 	// a token or a credential path.
 	Log io.Writer
@@ -55,6 +76,8 @@ type Server struct {
 	log    *slog.Logger
 	mcp    *sdk.StreamableHTTPHandler
 	resume *resumeIndex
+	// tools is the one toolset every session serves.
+	tools *mcp.Toolset
 	// versions answers the SDK's per-request protocol-version lookups; it
 	// never serves a session.
 	versions *sdk.Server
@@ -65,8 +88,10 @@ type Server struct {
 	indexMu sync.Mutex
 	index   *search.Index
 
+	// sessions owns the live MCP sessions, their caps and idle clocks.
+	sessions *sessionTable
+
 	mu       sync.Mutex
-	owners   map[string]owner         // MCP session id -> who created it
 	inflight map[string]chan struct{} // principal -> slots of requests in flight
 }
 
@@ -84,6 +109,15 @@ func New(cfg Config) (*Server, error) {
 	if cfg.SessionIdle == 0 {
 		cfg.SessionIdle = DefaultSessionIdle
 	}
+	if cfg.UnboundIdle == 0 {
+		cfg.UnboundIdle = DefaultUnboundIdle
+	}
+	if cfg.MaxClientSessions == 0 {
+		cfg.MaxClientSessions = DefaultMaxClientSessions
+	}
+	if cfg.MaxSessions == 0 {
+		cfg.MaxSessions = DefaultMaxSessions
+	}
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
@@ -91,14 +125,21 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{
-		cfg: cfg, log: slog.New(slog.NewTextHandler(cfg.Log, nil)), resume: idx,
-		stopping: make(chan struct{}), owners: map[string]owner{}, inflight: map[string]chan struct{}{},
+	tools, err := mcp.NewToolset("")
+	if err != nil {
+		return nil, fmt.Errorf("build the tool catalogue: %w", err)
 	}
-	s.versions = mcp.NewServer(cfg.Version, mcp.NewProcess(mcp.ProcessConfig{}))
+	s := &Server{
+		cfg: cfg, log: slog.New(slog.NewTextHandler(cfg.Log, nil)), resume: idx, tools: tools,
+		stopping: make(chan struct{}), inflight: map[string]chan struct{}{},
+	}
+	s.sessions = newSessionTable(cfg, func(principal string, bound bool) {
+		s.log.Info("session expired idle", "client", principal, "bound", bound)
+	})
+	s.versions = mcp.NewServer(cfg.Version, mcp.NewProcess(mcp.ProcessConfig{Tools: tools}))
 	s.mcp = sdk.NewStreamableHTTPHandler(s.sessionServer, &sdk.StreamableHTTPOptions{
+		// No SessionTimeout: the session table owns every idle clock.
 		JSONResponse:        true,
-		SessionTimeout:      cfg.SessionIdle,
 		MaxRequestBodyBytes: cfg.MaxBodyBytes,
 		// The guard has already applied cfg.Hosts, the one Host policy
 		// of every face. The SDK's own loopback check would be a second,
@@ -138,9 +179,11 @@ func (s *Server) searchIndex(ctx context.Context) (*search.Index, error) {
 	return s.index, nil
 }
 
-// Close releases what the sessions shared (the search sidecar). Call it
+// Close stops the sessions' idle clocks and releases what the sessions
+// shared (the search sidecar). Call it
 // after Serve returns, before closing the store.
 func (s *Server) Close() error {
+	s.sessions.stopClocks()
 	s.indexMu.Lock()
 	defer s.indexMu.Unlock()
 	if s.index == nil {

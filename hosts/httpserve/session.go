@@ -31,11 +31,11 @@ func (s *Server) sessionServer(r *http.Request) *sdk.Server {
 		return s.versions
 	}
 	slot, _ := r.Context().Value(slotKey{}).(*serverSlot)
-	if slot == nil {
+	if slot == nil || slot.session == nil {
 		return s.versions
 	}
 	if slot.server == nil {
-		slot.server = s.newSessionServer(r)
+		slot.server = s.newSessionServer(r, slot.session)
 	}
 	return slot.server
 }
@@ -43,64 +43,45 @@ func (s *Server) sessionServer(r *http.Request) *sdk.Server {
 // slotKey carries a request's *serverSlot.
 type slotKey struct{}
 
-// serverSlot holds the server built for one request.
-type serverSlot struct{ server *sdk.Server }
+// serverSlot holds the server built for one request, and the place in the
+// session caps that request reserved.
+type serverSlot struct {
+	server  *sdk.Server
+	session *liveSession
+}
 
-func (s *Server) newSessionServer(r *http.Request) *sdk.Server {
+func (s *Server) newSessionServer(r *http.Request, ls *liveSession) *sdk.Server {
 	principal := principalOf(r.Context())
 	instance := r.Header.Get(InstanceHeader)
 	if !validInstance(instance) {
 		instance = ""
 	}
-	cfg := mcp.ProcessConfig{Store: s.cfg.Store, Principal: principal, SearchIndex: s.searchIndex}
-	if instance != "" {
-		cfg.OnBind = func(id string) {
-			if err := s.resume.record(principal, instance, id); err != nil {
-				s.log.Warn("resume index not updated", "client", principal, "error", err)
-			}
+	cfg := mcp.ProcessConfig{Store: s.cfg.Store, Principal: principal, SearchIndex: s.searchIndex, Tools: s.tools,
+		Stopping: s.stopping}
+	cfg.OnBind = func(id string) {
+		s.sessions.setBound(ls, true)
+		if instance == "" {
+			return
 		}
-		cfg.OnUnbind = func(id string) { s.resume.forget(principal, instance, id) }
+		if err := s.resume.record(principal, instance, id); err != nil {
+			s.log.Warn("resume index not updated", "client", principal, "error", err)
+		}
+	}
+	cfg.OnUnbind = func(id string) {
+		s.sessions.setBound(ls, false)
+		if instance != "" {
+			s.resume.forget(principal, instance, id)
+		}
 	}
 	proc := mcp.NewProcess(cfg)
+	id := newSessionID()
+	srv := mcp.NewSessionServer(s.cfg.Version, proc, id)
+	s.sessions.name(ls, id, srv)
 	if instance != "" {
 		s.resumeInstance(r.Context(), proc, principal, instance)
 	}
-	id := newSessionID()
-	srv := mcp.NewSessionServer(s.cfg.Version, proc, id)
-	s.mu.Lock()
-	s.pruneOwners(time.Now())
-	s.owners[id] = owner{principal: principal, server: srv, created: time.Now()}
-	s.mu.Unlock()
 	s.log.Info("session", "client", principal, "resumable", instance != "")
 	return srv
-}
-
-// owner is who created an MCP session, and the server that serves it.
-type owner struct {
-	principal string
-	server    *sdk.Server
-	created   time.Time
-}
-
-// ownerGrace is how long a new entry is kept before its session connects.
-const ownerGrace = time.Minute
-
-// pruneOwners drops the entries of MCP sessions that have ended (their
-// server holds no session any more), so the map follows the live
-// sessions. Called with s.mu held.
-func (s *Server) pruneOwners(now time.Time) {
-	for id, o := range s.owners {
-		if now.Sub(o.created) < ownerGrace {
-			continue
-		}
-		live := false
-		for range o.server.Sessions() {
-			live = true
-		}
-		if !live {
-			delete(s.owners, id)
-		}
-	}
 }
 
 // resumeInstance binds the session the instance last held, if it can; a

@@ -20,7 +20,7 @@ import (
 // with the same cache hints, and calls answered by the SDK as before.
 type catalog struct {
 	p     *Process
-	known map[string]bool
+	known map[string]bool // the toolset's, shared
 	// encodeResults makes the middleware encode each tool result itself
 	// (wire.go) rather than leave it to the SDK.
 	encodeResults bool
@@ -37,17 +37,19 @@ var registeredSchema = &jsonschema.Schema{Type: "object"}
 // invalid: serve refuses an invalid one before getting here) and registers
 // their handlers with srv.
 func newCatalog(p *Process, srv *sdk.Server) *catalog {
-	tools := p.profileTools()
-	c := &catalog{p: p, known: make(map[string]bool, len(tools))}
-	for _, t := range tools {
-		c.known[t.Name] = true
+	ts := p.toolset()
+	c := &catalog{p: p, known: ts.known}
+	for i := range ts.tools {
+		// A pointer into the shared toolset: a copied Tool in each of
+		// the 32 closures cost every session about 14 KiB.
+		t := &ts.tools[i]
 		srv.AddTool(&sdk.Tool{Name: t.Name, InputSchema: registeredSchema}, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			// The SDK runs each request, then encodes and writes its
 			// reply, on a goroutine of its own: labelling it lets a CPU
 			// profile be read per tool (go tool pprof -tagfocus
 			// tool=collab_report_append).
 			pprof.SetGoroutineLabels(pprof.WithLabels(ctx, pprof.Labels("tool", t.Name)))
-			return p.call(ctx, t, req.Params.Arguments)
+			return p.call(ctx, *t, req.Params.Arguments)
 		})
 	}
 	return c

@@ -27,7 +27,8 @@ type waitResult struct {
 type snapshotFunc func(ctx context.Context) (store.WakeSnapshot, error)
 
 // handleWait blocks until something new concerns the caller, the timeout
-// passes or the call is cancelled. It runs outside the process lock
+// passes, the server starts to shut down (an ordinary answer, reason
+// "shutdown", so a drain never waits for it) or the call is cancelled. It runs outside the process lock
 // (Tool.Waits) and reads only; the shared change poller wakes it.
 func handleWait(ctx context.Context, p *Process, a Args) (any, error) {
 	timeout := time.Duration(waitDefaultMillis) * time.Millisecond
@@ -69,6 +70,10 @@ func handleWait(ctx context.Context, p *Process, a Args) (any, error) {
 		case <-deadline.C:
 			res.Reason, res.WaitedMS = "timeout", time.Since(start).Milliseconds()
 			res.Next = "nothing new; wait again or carry on"
+			return res, nil
+		case <-p.stopping:
+			res.Reason, res.WaitedMS = "shutdown", time.Since(start).Milliseconds()
+			res.Next = "the server is shutting down; carry on, and wait again once it is back"
 			return res, nil
 		case <-changed:
 		}

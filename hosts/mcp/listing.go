@@ -52,9 +52,15 @@ func encodeLikeSDK(v any) (json.RawMessage, error) {
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
-// profileTools is the process's profile, or every tool when its profile is
-// invalid (serve refuses an invalid one before any server is built).
-func (p *Process) profileTools() []Tool {
+// profileTools is the tools this process serves: its toolset's.
+func (p *Process) profileTools() []Tool { return p.toolset().tools }
+
+// listing is the tools/list answer of the process's toolset.
+func (p *Process) listing() toolListing { return p.toolset().listing() }
+
+// ownProfileTools is the process's profile, or every tool when its profile
+// is invalid (serve refuses an invalid one before any server is built).
+func (p *Process) ownProfileTools() []Tool {
 	tools, err := p.Profile()
 	if err != nil {
 		return Tools()

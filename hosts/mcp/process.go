@@ -33,10 +33,13 @@ type Process struct {
 	// changes is the store's shared change poller, made on first use.
 	changesOnce sync.Once
 	changes     *wake.Changes
+	// stopping, when closed, ends every collab_wait with reason shutdown.
+	stopping <-chan struct{}
 	// channel, when enabled (EnableChannel), pushes notices to the client.
 	channel *channel
-	// listing is the tools/list answer, rendered on first use.
-	listing func() toolListing
+	// toolset is the profile's tools and their tools/list answer: the
+	// caller's shared one, or this process's own, made on first use.
+	toolset func() *Toolset
 }
 
 // ProcessConfig configures NewProcess.
@@ -57,6 +60,14 @@ type ProcessConfig struct {
 	// process opening its own, so many processes of one server share one
 	// index (and one connection to it) whose lifetime the caller owns.
 	SearchIndex func(context.Context) (*search.Index, error)
+	// Stopping, when set, is closed when the server starts to shut down:
+	// every collab_wait in flight then answers at once (woke false,
+	// reason "shutdown") instead of holding the drain. nil never closes.
+	Stopping <-chan struct{}
+	// Tools, when set, is the toolset this process serves, shared with
+	// other processes of one server; when nil the process builds its own
+	// from its environment's profile on first use.
+	Tools *Toolset
 }
 
 // NewProcess returns the per-process state for a server over st.
@@ -66,8 +77,14 @@ func NewProcess(cfg ProcessConfig) *Process {
 		getenv = func(string) string { return "" }
 	}
 	p := &Process{store: cfg.Store, getenv: getenv, turn: make(chan struct{}, 1),
-		principal: cfg.Principal, onBind: cfg.OnBind, onUnbind: cfg.OnUnbind, openIndex: cfg.SearchIndex}
-	p.listing = sync.OnceValue(func() toolListing { return renderListing(p.profileTools()) })
+		principal: cfg.Principal, onBind: cfg.OnBind, onUnbind: cfg.OnUnbind, openIndex: cfg.SearchIndex,
+		stopping: cfg.Stopping}
+	p.toolset = sync.OnceValue(func() *Toolset {
+		if cfg.Tools != nil {
+			return cfg.Tools
+		}
+		return newToolset(p.ownProfileTools())
+	})
 	return p
 }
 

@@ -40,6 +40,8 @@ type Client struct {
 type StatusError struct {
 	Status int
 	Body   string
+	// Header is the answer's header (Retry-After, WWW-Authenticate, ...).
+	Header http.Header
 }
 
 func (e *StatusError) Error() string {
@@ -95,6 +97,23 @@ func (c *Client) Post(ctx context.Context, body io.Reader, contentLength int64) 
 	return resp.StatusCode, string(b), nil
 }
 
+// Delete ends the current MCP session (HTTP DELETE) and returns the
+// status the server answered.
+func (c *Client) Delete(ctx context.Context) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, c.URL, nil)
+	if err != nil {
+		return 0, err
+	}
+	c.headers(req)
+	resp, err := c.http().Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	io.Copy(io.Discard, resp.Body)
+	return resp.StatusCode, nil
+}
+
 func (c *Client) http() *http.Client {
 	if c.HTTP != nil {
 		return c.HTTP
@@ -143,7 +162,7 @@ func (c *Client) rpc(ctx context.Context, method string, params any, call bool) 
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusAccepted {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-		return nil, &StatusError{Status: resp.StatusCode, Body: string(b)}
+		return nil, &StatusError{Status: resp.StatusCode, Body: string(b), Header: resp.Header}
 	}
 	if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
 		c.mu.Lock()
