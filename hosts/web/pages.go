@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/agenttool/collab/core/anchor"
 	"github.com/agenttool/collab/core/store"
@@ -112,11 +113,33 @@ func (s *Server) anchor(r *http.Request, d *pageData) (string, error) {
 	head := anchor.Head{WorkspaceID: ws.ID, EpochID: ws.EpochID, Sequence: ws.EventHeadSequence, Hash: ws.EventHeadHash}
 	st, err := anchor.Check(r.Context(), s.opts.AnchorLedger, head, s.opts.Store)
 	d.Title, d.Tab = "Anchor", "anchor"
+	st.Anchor = displayableRef(st.Anchor)
 	d.Body = struct {
 		Status    anchor.Status
 		HasLedger bool
 	}{st, st.LedgerReadable}
 	return "anchor", err
+}
+
+// displayableRef returns ref with every string it copied from the ledger
+// made valid UTF-8 for the page: an unpaired surrogate, which the anchor
+// check keeps as WTF-8 so the tool can echo it, shows as one U+FFFD rather
+// than as three ill-formed bytes.
+func displayableRef(ref *anchor.Ref) *anchor.Ref {
+	if ref == nil {
+		return nil
+	}
+	out := *ref
+	for _, f := range []*string{&out.HeadHash, &out.Network, &out.Status} {
+		*f = strings.ToValidUTF8(*f, "\uFFFD")
+	}
+	for _, f := range []**string{&out.CAIP2, &out.TxHash, &out.SubmittedAt, &out.ConfirmedAt} {
+		if *f != nil {
+			v := strings.ToValidUTF8(**f, "\uFFFD")
+			*f = &v
+		}
+	}
+	return &out
 }
 
 func (s *Server) search(r *http.Request, d *pageData) (string, error) {
