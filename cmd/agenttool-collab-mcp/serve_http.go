@@ -67,7 +67,7 @@ func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return fail(stderr, err)
 	}
 	defer st.Close()
-	cfg := httpserve.Config{Store: st, Version: version, LoopbackOnly: exposure.Loopback(), AllowedHosts: hosts,
+	cfg := httpserve.Config{Store: st, Version: appVersion(), LoopbackOnly: exposure.Loopback(), AllowedHosts: hosts,
 		AllowedOrigins: origins, MaxBodyBytes: *maxBody, ClientConcurrency: *perClient, Log: stderr}
 	if !*noAuth {
 		path, err := tokens.PathFor(choice.Path)

@@ -61,6 +61,8 @@ type Server struct {
 	// versions answers the SDK's per-request protocol-version lookups; it
 	// never serves a session.
 	versions *sdk.Server
+	// calls are the requests in flight, for cancellation (rpc.go).
+	calls *callRegistry
 	// stopping is closed when a drain starts; long-lived GET streams end.
 	stopping chan struct{}
 	stopOnce sync.Once
@@ -96,7 +98,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{
 		cfg: cfg, log: slog.New(slog.NewTextHandler(cfg.Log, nil)), resume: idx,
-		stopping: make(chan struct{}), owners: map[string]owner{}, inflight: map[string]chan struct{}{},
+		calls: newCallRegistry(), stopping: make(chan struct{}), owners: map[string]owner{}, inflight: map[string]chan struct{}{},
 	}
 	s.versions = mcp.NewServer(cfg.Version, mcp.NewProcess(mcp.ProcessConfig{}))
 	s.mcp = sdk.NewStreamableHTTPHandler(s.sessionServer, &sdk.StreamableHTTPOptions{
@@ -114,7 +116,7 @@ func (s *Server) Handler() http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		io.WriteString(w, "ok\n")
 	})
-	mux.Handle("/mcp", s.guard(s.mcp))
+	mux.Handle("/mcp", s.guard(s.rpc(s.mcp)))
 	return mux
 }
 

@@ -143,16 +143,28 @@ func (g *gate) Read(ctx context.Context) (jsonrpc.Message, error) {
 // route prepares req for the SDK and returns nil, or returns the answer
 // the gate gives itself.
 func (g *gate) route(req *jsonrpc.Request) *jsonrpc.Response {
-	switch req.Method {
-	case "initialize":
+	if req.Method == "initialize" {
 		return g.initialize(req)
-	case "ping":
-		req.Params = nil
-	case "tools/list":
-		req.Params = nil
+	}
+	answer := Screen(req)
+	if answer == nil && req.Method == "tools/list" {
 		g.mu.Lock()
 		g.lists[req.ID] = true
 		g.mu.Unlock()
+	}
+	return answer
+}
+
+// Screen prepares a client's request other than initialize for the SDK,
+// as every transport of this server does, and returns nil; or it returns
+// the answer the server gives without the SDK: -32601 for a method no
+// advertised capability covers, -32602 for tools/call params of the wrong
+// shape. ping and tools/list have their params dropped (they take none
+// this server reads).
+func Screen(req *jsonrpc.Request) *jsonrpc.Response {
+	switch req.Method {
+	case "ping", "tools/list":
+		req.Params = nil
 	case "tools/call":
 		if msg := checkCallParams(req.Params); msg != "" {
 			return &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid tools/call request: " + msg}}
@@ -191,18 +203,18 @@ func jsonKind(raw json.RawMessage) byte {
 // initialize answers a client's initialize from the SDK's answer to the
 // gate's own, with the protocol version negotiated for this request.
 func (g *gate) initialize(req *jsonrpc.Request) *jsonrpc.Response {
-	version, problem := checkInitializeParams(req.Params)
+	version, refusal := CheckInitialize(req)
+	if refusal != nil {
+		return refusal
+	}
 	g.mu.Lock()
 	template := g.template
 	g.mu.Unlock()
-	if problem == "" && template == nil {
-		problem = "the server could not initialise its session"
-	}
-	if problem != "" {
-		return &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Invalid initialize request: " + problem}}
+	if template == nil {
+		return initializeRefusal(req.ID, "the server could not initialise its session")
 	}
 	result := *template
-	result.ProtocolVersion = negotiate(version)
+	result.ProtocolVersion = version
 	raw, err := json.Marshal(&result)
 	if err != nil {
 		return &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("encode initialize result: %v", err)}}
@@ -210,9 +222,28 @@ func (g *gate) initialize(req *jsonrpc.Request) *jsonrpc.Response {
 	return &jsonrpc.Response{ID: req.ID, Result: raw}
 }
 
-func negotiate(version string) string {
+// CheckInitialize returns the protocol version this server answers an
+// initialize request with, or the answer refusing the request when its
+// params do not have the shapes the MCP schema fixes (-32603, as the
+// reference answers). Every transport negotiates through it.
+func CheckInitialize(req *jsonrpc.Request) (version string, refusal *jsonrpc.Response) {
+	requested, problem := checkInitializeParams(req.Params)
+	if problem != "" {
+		return "", initializeRefusal(req.ID, problem)
+	}
+	return NegotiateVersion(requested), nil
+}
+
+func initializeRefusal(id jsonrpc.ID, problem string) *jsonrpc.Response {
+	return &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Invalid initialize request: " + problem}}
+}
+
+// NegotiateVersion returns the protocol version answered to a client that
+// asks for requested: the same version when this server speaks it (see
+// ProtocolVersions), else the newest.
+func NegotiateVersion(requested string) string {
 	for _, v := range ProtocolVersions {
-		if v == version {
+		if v == requested {
 			return v
 		}
 	}
