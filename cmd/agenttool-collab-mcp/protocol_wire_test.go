@@ -305,3 +305,16 @@ func TestHTTPRefusalsAreWhatStdioAnswers(t *testing.T) {
 		})
 	}
 }
+
+func TestToolsListIsTheSameOnStdioAndHTTP(t *testing.T) {
+	s := newSandbox(t)
+	byID, _, _ := exchange(t, []string{os.Args[0]}, s.env(), initializeLine, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	stdio, _ := json.Marshal(byID["1"]["result"])
+	h, sid, _ := httpSession(t, s, "2025-06-18")
+	status, _, body := rawPost(t, h.url, sid, "2025-06-18", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	overHTTP, _ := json.Marshal(decodeNumbers(t, body)["result"])
+	if status != http.StatusOK || len(stdio) < 1000 || string(overHTTP) != string(stdio) {
+		t.Fatalf("tools/list over HTTP (%d, %d bytes) differs from stdio's (%d bytes):\nHTTP  %.300s\nstdio %.300s",
+			status, len(overHTTP), len(stdio), overHTTP, stdio)
+	}
+}

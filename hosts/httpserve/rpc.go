@@ -35,6 +35,8 @@ import (
 //     Mcp-Protocol-Version header of later requests is mapped the same way;
 //   - other requests are screened as on stdio (mcp.Screen): methods no
 //     capability covers are -32601, malformed tools/call params -32602;
+//     a tools/list answer is {"tools":[...]} in the reference's order
+//     (mcp.ListingOrder);
 //   - a message other than initialize without an Mcp-Session-Id is 400;
 //   - a request the client cancels (notifications/cancelled) gets no
 //     answer: its POST ends 202 with an empty body.
@@ -85,7 +87,7 @@ func (s *Server) serveMessage(w http.ResponseWriter, r *http.Request, next http.
 			Message: "Bad Request: send the Mcp-Session-Id header that the initialize answer carried, or initialize first"}})
 		return
 	}
-	var negotiated string
+	var fix func(*jsonrpc.Response)
 	switch {
 	case initialize:
 		version, refusal := mcp.CheckInitialize(req)
@@ -93,12 +95,19 @@ func (s *Server) serveMessage(w http.ResponseWriter, r *http.Request, next http.
 			writeAnswer(w, http.StatusOK, refusal)
 			return
 		}
-		negotiated = version
 		req.Params = withProtocolVersion(req.Params, sdkVersion(version))
+		fix = func(resp *jsonrpc.Response) { resp.Result = withProtocolVersion(resp.Result, version) }
 	case isRequest && req.IsCall():
 		if answer := mcp.Screen(req); answer != nil {
 			writeAnswer(w, http.StatusOK, answer)
 			return
+		}
+		if req.Method == "tools/list" {
+			fix = func(resp *jsonrpc.Response) {
+				if ordered, err := s.listing.Apply(resp.Result); err == nil {
+					resp.Result = ordered
+				}
+			}
 		}
 	case isRequest:
 		if id, ok := stdio.CancelledID(req); ok {
@@ -128,7 +137,7 @@ func (s *Server) serveMessage(w http.ResponseWriter, r *http.Request, next http.
 		w.WriteHeader(http.StatusAccepted) // cancelled: no answer
 		return
 	}
-	rec.finish(negotiated)
+	rec.finish(fix)
 }
 
 // sessionHeader names the MCP session header.
@@ -242,17 +251,18 @@ func (a *answerRecorder) Flush() {
 	}
 }
 
-// finish writes the held answer, re-encoded; for an initialize the
-// protocol version is the one negotiated.
-func (a *answerRecorder) finish(negotiated string) {
+// finish writes the held answer, re-encoded; fix, when set, adjusts a
+// successful answer first (the negotiated version of an initialize, the
+// order of a tools/list).
+func (a *answerRecorder) finish(fix func(*jsonrpc.Response)) {
 	if a.through {
 		return
 	}
 	data := a.body.Bytes()
 	if msg, err := jsonrpc.DecodeMessage(data); err == nil {
 		if resp, ok := msg.(*jsonrpc.Response); ok {
-			if negotiated != "" && resp.Error == nil {
-				resp.Result = withProtocolVersion(resp.Result, negotiated)
+			if fix != nil && resp.Error == nil {
+				fix(resp)
 			}
 			if fixed, err := stdio.EncodeResponse(resp); err == nil {
 				data = fixed

@@ -63,6 +63,8 @@ type Server struct {
 	versions *sdk.Server
 	// calls are the requests in flight, for cancellation (rpc.go).
 	calls *callRegistry
+	// listing orders tools/list answers as stdio orders them (rpc.go).
+	listing *mcp.ListingOrder
 	// stopping is closed when a drain starts; long-lived GET streams end.
 	stopping chan struct{}
 	stopOnce sync.Once
@@ -98,7 +100,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{
 		cfg: cfg, log: slog.New(slog.NewTextHandler(cfg.Log, nil)), resume: idx,
-		calls: newCallRegistry(), stopping: make(chan struct{}), owners: map[string]owner{}, inflight: map[string]chan struct{}{},
+		calls: newCallRegistry(), listing: mcp.NewListingOrder(), stopping: make(chan struct{}), owners: map[string]owner{}, inflight: map[string]chan struct{}{},
 	}
 	s.versions = mcp.NewServer(cfg.Version, mcp.NewProcess(mcp.ProcessConfig{}))
 	s.mcp = sdk.NewStreamableHTTPHandler(s.sessionServer, &sdk.StreamableHTTPOptions{

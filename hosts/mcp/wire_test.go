@@ -236,7 +236,7 @@ func TestOnlyAFirstPageListingIsAnsweredDirectly(t *testing.T) {
 // and a different listing is ordered afresh, not answered from it.
 func TestTheGateOrdersEachListingItIsGiven(t *testing.T) {
 	order := toolOrder()
-	g := &gate{order: order}
+	g := NewListingOrder()
 	listings := []json.RawMessage{
 		json.RawMessage(`{"ttlMs":0,"tools":[{"name":"collab_next"},{"name":"collab_session_start"}]}`),
 		json.RawMessage(`{"tools":[{"name":"collab_search"},{"name":"collab_session_join"}]}`),
@@ -246,7 +246,7 @@ func TestTheGateOrdersEachListingItIsGiven(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := g.orderedTools(listings[i])
+		got, err := g.Apply(listings[i])
 		if err != nil || string(got) != string(want) {
 			t.Fatalf("listing %d: got %s, %v; want %s", i, got, err, want)
 		}
