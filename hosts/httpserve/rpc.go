@@ -214,7 +214,8 @@ func writeRejection(w http.ResponseWriter, status int, rej *stdio.Rejection) {
 }
 
 // answerRecorder holds the SDK's JSON answer to one request so that it can
-// be re-encoded; anything else (an event stream) passes straight through.
+// be re-encoded; anything else (an event stream, a plain-text refusal)
+// passes straight through.
 type answerRecorder struct {
 	w       http.ResponseWriter
 	status  int
@@ -230,7 +231,9 @@ func (a *answerRecorder) WriteHeader(status int) {
 		return
 	}
 	a.wrote, a.status = true, status
-	if status != http.StatusOK || a.w.Header().Get("Content-Type") != "application/json" {
+	// Any JSON answer is held, whatever its status: a refusal carries the
+	// request's id too, which must come back as the client wrote it.
+	if a.w.Header().Get("Content-Type") != "application/json" {
 		a.through = true
 		a.w.WriteHeader(status)
 	}
