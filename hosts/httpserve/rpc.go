@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"slices"
-	"strconv"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -88,30 +87,11 @@ func (s *Server) serveMessage(w http.ResponseWriter, r *http.Request, next http.
 		return
 	}
 	var fix func(*jsonrpc.Response)
-	switch {
-	case initialize:
-		version, refusal := mcp.CheckInitialize(req)
-		if refusal != nil {
-			writeAnswer(w, http.StatusOK, refusal)
-			return
-		}
-		req.Params = withProtocolVersion(req.Params, sdkVersion(version))
-		fix = func(resp *jsonrpc.Response) { resp.Result = withProtocolVersion(resp.Result, version) }
-	case isRequest && req.IsCall():
-		if answer := mcp.Screen(req); answer != nil {
+	if isRequest {
+		var answer *jsonrpc.Response
+		if fix, answer = s.prepare(req, sid); answer != nil {
 			writeAnswer(w, http.StatusOK, answer)
 			return
-		}
-		if req.Method == "tools/list" {
-			fix = func(resp *jsonrpc.Response) {
-				if ordered, err := s.listing.Apply(resp.Result); err == nil {
-					resp.Result = ordered
-				}
-			}
-		}
-	case isRequest:
-		if id, ok := stdio.CancelledID(req); ok {
-			s.calls.cancel(sid, id)
 		}
 	}
 	data, err := jsonrpc.EncodeMessage(msg)
@@ -121,13 +101,49 @@ func (s *Server) serveMessage(w http.ResponseWriter, r *http.Request, next http.
 	}
 	r.Body = io.NopCloser(bytes.NewReader(data))
 	r.ContentLength = int64(len(data))
-	r.Header.Set("Content-Length", strconv.Itoa(len(data)))
 	if !isRequest || !req.IsCall() {
 		next.ServeHTTP(w, r)
 		return
 	}
+	s.serveCall(w, r, next, req, sid, fix)
+}
+
+// prepare readies a request for the SDK as the stdio server does, and
+// returns how to adjust the SDK's answer; or it returns the answer the
+// server gives itself. A cancellation is noted on the way.
+func (s *Server) prepare(req *jsonrpc.Request, sid string) (fix func(*jsonrpc.Response), answer *jsonrpc.Response) {
+	switch {
+	case req.IsCall() && req.Method == "initialize":
+		version, refusal := mcp.CheckInitialize(req)
+		if refusal != nil {
+			return nil, refusal
+		}
+		req.Params = withProtocolVersion(req.Params, sdkVersion(version))
+		return func(resp *jsonrpc.Response) { resp.Result = withProtocolVersion(resp.Result, version) }, nil
+	case req.IsCall():
+		if answer := mcp.Screen(req); answer != nil {
+			return nil, answer
+		}
+		if req.Method == "tools/list" {
+			return func(resp *jsonrpc.Response) {
+				if ordered, err := s.listing.Apply(resp.Result); err == nil {
+					resp.Result = ordered
+				}
+			}, nil
+		}
+	default:
+		if id, ok := stdio.CancelledID(req); ok {
+			s.calls.cancel(sid, id)
+		}
+	}
+	return nil, nil
+}
+
+// serveCall hands a request to the SDK and writes its answer re-encoded,
+// or, when the client cancelled the request meanwhile, 202 and nothing.
+func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, next http.Handler, req *jsonrpc.Request, sid string, fix func(*jsonrpc.Response)) {
 	ctx, done := r.Context(), func() bool { return false }
-	if sid != "" { // an initialize cannot be cancelled
+	if sid != "" { // a session's first initialize cannot be cancelled
 		ctx, done = s.calls.begin(ctx, sid, req.ID)
 	}
 	rec := &answerRecorder{w: w, status: http.StatusOK}
