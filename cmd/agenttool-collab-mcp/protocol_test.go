@@ -48,6 +48,13 @@ var protocolEdges = []struct {
 		`{"jsonrpc":"2.0","id":4,"method":"tools/call"}`,
 		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"collab_task_list"}}`,
 	}, map[string]string{`"init"`: "result", "1": "-32602", "2": "-32602", "3": "-32602", "4": "-32602", "5": "result"}},
+	{"integer ids written with a fraction or an exponent", []string{
+		initializeLine,
+		`{"jsonrpc":"2.0","id":1e3,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":7.0,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1.5e1,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":-0,"method":"ping"}`,
+	}, map[string]string{`"init"`: "result", "1000": "result", "7": "result", "15": "result", "0": "result"}},
 	{"tools/list ignores an unknown cursor", []string{
 		initializeLine,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"not-a-cursor"}}`,

@@ -80,7 +80,7 @@ func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return fail(stderr, err)
 	}
 	defer st.Close()
-	cfg := httpserve.Config{Store: st, Version: version, Hosts: policy, MaxBodyBytes: *maxBody,
+	cfg := httpserve.Config{Store: st, Version: appVersion(), Hosts: policy, MaxBodyBytes: *maxBody,
 		ClientConcurrency: *perClient, Log: stderr,
 		MaxSessions: *maxSessions, MaxClientSessions: *maxClientSessions, SessionIdle: *sessionIdle, UnboundIdle: *unboundIdle}
 	if !*noAuth {

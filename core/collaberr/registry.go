@@ -158,7 +158,7 @@ func sessions() []Entry {
 		s(SessionFileUnsafe, "A credential path is a symlink, a special file or not owned by this user.", "Remove what is at that path, or fix its owner; collab left it untouched."),
 		s(SessionFileWriteFailed, "A credential file could not be written atomically.", "Check free space and the directory's permissions, then start the session again."),
 		s(SessionHasActiveLeases, "collab_session_end is called while the session still holds live task leases.", "Release, complete or hand off the tasks listed in `task_ids`, then end the session."),
-		s(SessionNotBound, "A call needs a bound session (or legacy mode) and this process has neither; or collab_session_end finds nothing to end.", "Call collab_session_start first, or pass `actor` to use legacy mode."),
+		s(SessionNotBound, "A call needs a bound session (or legacy mode) and this process has neither; or collab_session_end finds nothing to end.", "Call collab_session_start first; only a tool whose schema lists `actor` also works without a session (legacy mode)."),
 		s(SessionNotFound, "A session or presence hint id names nothing in this database.", "Use an id that collab returned for this workspace."),
 		s(SessionRequiredForV2TaskOptions, "work_mode, completion_policy or expected_base_sha is given without a bound session.", "Call collab_session_start first, or leave those options out in legacy mode."),
 		s(SessionWorkspaceMismatch, "The bound session belongs to another workspace than the one named.", "Use the bound session's workspace_id, or start another process for the other workspace."),

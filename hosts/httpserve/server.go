@@ -81,6 +81,10 @@ type Server struct {
 	// versions answers the SDK's per-request protocol-version lookups; it
 	// never serves a session.
 	versions *sdk.Server
+	// calls are the requests in flight, for cancellation (rpc.go).
+	calls *callRegistry
+	// listing orders tools/list answers as stdio orders them (rpc.go).
+	listing *mcp.ListingOrder
 	// stopping is closed when a drain starts; long-lived GET streams end.
 	stopping chan struct{}
 	stopOnce sync.Once
@@ -131,7 +135,8 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{
 		cfg: cfg, log: slog.New(slog.NewTextHandler(cfg.Log, nil)), resume: idx, tools: tools,
-		stopping: make(chan struct{}), inflight: map[string]chan struct{}{},
+		calls: newCallRegistry(), listing: mcp.NewListingOrder(), stopping: make(chan struct{}),
+		inflight: map[string]chan struct{}{},
 	}
 	s.sessions = newSessionTable(cfg, func(principal string, bound bool) {
 		s.log.Info("session expired idle", "client", principal, "bound", bound)
@@ -157,7 +162,7 @@ func (s *Server) Handler() http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		io.WriteString(w, "ok\n")
 	})
-	mux.Handle("/mcp", s.guard(s.mcp))
+	mux.Handle("/mcp", s.guard(s.rpc(s.mcp)))
 	return mux
 }
 

@@ -51,9 +51,15 @@ func (p *Process) requireWorkspace(workspaceID string) error {
 // operation. While a host-authorised cursor recovery is pending, only the
 // reset itself (allowRecovery) may proceed.
 func (p *Process) boundCredential(allowRecovery bool) (store.Credential, error) {
+	return p.sessionCredential(allowRecovery, "call collab_session_start first")
+}
+
+// sessionCredential is boundCredential for a tool with no legacy mode:
+// an unbound caller is refused with advice, which must name only what
+// that caller can do (a tool that takes no actor never suggests one).
+func (p *Process) sessionCredential(allowRecovery bool, advice string) (store.Credential, error) {
 	if p.binding == nil {
-		return store.Credential{}, collaberr.New(collaberr.SessionNotBound,
-			"No session is bound to this process; call collab_session_start first, or pass actor to use legacy mode")
+		return store.Credential{}, collaberr.New(collaberr.SessionNotBound, "No session is bound to this process; "+advice)
 	}
 	if r := p.binding.recovery; r != nil && !allowRecovery {
 		return store.Credential{}, collaberr.New(collaberr.CursorRecoveryRequired,

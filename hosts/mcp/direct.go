@@ -46,8 +46,8 @@ import (
 //
 // A notifications/cancelled for a call served here cancels its context,
 // as the SDK cancels a handler's; the SDK is told too, and finds nothing
-// of its own to cancel. The call is still answered, as the SDK answers a
-// cancelled call.
+// of its own to cancel. The answer the call still produces is handed to
+// the transport, which drops it: a cancelled request gets no answer.
 
 // metaProtocolPrefix starts every _meta key the SDK reads in a call.
 const metaProtocolPrefix = "io.modelcontextprotocol/"
@@ -274,9 +274,10 @@ func (d *directConn) run(c directCall) {
 	delete(d.inflight, c.id)
 	d.mu.Unlock()
 	cancel()
-	// The answer is written even when the call was cancelled, as the SDK
-	// writes one; a write that fails means the connection broke, which its
-	// reader reports.
+	// The answer is handed on even when the call was cancelled, so the
+	// transport settles the request (it writes nothing for a cancelled
+	// one); a write that fails means the connection broke, which its reader
+	// reports.
 	_ = d.Connection.Write(d.ctx, resp)
 }
 

@@ -24,7 +24,7 @@ var ProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-
 // out, with the protocol's edges decided as the reference decides them
 // (see gate).
 func StdioTransport(in io.Reader, out io.Writer) sdk.Transport {
-	return &gateTransport{inner: &stdio.Transport{In: in, Out: out}, order: toolOrder()}
+	return &gateTransport{inner: &stdio.Transport{In: in, Out: out}, order: NewListingOrder()}
 }
 
 // listOrder is the order in which the reference lists its tools; a host
@@ -57,7 +57,7 @@ func toolOrder() map[string]int {
 
 type gateTransport struct {
 	inner sdk.Transport
-	order map[string]int
+	order *ListingOrder
 }
 
 func (t *gateTransport) Connect(ctx context.Context) (sdk.Connection, error) {
@@ -89,7 +89,7 @@ func (t *gateTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 //     the reference's order (listOrder).
 type gate struct {
 	inner sdk.Connection
-	order map[string]int
+	order *ListingOrder
 
 	injected bool // Read has handed the SDK the gate's initialize
 	initDone chan struct{}
@@ -97,10 +97,6 @@ type gate struct {
 	mu       sync.Mutex
 	template *sdk.InitializeResult // the SDK's answer to the gate's initialize
 	lists    map[jsonrpc.ID]bool   // tools/list requests awaiting their result
-	// listedIn and listedOut are the last tools/list result ordered and
-	// its ordering: the listing is the same for every request, and
-	// decoding its 40 KB again took 1.3 ms of CPU per request.
-	listedIn, listedOut json.RawMessage
 }
 
 // initID is the id of the gate's own initialize request; its answer is
@@ -143,16 +139,28 @@ func (g *gate) Read(ctx context.Context) (jsonrpc.Message, error) {
 // route prepares req for the SDK and returns nil, or returns the answer
 // the gate gives itself.
 func (g *gate) route(req *jsonrpc.Request) *jsonrpc.Response {
-	switch req.Method {
-	case "initialize":
+	if req.Method == "initialize" {
 		return g.initialize(req)
-	case "ping":
-		req.Params = nil
-	case "tools/list":
-		req.Params = nil
+	}
+	answer := Screen(req)
+	if answer == nil && req.Method == "tools/list" {
 		g.mu.Lock()
 		g.lists[req.ID] = true
 		g.mu.Unlock()
+	}
+	return answer
+}
+
+// Screen prepares a client's request other than initialize for the SDK,
+// as every transport of this server does, and returns nil; or it returns
+// the answer the server gives without the SDK: -32601 for a method no
+// advertised capability covers, -32602 for tools/call params of the wrong
+// shape. ping and tools/list have their params dropped (they take none
+// this server reads).
+func Screen(req *jsonrpc.Request) *jsonrpc.Response {
+	switch req.Method {
+	case "ping", "tools/list":
+		req.Params = nil
 	case "tools/call":
 		if msg := checkCallParams(req.Params); msg != "" {
 			return &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid tools/call request: " + msg}}
@@ -191,18 +199,18 @@ func jsonKind(raw json.RawMessage) byte {
 // initialize answers a client's initialize from the SDK's answer to the
 // gate's own, with the protocol version negotiated for this request.
 func (g *gate) initialize(req *jsonrpc.Request) *jsonrpc.Response {
-	version, problem := checkInitializeParams(req.Params)
+	version, refusal := CheckInitialize(req)
+	if refusal != nil {
+		return refusal
+	}
 	g.mu.Lock()
 	template := g.template
 	g.mu.Unlock()
-	if problem == "" && template == nil {
-		problem = "the server could not initialise its session"
-	}
-	if problem != "" {
-		return &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Invalid initialize request: " + problem}}
+	if template == nil {
+		return initializeRefusal(req.ID, "the server could not initialise its session")
 	}
 	result := *template
-	result.ProtocolVersion = negotiate(version)
+	result.ProtocolVersion = version
 	raw, err := json.Marshal(&result)
 	if err != nil {
 		return &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("encode initialize result: %v", err)}}
@@ -210,9 +218,28 @@ func (g *gate) initialize(req *jsonrpc.Request) *jsonrpc.Response {
 	return &jsonrpc.Response{ID: req.ID, Result: raw}
 }
 
-func negotiate(version string) string {
+// CheckInitialize returns the protocol version this server answers an
+// initialize request with, or the answer refusing the request when its
+// params do not have the shapes the MCP schema fixes (-32603, as the
+// reference answers). Every transport negotiates through it.
+func CheckInitialize(req *jsonrpc.Request) (version string, refusal *jsonrpc.Response) {
+	requested, problem := checkInitializeParams(req.Params)
+	if problem != "" {
+		return "", initializeRefusal(req.ID, problem)
+	}
+	return NegotiateVersion(requested), nil
+}
+
+func initializeRefusal(id jsonrpc.ID, problem string) *jsonrpc.Response {
+	return &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Invalid initialize request: " + problem}}
+}
+
+// NegotiateVersion returns the protocol version answered to a client that
+// asks for requested: the same version when this server speaks it (see
+// ProtocolVersions), else the newest.
+func NegotiateVersion(requested string) string {
 	for _, v := range ProtocolVersions {
-		if v == version {
+		if v == requested {
 			return v
 		}
 	}
@@ -275,7 +302,7 @@ func (g *gate) Write(ctx context.Context, msg jsonrpc.Message) error {
 	delete(g.lists, resp.ID)
 	g.mu.Unlock()
 	if list && resp.Error == nil {
-		if result, err := g.orderedTools(resp.Result); err == nil {
+		if result, err := g.order.Apply(resp.Result); err == nil {
 			fixed := *resp
 			fixed.Result = result
 			msg = &fixed
@@ -294,22 +321,38 @@ func (g *gate) keepTemplate(resp *jsonrpc.Response) {
 	close(g.initDone)
 }
 
-// orderedTools is orderTools(result), answered from the last ordering
-// when result is the listing it ordered.
-func (g *gate) orderedTools(result json.RawMessage) (json.RawMessage, error) {
-	g.mu.Lock()
-	in, out := g.listedIn, g.listedOut
-	g.mu.Unlock()
+// ListingOrder re-renders tools/list results as every transport of this
+// server answers them: {"tools":[...]} alone, in the reference's order
+// (listOrder). It is safe for concurrent use.
+type ListingOrder struct {
+	order map[string]int
+
+	mu sync.Mutex
+	// in and out are the last result ordered and its ordering: the
+	// listing is the same for every request, and decoding its 40 KB again
+	// took 1.3 ms of CPU per request.
+	in, out json.RawMessage
+}
+
+// NewListingOrder returns the ordering of this build's tools.
+func NewListingOrder() *ListingOrder { return &ListingOrder{order: toolOrder()} }
+
+// Apply returns result re-rendered (see ListingOrder), from the last
+// ordering when result is the listing it ordered.
+func (o *ListingOrder) Apply(result json.RawMessage) (json.RawMessage, error) {
+	o.mu.Lock()
+	in, out := o.in, o.out
+	o.mu.Unlock()
 	if out != nil && bytes.Equal(in, result) {
 		return out, nil
 	}
-	out, err := orderTools(result, g.order)
+	out, err := orderTools(result, o.order)
 	if err != nil {
 		return nil, err
 	}
-	g.mu.Lock()
-	g.listedIn, g.listedOut = bytes.Clone(result), out
-	g.mu.Unlock()
+	o.mu.Lock()
+	o.in, o.out = bytes.Clone(result), out
+	o.mu.Unlock()
 	return out, nil
 }
 

@@ -99,16 +99,17 @@ func handleTaskComplete(ctx context.Context, p *Process, a Args) (any, error) {
 	return answered(p.store.CompleteTask(ctx, who, in))
 }
 
-// sessionOnly returns the credential for a tool with no legacy mode.
-func (p *Process) sessionOnly(a Args) (store.Credential, error) {
+// sessionOnly returns the credential for a tool with no legacy mode;
+// advice is what an unbound caller is told it can do (sessionCredential).
+func (p *Process) sessionOnly(a Args, advice string) (store.Credential, error) {
 	if err := p.requireWorkspace(a.String("workspace_id")); err != nil {
 		return store.Credential{}, err
 	}
-	return p.boundCredential(false)
+	return p.sessionCredential(false, advice)
 }
 
 func handleTaskReview(ctx context.Context, p *Process, a Args) (any, error) {
-	cred, err := p.sessionOnly(a)
+	cred, err := p.sessionOnly(a, "a review is given by a bound session other than the one that reported the completion: call collab_session_start first")
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +119,8 @@ func handleTaskReview(ctx context.Context, p *Process, a Args) (any, error) {
 }
 
 func handleTaskRecover(ctx context.Context, p *Process, a Args) (any, error) {
-	cred, err := p.sessionOnly(a)
+	cred, err := p.sessionOnly(a, "recovering an expired session lease needs a bound session: call collab_session_start first "+
+		"(without a session, collab_task_claim with actor takes a task whose legacy lease has expired)")
 	if err != nil {
 		return nil, err
 	}

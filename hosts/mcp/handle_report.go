@@ -8,10 +8,8 @@ import (
 
 // handleReportAppend posts a report; it exists only for a bound session.
 func handleReportAppend(ctx context.Context, p *Process, a Args) (any, error) {
-	if err := p.requireWorkspace(a.String("workspace_id")); err != nil {
-		return nil, err
-	}
-	cred, err := p.boundCredential(false)
+	cred, err := p.sessionOnly(a, "reports are posted by a bound session only: call collab_session_start first "+
+		"(without a session, collab_decision_record with actor records a plain decision)")
 	if err != nil {
 		return nil, err
 	}

@@ -93,7 +93,8 @@ func handleCursorAck(ctx context.Context, p *Process, a Args) (any, error) {
 	if err := p.requireWorkspace(ws); err != nil {
 		return nil, err
 	}
-	cred, err := p.boundCredential(false)
+	cred, err := p.sessionCredential(false, "only a bound session has a cursor to acknowledge: call collab_session_start first "+
+		"(without a session, collab_next with actor and after_sequence reads events and keeps no cursor)")
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +110,8 @@ func handleCursorReset(ctx context.Context, p *Process, a Args) (any, error) {
 	if err := p.requireWorkspace(ws); err != nil {
 		return nil, err
 	}
-	cred, err := p.boundCredential(true)
+	cred, err := p.sessionCredential(true, "only a bound session has a cursor to reset: call collab_session_start first, "+
+		"or let the host resume the session whose cursor needs the reset")
 	if err != nil {
 		return nil, err
 	}

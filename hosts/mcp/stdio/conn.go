@@ -38,7 +38,7 @@ func (t *Transport) Connect(context.Context) (sdk.Connection, error) {
 		frames:  make(chan frameOrErr),
 		closed:  make(chan struct{}),
 		drained: make(chan struct{}),
-		pending: map[jsonrpc.ID]bool{},
+		pending: map[jsonrpc.ID]*pendingCall{},
 	}
 	go c.readFrames(NewFramer(t.In, limit))
 	return c, nil
@@ -59,7 +59,7 @@ type conn struct {
 	out     io.Writer
 
 	mu      sync.Mutex
-	pending map[jsonrpc.ID]bool // requests handed to the SDK and not yet answered
+	pending map[jsonrpc.ID]*pendingCall // requests handed to the SDK and not yet answered
 	atEOF   bool
 	drained chan struct{} // closed once atEOF and nothing is pending
 
@@ -106,6 +106,7 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		msg, rej := Decode(next.frame, c.limit)
 		if rej == nil && msg != nil {
 			rej = c.track(msg)
+			c.noteCancel(msg)
 		}
 		if rej != nil {
 			if err := c.writeRejection(rej); err != nil {
@@ -129,12 +130,36 @@ func (c *conn) track(msg jsonrpc.Message) *Rejection {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.pending[req.ID] {
-		id, _ := json.Marshal(req.ID.Raw())
-		return reject(id, jsonrpc.CodeInvalidRequest, "Invalid Request: id %v is already in use by a request not yet answered", req.ID.Raw())
+	if c.pending[req.ID] != nil {
+		id, held := WireID(req.ID)
+		if !held {
+			id, _ = json.Marshal(req.ID.Raw())
+		}
+		return reject(id, jsonrpc.CodeInvalidRequest, "Invalid Request: id %s is already in use by a request not yet answered", id)
 	}
-	c.pending[req.ID] = true
+	c.pending[req.ID] = &pendingCall{method: req.Method}
 	return nil
+}
+
+// pendingCall is a request handed to the SDK and not yet answered.
+type pendingCall struct {
+	method    string
+	cancelled bool // the client cancelled it: its answer is not written
+}
+
+// noteCancel marks the request a notifications/cancelled names, if it is
+// still pending: the MCP specification asks that a cancelled request get
+// no answer. An initialize cannot be cancelled.
+func (c *conn) noteCancel(msg jsonrpc.Message) {
+	id, ok := CancelledID(msg)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p := c.pending[id]; p != nil && p.method != "initialize" {
+		p.cancelled = true
+	}
 }
 
 // drain waits until every pending request is answered (or the connection
@@ -161,8 +186,9 @@ func (c *conn) drain(ctx context.Context) error {
 // without a JSON-RPC code (code 0) is sent as an internal error instead.
 func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if resp, ok := msg.(*jsonrpc.Response); ok {
-		c.settle(resp.ID)
-		msg = withErrorCode(resp)
+		if c.settle(resp.ID) {
+			return nil // cancelled by the client: no answer
+		}
 		line := linePool.Get().(*bytes.Buffer)
 		line.Reset()
 		fast := appendResult(line, resp)
@@ -176,6 +202,11 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		if fast {
 			return err
 		}
+		data, err := EncodeResponse(resp)
+		if err != nil {
+			return err
+		}
+		return c.writeLine(data)
 	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
@@ -184,9 +215,14 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return c.writeLine(data)
 }
 
-func (c *conn) settle(id jsonrpc.ID) {
+// settle forgets an answered request and reports whether the client had
+// cancelled it.
+func (c *conn) settle(id jsonrpc.ID) (cancelled bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if p := c.pending[id]; p != nil {
+		cancelled = p.cancelled
+	}
 	delete(c.pending, id)
 	if c.atEOF && len(c.pending) == 0 {
 		select {
@@ -195,6 +231,7 @@ func (c *conn) settle(id jsonrpc.ID) {
 			close(c.drained)
 		}
 	}
+	return cancelled
 }
 
 // withErrorCode returns resp, or a copy whose error carries

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -77,12 +76,13 @@ func Decode(f Frame, limit int) (jsonrpc.Message, *Rejection) {
 // decodeObject checks the envelope of a JSON object before the SDK sees it.
 func decodeObject(line []byte, fields map[string]json.RawMessage) (jsonrpc.Message, *Rejection) {
 	rawID, hasID := fields["id"]
+	var id jsonrpc.ID
 	var echo json.RawMessage
 	if hasID {
-		if !validID(rawID) {
-			return nil, reject(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: id must be a string or an integer")
+		var ok bool
+		if id, echo, ok = ClientID(rawID); !ok {
+			return nil, reject(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: id must be a string or a number")
 		}
-		echo = rawID
 	}
 	if v := fields["jsonrpc"]; string(bytes.TrimSpace(v)) != `"2.0"` {
 		return nil, reject(echo, jsonrpc.CodeInvalidRequest, `Invalid Request: "jsonrpc" must be "2.0"`)
@@ -107,62 +107,59 @@ func decodeObject(line []byte, fields map[string]json.RawMessage) (jsonrpc.Messa
 		}
 		return nil, reject(echo, code, "the message nests deeper than %d levels", MaxDepth)
 	}
-	if hasMethod {
-		if req, ok := request(name, rawID, hasID, fields["params"]); ok {
-			return req, nil
-		}
+	params := fields["params"]
+	if hasMethod && !hasID && name == CancelledMethod {
+		params = cancelledParams(params)
 	}
+	if hasMethod && !bytes.Equal(params, nullID) {
+		req := &jsonrpc.Request{Method: name, Params: params}
+		if hasID {
+			req.ID = id
+		}
+		return req, nil
+	}
+	// The rare shapes left to the SDK's decoder (params given as null, and
+	// responses to the server's own requests), with the id held as above.
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
 		return nil, reject(echo, jsonrpc.CodeInvalidRequest, "Invalid Request: %v", err)
 	}
+	switch m := msg.(type) {
+	case *jsonrpc.Request:
+		if hasID {
+			m.ID = id
+		}
+	case *jsonrpc.Response:
+		m.ID = id
+	}
 	return msg, nil
 }
 
-// request builds the request the SDK's decoder would build from an
-// envelope already checked, without decoding the line a second time (the
-// SDK's decoder allocates a 32 KB buffer per message). ok is false for the
-// rare shapes left to the SDK: params given as null.
-func request(method string, rawID json.RawMessage, hasID bool, params json.RawMessage) (*jsonrpc.Request, bool) {
-	if bytes.Equal(params, nullID) {
-		return nil, false
-	}
-	req := &jsonrpc.Request{Method: method, Params: params}
-	if !hasID {
-		return req, true
-	}
-	rawID = bytes.TrimSpace(rawID)
-	if rawID[0] == '"' {
-		var s string
-		if json.Unmarshal(rawID, &s) != nil {
-			return nil, false
-		}
-		id, err := jsonrpc.MakeID(s)
-		req.ID = id
-		return req, err == nil
-	}
-	n, err := strconv.ParseInt(string(rawID), 10, 64)
-	if err != nil {
-		return nil, false
-	}
-	id, err := jsonrpc.MakeID(float64(n)) // exact: validID bounds n by 2^53
-	req.ID = id
-	return req, err == nil
-}
+// CancelledMethod is the notification a client sends to cancel a request.
+const CancelledMethod = "notifications/cancelled"
 
-// validID reports whether raw is an id this server can echo exactly: a
-// string, or an integer within ±(2^53-1).
-func validID(raw json.RawMessage) bool {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return false
+// cancelledParams returns a cancellation's params with its requestId in
+// the form ClientID gives the SDK, so it names the request the SDK holds.
+// Params that are not an object with a readable requestId are kept.
+func cancelledParams(params json.RawMessage) json.RawMessage {
+	var p map[string]json.RawMessage
+	if json.Unmarshal(params, &p) != nil || p == nil {
+		return params
 	}
-	if raw[0] == '"' {
-		var s string
-		return json.Unmarshal(raw, &s) == nil
+	id, _, ok := ClientID(p["requestId"])
+	if !ok {
+		return params
 	}
-	n, err := strconv.ParseInt(string(raw), 10, 64)
-	return err == nil && n >= -maxSafeID && n <= maxSafeID
+	held, err := json.Marshal(id.Raw())
+	if err != nil {
+		return params
+	}
+	p["requestId"] = held
+	out, err := json.Marshal(p)
+	if err != nil {
+		return params
+	}
+	return out
 }
 
 // depth returns the deepest nesting of objects and arrays in a JSON text
@@ -195,4 +192,21 @@ func depth(data []byte) int {
 		}
 	}
 	return deepest
+}
+
+// CancelledID returns the request a notifications/cancelled names, in the
+// form Decode gave the SDK; ok is false for any other message.
+func CancelledID(msg jsonrpc.Message) (jsonrpc.ID, bool) {
+	req, isReq := msg.(*jsonrpc.Request)
+	if !isReq || req.IsCall() || req.Method != CancelledMethod {
+		return jsonrpc.ID{}, false
+	}
+	var p struct {
+		RequestID any `json:"requestId"`
+	}
+	if json.Unmarshal(req.Params, &p) != nil || p.RequestID == nil {
+		return jsonrpc.ID{}, false
+	}
+	id, err := jsonrpc.MakeID(p.RequestID)
+	return id, err == nil && id.IsValid()
 }

@@ -34,9 +34,9 @@ var badLines = []struct {
 	{"no jsonrpc member", `{"id":3,"method":"ping"}`, jsonrpc.CodeInvalidRequest, "3"},
 	{"wrong jsonrpc version", `{"jsonrpc":"1.0","id":"a","method":"ping"}`, jsonrpc.CodeInvalidRequest, `"a"`},
 	{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, jsonrpc.CodeInvalidRequest, "null"},
-	{"fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, jsonrpc.CodeInvalidRequest, "null"},
+	{"boolean id", `{"jsonrpc":"2.0","id":true,"method":"ping"}`, jsonrpc.CodeInvalidRequest, "null"},
 	{"object id", `{"jsonrpc":"2.0","id":{},"method":"ping"}`, jsonrpc.CodeInvalidRequest, "null"},
-	{"id beyond 2^53", `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, jsonrpc.CodeInvalidRequest, "null"},
+	{"array id", `{"jsonrpc":"2.0","id":[1],"method":"ping"}`, jsonrpc.CodeInvalidRequest, "null"},
 	{"method not a string", `{"jsonrpc":"2.0","id":4,"method":5}`, jsonrpc.CodeInvalidRequest, "4"},
 	{"neither request nor response", `{"jsonrpc":"2.0","id":5}`, jsonrpc.CodeInvalidRequest, "5"},
 }

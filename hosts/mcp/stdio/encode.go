@@ -3,6 +3,8 @@ package stdio
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strconv"
 	"sync"
 
@@ -31,19 +33,23 @@ func appendResult(dst *bytes.Buffer, resp *jsonrpc.Response) (ok bool) {
 		return false
 	}
 	var id []byte
-	switch v := resp.ID.Raw().(type) {
-	case int64:
-		id = strconv.AppendInt(nil, v, 10)
-	case string:
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		if enc.Encode(v) != nil {
+	if raw, held := WireID(resp.ID); held {
+		id = raw
+	} else {
+		switch v := resp.ID.Raw().(type) {
+		case int64:
+			id = strconv.AppendInt(nil, v, 10)
+		case string:
+			var b bytes.Buffer
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false)
+			if enc.Encode(v) != nil {
+				return false
+			}
+			id = bytes.TrimRight(b.Bytes(), "\n")
+		default:
 			return false
 		}
-		id = bytes.TrimRight(b.Bytes(), "\n")
-	default:
-		return false
 	}
 	dst.Grow(len(`{"jsonrpc":"2.0","id":,"result":}`) + len(id) + len(resp.Result) + 1)
 	dst.WriteString(`{"jsonrpc":"2.0","id":`)
@@ -73,4 +79,44 @@ func IsCompact(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// EncodeResponse returns the wire form of a response, as this server
+// writes every answer on every transport: an error the SDK left without a
+// JSON-RPC code (code 0) goes out as an internal error, and an id held by
+// ClientID carries the client's own text again.
+func EncodeResponse(resp *jsonrpc.Response) ([]byte, error) {
+	resp = withErrorCode(resp)
+	raw, held := WireID(resp.ID)
+	if !held {
+		data, err := jsonrpc.EncodeMessage(resp)
+		if err != nil {
+			return nil, fmt.Errorf("encode MCP response: %w", err)
+		}
+		return data, nil
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"jsonrpc":"2.0","id":`)
+	b.Write(raw)
+	if resp.Error != nil {
+		var wire *jsonrpc.Error
+		errors.As(resp.Error, &wire) // withErrorCode made it one
+		e, err := json.Marshal(wire)
+		if err != nil {
+			return nil, fmt.Errorf("encode MCP error: %w", err)
+		}
+		b.WriteString(`,"error":`)
+		b.Write(e)
+	} else {
+		result := resp.Result
+		if len(result) == 0 {
+			result = json.RawMessage("null")
+		}
+		b.WriteString(`,"result":`)
+		if err := json.Compact(&b, result); err != nil {
+			return nil, fmt.Errorf("encode MCP result: %w", err)
+		}
+	}
+	b.WriteString("}")
+	return b.Bytes(), nil
 }

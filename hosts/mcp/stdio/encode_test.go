@@ -39,7 +39,7 @@ func TestRepliesAreTheBytesEncodeMessageWrites(t *testing.T) {
 					t.Fatal(err)
 				}
 				var out bytes.Buffer
-				c := &conn{out: &out, pending: map[jsonrpc.ID]bool{}, drained: make(chan struct{}), closed: make(chan struct{})}
+				c := &conn{out: &out, pending: map[jsonrpc.ID]*pendingCall{}, drained: make(chan struct{}), closed: make(chan struct{})}
 				if err := c.Write(context.Background(), resp); err != nil {
 					t.Fatal(err)
 				}
@@ -87,7 +87,7 @@ func BenchmarkWriteToolResult(b *testing.B) {
 	result := mustMarshal(&sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: fmt.Sprint(page)}},
 		StructuredContent: map[string]any{"events": page}})
 	resp := &jsonrpc.Response{ID: mustID(float64(42)), Result: result}
-	c := &conn{out: discard{}, pending: map[jsonrpc.ID]bool{}, drained: make(chan struct{}), closed: make(chan struct{})}
+	c := &conn{out: discard{}, pending: map[jsonrpc.ID]*pendingCall{}, drained: make(chan struct{}), closed: make(chan struct{})}
 	b.SetBytes(int64(len(result)))
 	for b.Loop() {
 		if err := c.Write(context.Background(), resp); err != nil {
