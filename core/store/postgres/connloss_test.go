@@ -6,7 +6,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -54,53 +53,6 @@ func TestWriteRunsAgainWhenItsConnectionIsEnded(t *testing.T) {
 	var n int
 	if err := e.pool.QueryRowContext(ctx, "SELECT count(*) FROM workspaces WHERE id = 'ws_lost'").Scan(&n); err != nil || n != 1 {
 		t.Fatalf("%d workspaces (%v), want 1", n, err)
-	}
-}
-
-// TestSettleAsksTheServerWhatBecameOfALostCommit checks the answer for a
-// COMMIT whose connection was lost: a committed transaction is success,
-// an aborted one may run again, and one the server cannot place is
-// ErrCommitUnknown, never a silent retry.
-func TestSettleAsksTheServerWhatBecameOfALostCommit(t *testing.T) {
-	ctx := context.Background()
-	e, err := Open(ctx, freshDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	xid := func(commit bool) string {
-		tx, err := e.pool.BeginTx(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var id string
-		if err := tx.QueryRowContext(ctx, "SELECT pg_current_xact_id()::text").Scan(&id); err != nil {
-			t.Fatal(err)
-		}
-		if commit {
-			err = tx.Commit()
-		} else {
-			err = tx.Rollback()
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return id
-	}
-	lost := errors.New("commit: unexpected EOF")
-	deadline := time.Now().Add(time.Minute)
-	if err := e.settle(ctx, xid(true), lost, deadline); err != nil {
-		t.Errorf("a committed transaction settles as %v, want success", err)
-	}
-	var again *lostBeforeCommit
-	if err := e.settle(ctx, xid(false), lost, deadline); !errors.As(err, &again) || !rerunnable(err) {
-		t.Errorf("an aborted transaction settles as %v, want one Write runs again", err)
-	}
-	// An id far beyond the current one names no transaction yet: the server
-	// refuses it, and the outcome stays unknown.
-	err = e.settle(ctx, "999999999999", lost, deadline)
-	if !errors.Is(err, ErrCommitUnknown) || rerunnable(err) || !strings.Contains(err.Error(), "idempotency_key") {
-		t.Errorf("an unplaceable transaction settles as %v, want ErrCommitUnknown, not run again", err)
 	}
 }
 
