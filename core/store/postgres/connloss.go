@@ -123,9 +123,13 @@ func classify(err error) error {
 
 // rerunnable reports whether a failed write may run again: a
 // serialization failure, a deadlock, or a connection lost before COMMIT.
+// A COMMIT of unknown outcome never runs again, whatever its cause.
 func rerunnable(err error) bool {
+	if IsCommitUnknown(err) {
+		return false
+	}
 	var lost *lostBeforeCommit
-	return retriable(err) || errors.As(err, &lost) || (connectionLost(err) && !IsCommitUnknown(err))
+	return retriable(err) || errors.As(err, &lost) || connectionLost(err)
 }
 
 // begin starts a transaction, waiting out a server that cannot be reached

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -81,6 +82,32 @@ func TestClassifyNamesLostConnectionsAndPrivileges(t *testing.T) {
 		}
 		if !errors.Is(got, c.kind) || !strings.Contains(got.Error(), c.text) || !errors.Is(got, c.err) {
 			t.Errorf("classify(%v) = %v, want %v mentioning %q", c.err, got, c.kind, c.text)
+		}
+	}
+}
+
+// TestAWriteRunsAgainOnlyWhenNothingOfItCanBeInTheJournal checks which
+// failures Write runs again: serialization failures, deadlocks and
+// connections lost before COMMIT do; a COMMIT of unknown outcome never
+// does, even when what it wraps would on its own.
+func TestAWriteRunsAgainOnlyWhenNothingOfItCanBeInTheJournal(t *testing.T) {
+	serialization := &pgconn.PgError{Code: "40001"}
+	for _, c := range []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"serialization failure", serialization, true},
+		{"deadlock", &pgconn.PgError{Code: "40P01"}, true},
+		{"connection lost before COMMIT", &lostBeforeCommit{cause: io.EOF}, true},
+		{"server shutting down", &pgconn.PgError{Code: "57P01"}, true},
+		{"unique violation", &pgconn.PgError{Code: "23505"}, false},
+		{"unknown COMMIT after a lost connection", commitUnknown(io.ErrUnexpectedEOF), false},
+		{"unknown COMMIT wrapping a serialization failure", commitUnknown(serialization), false},
+		{"unknown COMMIT wrapping a lost connection before COMMIT", commitUnknown(&lostBeforeCommit{cause: io.EOF}), false},
+	} {
+		if got := rerunnable(c.err); got != c.want {
+			t.Errorf("%s: rerunnable = %v, want %v", c.name, got, c.want)
 		}
 	}
 }

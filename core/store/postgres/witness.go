@@ -138,10 +138,10 @@ func (e *Engine) settle(ctx context.Context, w witness, lost error, deadline tim
 			return &lostBeforeCommit{cause: lost}
 		case err == nil:
 			return commitUnknown(lost)
-		case !connectionLost(err):
+		case !connectionLost(err) && !retriable(err):
 			return commitUnknown(fmt.Errorf("%v; then asking the journal for it: %w", lost, err))
 		}
-		// The server is not back yet: ask again.
+		// The server is not back yet, or the look met a writer: ask again.
 		if time.Now().After(deadline) {
 			return commitUnknown(lost)
 		}
@@ -166,15 +166,22 @@ func (e *Engine) place(ctx context.Context, w witness) (outcome, error) {
 }
 
 // placeEvent reports whether ev is in the journal, once no transaction
-// holds its workspace's row lock any more.
+// holds its workspace's row lock any more. It runs at READ COMMITTED
+// whatever the database's default, so that the event is read in a
+// snapshot taken after the wait.
 func (e *Engine) placeEvent(ctx context.Context, ev *journal.Event) (outcome, error) {
+	tx, err := e.pool.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted})
+	if err != nil {
+		return unplaced, fmt.Errorf("begin looking for the event: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // it changes nothing
 	var one int
-	err := e.pool.QueryRowContext(ctx, "SELECT 1 FROM workspaces WHERE id = $1 FOR SHARE", ev.WorkspaceID).Scan(&one)
+	err = tx.QueryRowContext(ctx, "SELECT 1 FROM workspaces WHERE id = $1 FOR SHARE", ev.WorkspaceID).Scan(&one)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return unplaced, fmt.Errorf("wait for the workspace's writers: %w", err)
 	}
 	var id, hash string
-	err = e.pool.QueryRowContext(ctx, "SELECT id, hash FROM events WHERE workspace_id = $1 AND sequence = $2",
+	err = tx.QueryRowContext(ctx, "SELECT id, hash FROM events WHERE workspace_id = $1 AND sequence = $2",
 		ev.WorkspaceID, ev.Sequence).Scan(&id, &hash)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):

@@ -37,7 +37,7 @@ const (
 // write_outcome_unknown, never a guess.
 func TestSettleDecidesALostCommitByWhatTheTransactionWrote(t *testing.T) {
 	ctx := context.Background()
-	e := openSettleEngine(t)
+	e := openSettleEngine(t, false)
 	scope := func(key string) engine.ReceiptScope {
 		return engine.ReceiptScope{WorkspaceID: "ws_settle", Actor: "agent", Key: key}
 	}
@@ -91,15 +91,17 @@ func TestSettleDecidesALostCommitByWhatTheTransactionWrote(t *testing.T) {
 // TestSettleWaitsForATransactionStillCommitting loses the connection of a
 // write whose backend is still running (an ended connection, not a
 // crash): settle waits until that transaction ends and answers by its
-// outcome, rather than reading the journal before the write lands.
+// outcome, rather than reading the journal before the write lands; also
+// on a database whose transactions default to SERIALIZABLE, where a
+// lock wait then a read in one snapshot would fail.
 func TestSettleWaitsForATransactionStillCommitting(t *testing.T) {
 	ctx := context.Background()
-	e := openSettleEngine(t)
 	for i, c := range []struct {
-		commits bool
-		want    string
-	}{{true, wantSuccess}, {false, wantRunAgain}} {
-		t.Run(fmt.Sprintf("commits=%v", c.commits), func(t *testing.T) {
+		commits, serializable bool
+		want                  string
+	}{{true, false, wantSuccess}, {false, false, wantRunAgain}, {true, true, wantSuccess}} {
+		t.Run(fmt.Sprintf("commits=%v,serializable-default=%v", c.commits, c.serializable), func(t *testing.T) {
+			e := openSettleEngine(t, c.serializable)
 			witnessed, done, answer := make(chan witness, 1), make(chan error, 1), make(chan string, 1)
 			release := make(chan struct{})
 			var once sync.Once
@@ -141,7 +143,7 @@ func TestSettleWaitsForATransactionStillCommitting(t *testing.T) {
 // says to repeat the call with the same idempotency key.
 func TestSettleOnAJournalItCannotAskIsUnknown(t *testing.T) {
 	ctx := context.Background()
-	e := openSettleEngine(t)
+	e := openSettleEngine(t, false)
 	w := attemptKeepingWitness(t, e, true, appendSettleEvent("asked"))
 	e.Close()
 	err := e.settle(ctx, w, errors.New("commit: unexpected EOF"), time.Now().Add(time.Minute))
@@ -150,13 +152,30 @@ func TestSettleOnAJournalItCannotAskIsUnknown(t *testing.T) {
 	}
 }
 
-// openSettleEngine opens a fresh journal holding workspace ws_settle.
-func openSettleEngine(t *testing.T) *Engine {
+// openSettleEngine opens a fresh journal holding workspace ws_settle, on a
+// database whose transactions default to SERIALIZABLE if serializable.
+func openSettleEngine(t *testing.T, serializable bool) *Engine {
 	t.Helper()
 	ctx := context.Background()
-	e, err := Open(ctx, freshDatabase(t))
+	url := freshDatabase(t)
+	e, err := Open(ctx, url)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if serializable {
+		// A database's defaults apply to the connections opened after.
+		if _, err := e.pool.ExecContext(ctx, "DO $$BEGIN EXECUTE format("+
+			"'ALTER DATABASE %I SET default_transaction_isolation = serializable', current_database()); END$$"); err != nil {
+			t.Fatal(err)
+		}
+		e.Close()
+		if e, err = Open(ctx, url); err != nil {
+			t.Fatal(err)
+		}
+		var level string
+		if err := e.pool.QueryRowContext(ctx, "SHOW default_transaction_isolation").Scan(&level); err != nil || level != "serializable" {
+			t.Fatalf("default_transaction_isolation = %q (%v), want serializable", level, err)
+		}
 	}
 	t.Cleanup(func() { e.Close() })
 	err = e.Write(ctx, func(tx engine.Tx) error {
