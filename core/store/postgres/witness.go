@@ -31,17 +31,18 @@ import (
 //     for being in flight.
 //   - An idempotency receipt, when there is no event. A receipt is unique
 //     per scope: a row equal, column for column, to the one this
-//     transaction inserted means it committed (a receipt no other write
-//     could tell apart), and any other answer means it did not, so running
-//     it again is safe: its receipt lookup replays whatever holds the key,
-//     and its insert waits for a transaction still in flight and then
-//     fails it into a retry that finds the receipt.
+//     transaction inserted means it committed (were it another's with the
+//     very same bytes, the journal would hold just what this one leaves),
+//     and any other answer means it did not, so running it again is safe:
+//     its receipt lookup replays whatever holds the key, and its insert
+//     waits for a transaction still in flight and then fails it into a
+//     retry that finds the receipt.
 //   - Nothing else but writes that are harmless to repeat (a session's or
 //     worktree's last-seen time; a transaction that wrote nothing at all):
 //     it is run again.
 //
-// Anything else (a cursor moved, a session resumed, a row changed without
-// an event or a receipt) cannot be placed: the answer is
+// Anything else (a cursor moved, or any other row changed without an
+// event or a receipt) cannot be placed: the answer is
 // write_outcome_unknown, telling the caller to repeat the call with the
 // same idempotency key. So is a server that does not answer within the
 // retry window. A COMMIT that was acknowledged is never asked about:
