@@ -26,11 +26,13 @@ const drillServers = 3
 
 // lostConnection accepts the refusal a client may see while the database
 // connection is lost: internal_error saying so (the engine's
-// ErrConnectionLost or ErrCommitUnknown), which the client answers by
-// repeating the call with the same idempotency key.
+// ErrConnectionLost), or write_outcome_unknown for a COMMIT the journal
+// cannot place, which the client answers by repeating the call with the
+// same idempotency key.
 func lostConnection(r mcptest.Result) bool {
 	msg, _ := r.Structured["message"].(string)
-	return r.Code() == "internal_error" && strings.Contains(msg, "connection to the PostgreSQL server")
+	return (r.Code() == "internal_error" || r.Code() == "write_outcome_unknown") &&
+		strings.Contains(msg, "connection to the PostgreSQL server")
 }
 
 // TestPostgresDrillKillOneServerMidBurst kills (SIGKILL) one of three

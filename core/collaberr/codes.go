@@ -210,6 +210,7 @@ const (
 	MigrationJournalChanged         Code = "migration_journal_changed"
 	MigrationSessionRowsChanged     Code = "migration_session_rows_changed"
 	MigrationSourceChanged          Code = "migration_source_changed"
+	WriteOutcomeUnknown             Code = "write_outcome_unknown"
 )
 
 // Search (an extension).

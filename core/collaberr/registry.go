@@ -287,6 +287,7 @@ func database() []Entry {
 		d(MigrationJournalChanged, "A migration would change an existing journal head.", "Keep the original file; report it."),
 		d(MigrationSessionRowsChanged, "Session rows changed while the preview session table was renamed.", "Start again once no other process writes the file."),
 		d(MigrationSourceChanged, "Workspace roots or the database changed while migration or open was being prepared.", "Start again."),
+		{Code: WriteOutcomeUnknown, Area: AreaDatabase, Extension: true, When: "On PostgreSQL, the connection to the server was lost while a write was committing (the server crashed or restarted, the network dropped), and collab could not learn from the journal whether the write is in it: nothing the write left there can tell, or the server did not answer within 60 s.", Do: "Repeat the call with the same idempotency_key: a replay returns the first result if the write committed and applies it once if it did not. A call that takes no key (collab_cursor_ack) can be repeated as it is; it is refused or answered from what the journal now holds."},
 	}
 }
 
@@ -317,6 +318,6 @@ func hostSetup() []Entry {
 
 func internal() []Entry {
 	return []Entry{
-		{Code: InternalError, Area: AreaInternal, When: "Something failed that is not a refusal: an I/O, SQLite or PostgreSQL error, or a legacy write to a session-owned task stopped by the database's guard (`agenttool_collab_v2_write_requires_v2_client`). On PostgreSQL the message says when the connection to the server was lost (nothing was written, or the outcome is unknown) or the role lacks a privilege. The message is scrubbed of secrets.", Do: "Retry once, with the same idempotency_key (a replay returns the first result if it was written); if it persists, run `agenttool-collab-mcp doctor` and report the message. A missing PostgreSQL privilege needs a grant (docs/postgres.md)."},
+		{Code: InternalError, Area: AreaInternal, When: "Something failed that is not a refusal: an I/O, SQLite or PostgreSQL error, or a legacy write to a session-owned task stopped by the database's guard (`agenttool_collab_v2_write_requires_v2_client`). On PostgreSQL the message says when the connection to the server was lost before a commit (nothing was written) or the role lacks a privilege; a commit whose outcome is unknown is `write_outcome_unknown`. The message is scrubbed of secrets.", Do: "Retry once, with the same idempotency_key (a replay returns the first result if it was written); if it persists, run `agenttool-collab-mcp doctor` and report the message. A missing PostgreSQL privilege needs a grant (docs/postgres.md)."},
 	}
 }

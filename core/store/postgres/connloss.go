@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/agenttool/collab/core/collaberr"
 )
 
 // Lost connections and refused privileges.
@@ -22,22 +24,22 @@ import (
 // so the engine reconnects by itself; what it must decide is what
 // happened to the transaction that was running:
 //
-//   - Lost before COMMIT was sent (at BEGIN, at any statement, at the
-//     transaction-id read just before COMMIT): the server rolls an
-//     unfinished transaction back, so nothing was written. Write runs fn
+//   - Lost before COMMIT was sent (at BEGIN, at any statement): the
+//     server rolls an unfinished transaction back, so nothing was written. Write runs fn
 //     again, exactly as after a serialization failure, for the same
 //     bounded window, waiting out a restarting server.
 //   - Lost during COMMIT: the transaction may or may not have committed.
 //     Running fn again blindly could apply a mutation twice (a receipt
 //     makes a keyed replay safe, but not every write carries a key), and
 //     reporting failure could deny a write that is in the journal. So the
-//     engine reads the transaction's id before COMMIT and, after a lost
-//     COMMIT, asks the server (pg_xact_status, on a new connection) what
-//     became of it: committed is success, aborted runs fn again, in
-//     progress (the old backend has not finished) is asked again. Only if
-//     the server cannot answer within the window does the caller get
-//     ErrCommitUnknown, whose message says to repeat the call with the same
-//     idempotency key: a replay returns the first result if it was written.
+//     engine asks the journal, on a new connection, for what the
+//     transaction wrote that no other can have written (witness.go): its
+//     event, else its receipt. Found is success; absent runs fn again.
+//     Only when nothing it wrote can tell, or the server cannot answer
+//     within the window, does the caller get write_outcome_unknown, whose
+//     message says to repeat the call with the same idempotency key: a
+//     replay returns the first result if it was written. A transaction id
+//     never decides it: after a crash the server issues ids again.
 //   - A Read is not run again (its fn may gather results as it goes): its
 //     BEGIN waits out a restarting server, and a connection lost inside it
 //     is reported as ErrConnectionLost, which nothing was written by.
@@ -52,11 +54,19 @@ import (
 // window: nothing was written, and the call can be repeated.
 var ErrConnectionLost = errors.New("lost the connection to the PostgreSQL server; nothing was written, so the call can be repeated")
 
-// ErrCommitUnknown is wrapped by the error of a write whose connection was
-// lost during COMMIT when the server could not say, within the retry
-// window, whether it committed.
-var ErrCommitUnknown = errors.New("lost the connection to the PostgreSQL server during COMMIT and could not learn whether the write committed; " +
-	"repeat the call with the same idempotency_key: a replay returns the first result if it was written")
+// commitUnknown is the error of a write whose connection was lost during
+// COMMIT when the journal could not say whether it committed: a
+// write_outcome_unknown refusal (what the caller sees), wrapping cause.
+func commitUnknown(cause error) error {
+	return &outcomeError{kind: collaberr.New(collaberr.WriteOutcomeUnknown,
+		"The connection to the PostgreSQL server was lost while the write was committing, and the journal cannot tell whether it committed; "+
+			"repeat the call with the same idempotency_key: a replay returns the first result if it was written, and applies it once if not"),
+		cause: cause}
+}
+
+// IsCommitUnknown reports whether err says that a write's COMMIT lost its
+// connection and its outcome is unknown (write_outcome_unknown).
+func IsCommitUnknown(err error) bool { return collaberr.HasCode(err, collaberr.WriteOutcomeUnknown) }
 
 // ErrPrivilege is wrapped by the error of a statement the server refused
 // because the role lacks a privilege.
@@ -101,7 +111,7 @@ func connectionLost(err error) bool {
 func classify(err error) error {
 	var pe *pgconn.PgError
 	switch {
-	case err == nil || errors.Is(err, ErrCommitUnknown) || errors.Is(err, ErrConnectionLost) || errors.Is(err, ErrPrivilege):
+	case err == nil || IsCommitUnknown(err) || errors.Is(err, ErrConnectionLost) || errors.Is(err, ErrPrivilege):
 		return err
 	case errors.As(err, &pe) && pe.Code == "42501":
 		return &outcomeError{kind: ErrPrivilege, cause: err}
@@ -113,9 +123,13 @@ func classify(err error) error {
 
 // rerunnable reports whether a failed write may run again: a
 // serialization failure, a deadlock, or a connection lost before COMMIT.
+// A COMMIT of unknown outcome never runs again, whatever its cause.
 func rerunnable(err error) bool {
+	if IsCommitUnknown(err) {
+		return false
+	}
 	var lost *lostBeforeCommit
-	return retriable(err) || errors.As(err, &lost) || (connectionLost(err) && !errors.Is(err, ErrCommitUnknown))
+	return retriable(err) || errors.As(err, &lost) || connectionLost(err)
 }
 
 // begin starts a transaction, waiting out a server that cannot be reached
@@ -173,26 +187,12 @@ func discard(conn *sql.Conn) {
 }
 
 // commit commits write transaction t, sending its held writes with the
-// COMMIT; a transaction that sent nothing has nothing to commit. It reads
-// the transaction's id first, unless Head did, so that a COMMIT whose
-// connection is lost can be settled by asking the server (settle); a loss
-// before COMMIT is lostBeforeCommit.
+// COMMIT; a transaction that sent nothing has nothing to commit. A
+// COMMIT whose connection is lost is settled by what the transaction
+// wrote (settle, witness.go).
 func (e *Engine) commit(ctx context.Context, t *Tx, deadline time.Time) error {
 	if !t.begun && len(t.held) == 0 {
 		return nil // nothing was sent, so there is nothing to commit
-	}
-	if t.xid == "" {
-		err := t.QueryRowContext(ctx, "SELECT pg_current_xact_id()::text").Scan(&t.xid)
-		if t.heldErr != nil {
-			err = t.heldErr
-		}
-		if err != nil {
-			rollback(t.conn)
-			if connectionLost(err) {
-				return &lostBeforeCommit{cause: fmt.Errorf("read the transaction id: %w", err)}
-			}
-			return fmt.Errorf("read the transaction id: %w", err)
-		}
 	}
 	_, err := t.pipeline(ctx, nil, true)
 	if err == nil {
@@ -202,33 +202,5 @@ func (e *Engine) commit(ctx context.Context, t *Tx, deadline time.Time) error {
 	if !connectionLost(err) {
 		return fmt.Errorf("commit: %w", err)
 	}
-	return e.settle(ctx, t.xid, fmt.Errorf("commit: %w", err), deadline)
-}
-
-// settle learns what became of transaction xid, whose COMMIT lost its
-// connection, from a new connection: nil if it committed,
-// lostBeforeCommit if it did not (so Write runs it again), and
-// ErrCommitUnknown if the server cannot say before deadline.
-func (e *Engine) settle(ctx context.Context, xid string, lost error, deadline time.Time) error {
-	for attempt := 0; ; attempt++ {
-		var status sql.NullString
-		err := e.pool.QueryRowContext(ctx, "SELECT pg_xact_status($1::xid8)", xid).Scan(&status)
-		switch {
-		case err == nil && status.String == "committed":
-			return nil
-		case err == nil && status.String == "aborted":
-			return &lostBeforeCommit{cause: lost}
-		case err == nil && !status.Valid:
-			return &outcomeError{kind: ErrCommitUnknown, cause: lost}
-		case err != nil && !connectionLost(err):
-			return &outcomeError{kind: ErrCommitUnknown, cause: fmt.Errorf("%v; then asking for its outcome: %w", lost, err)}
-		}
-		// Unreachable server, or the old backend still finishing: ask again.
-		if time.Now().After(deadline) {
-			return &outcomeError{kind: ErrCommitUnknown, cause: lost}
-		}
-		if err := pause(ctx, backoff(attempt)); err != nil {
-			return &outcomeError{kind: ErrCommitUnknown, cause: lost}
-		}
-	}
+	return e.settle(ctx, t.witness, fmt.Errorf("commit: %w", err), deadline)
 }

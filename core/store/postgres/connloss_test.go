@@ -4,9 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -57,53 +57,6 @@ func TestWriteRunsAgainWhenItsConnectionIsEnded(t *testing.T) {
 	}
 }
 
-// TestSettleAsksTheServerWhatBecameOfALostCommit checks the answer for a
-// COMMIT whose connection was lost: a committed transaction is success,
-// an aborted one may run again, and one the server cannot place is
-// ErrCommitUnknown, never a silent retry.
-func TestSettleAsksTheServerWhatBecameOfALostCommit(t *testing.T) {
-	ctx := context.Background()
-	e, err := Open(ctx, freshDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	xid := func(commit bool) string {
-		tx, err := e.pool.BeginTx(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var id string
-		if err := tx.QueryRowContext(ctx, "SELECT pg_current_xact_id()::text").Scan(&id); err != nil {
-			t.Fatal(err)
-		}
-		if commit {
-			err = tx.Commit()
-		} else {
-			err = tx.Rollback()
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return id
-	}
-	lost := errors.New("commit: unexpected EOF")
-	deadline := time.Now().Add(time.Minute)
-	if err := e.settle(ctx, xid(true), lost, deadline); err != nil {
-		t.Errorf("a committed transaction settles as %v, want success", err)
-	}
-	var again *lostBeforeCommit
-	if err := e.settle(ctx, xid(false), lost, deadline); !errors.As(err, &again) || !rerunnable(err) {
-		t.Errorf("an aborted transaction settles as %v, want one Write runs again", err)
-	}
-	// An id far beyond the current one names no transaction yet: the server
-	// refuses it, and the outcome stays unknown.
-	err = e.settle(ctx, "999999999999", lost, deadline)
-	if !errors.Is(err, ErrCommitUnknown) || rerunnable(err) || !strings.Contains(err.Error(), "idempotency_key") {
-		t.Errorf("an unplaceable transaction settles as %v, want ErrCommitUnknown, not run again", err)
-	}
-}
-
 // TestClassifyNamesLostConnectionsAndPrivileges checks the kinds callers
 // see: a lost connection says nothing was written, a refused privilege
 // says which object and where the grants are listed.
@@ -129,6 +82,32 @@ func TestClassifyNamesLostConnectionsAndPrivileges(t *testing.T) {
 		}
 		if !errors.Is(got, c.kind) || !strings.Contains(got.Error(), c.text) || !errors.Is(got, c.err) {
 			t.Errorf("classify(%v) = %v, want %v mentioning %q", c.err, got, c.kind, c.text)
+		}
+	}
+}
+
+// TestAWriteRunsAgainOnlyWhenNothingOfItCanBeInTheJournal checks which
+// failures Write runs again: serialization failures, deadlocks and
+// connections lost before COMMIT do; a COMMIT of unknown outcome never
+// does, even when what it wraps would on its own.
+func TestAWriteRunsAgainOnlyWhenNothingOfItCanBeInTheJournal(t *testing.T) {
+	serialization := &pgconn.PgError{Code: "40001"}
+	for _, c := range []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"serialization failure", serialization, true},
+		{"deadlock", &pgconn.PgError{Code: "40P01"}, true},
+		{"connection lost before COMMIT", &lostBeforeCommit{cause: io.EOF}, true},
+		{"server shutting down", &pgconn.PgError{Code: "57P01"}, true},
+		{"unique violation", &pgconn.PgError{Code: "23505"}, false},
+		{"unknown COMMIT after a lost connection", commitUnknown(io.ErrUnexpectedEOF), false},
+		{"unknown COMMIT wrapping a serialization failure", commitUnknown(serialization), false},
+		{"unknown COMMIT wrapping a lost connection before COMMIT", commitUnknown(&lostBeforeCommit{cause: io.EOF}), false},
+	} {
+		if got := rerunnable(c.err); got != c.want {
+			t.Errorf("%s: rerunnable = %v, want %v", c.name, got, c.want)
 		}
 	}
 }

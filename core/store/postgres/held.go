@@ -26,9 +26,9 @@ import (
 //     is kept (heldErr) and is what Write returns, so a serialization
 //     failure is still run again and a privilege error still named, even
 //     when it surfaced under a later statement.
-//   - The lost COMMIT. A batch that carries the COMMIT is sent only once
-//     the transaction's id is known, so a connection lost during it is
-//     settled by asking the server, as a lone COMMIT is (connloss.go).
+//   - The lost COMMIT. A batch that carries the COMMIT is settled, when its
+//     connection is lost, as a lone COMMIT is: by looking in the journal
+//     for the event or receipt it carried (witness.go).
 
 // heldWrite is a write waiting to be sent: its statement (placeholders
 // rebound), arguments, and the tables it writes.
@@ -48,6 +48,7 @@ func (t *Tx) ExecLater(ctx context.Context, query string, args ...any) error {
 	}
 	query = rebind(query)
 	t.wrote(query)
+	t.counted()
 	t.held = append(t.held, heldWrite{query: query, args: args, tables: writtenTables(query)})
 	return nil
 }

@@ -23,14 +23,9 @@ import (
 // FOR KEY SHARE; the head UPDATE (Append) changes no key column and takes
 // the same lock.
 //
-// It also reads the transaction's id, which a lost COMMIT is settled by
-// (connloss.go): a transaction that moves a head would be given one at its
-// first write anyway, and asking here saves the commit a round trip.
-//
 // It reads the whole workspace row, which the transaction then knows
 // (Workspace).
-const headForUpdate = "SELECT " + sqltx.WorkspaceColumns + `, pg_current_xact_id()::text
-FROM workspaces WHERE id = ? FOR NO KEY UPDATE`
+const headForUpdate = "SELECT " + sqltx.WorkspaceColumns + ` FROM workspaces WHERE id = ? FOR NO KEY UPDATE`
 
 // Head reads the workspace's journal head. Inside a write transaction it
 // locks the workspace row (FOR NO KEY UPDATE, see headForUpdate) until the
@@ -50,16 +45,14 @@ func (t *Tx) Head(ctx context.Context, workspaceID string) (engine.Head, bool, e
 	}
 	t.touched = workspaceID
 	var w engine.Workspace
-	var xid string
 	err := t.QueryRowContext(ctx, headForUpdate, workspaceID).Scan(&w.ID, &w.EpochID, &w.RootPath, &w.RepositoryKey,
-		&w.Name, &w.CreatedAt, &w.EventHeadSequence, &w.EventHeadHash, &xid)
+		&w.Name, &w.CreatedAt, &w.EventHeadSequence, &w.EventHeadHash)
 	if err == sql.ErrNoRows {
 		return engine.Head{WorkspaceID: workspaceID}, false, nil
 	}
 	if err != nil {
 		return engine.Head{WorkspaceID: workspaceID}, false, fmt.Errorf("read journal head: %w", err)
 	}
-	t.xid = xid
 	t.knowWorkspace(w)
 	h := engine.Head{WorkspaceID: workspaceID, Anchor: journal.Anchor{EpochID: w.EpochID, Sequence: w.EventHeadSequence, Hash: w.EventHeadHash}}
 	t.remember(h)
@@ -105,6 +98,8 @@ func (t *Tx) remember(h engine.Head) {
 // (one round trip instead of the shared two), held back (held.go): its
 // sequence and hash were fixed under the head's lock, and the next
 // statement that reads events or workspaces, or the COMMIT, carries it.
+// The event is the transaction's witness should its COMMIT lose its
+// connection (witness.go).
 func (t *Tx) Append(ctx context.Context, e *journal.Event) error {
 	err := t.ExecLater(ctx, `WITH appended AS (INSERT INTO events (workspace_id, epoch_id, sequence, id, protocol,
 type, entity_id, actor, occurred_at, payload_json, prev_hash, hash, session_id)
@@ -120,6 +115,10 @@ UPDATE workspaces SET event_head_sequence = ?, event_head_hash = ? WHERE id = (S
 	if h, ok := t.heads[e.WorkspaceID]; ok {
 		h.Sequence, h.Hash = e.Sequence, e.Hash
 		t.heads[e.WorkspaceID] = h
+	}
+	if t.write && t.recording == nil {
+		appended := *e
+		t.witness.event = &appended
 	}
 	return nil
 }

@@ -34,9 +34,10 @@ type Tx struct {
 	// workspaces are the workspace rows this transaction has read, their
 	// heads as read (see Workspace).
 	workspaces map[string]engine.Workspace
-	// xid is the transaction's id once Head has read it in a write
-	// transaction, so that commit need not ask.
-	xid string
+	// witness is what a write transaction wrote that only it can have
+	// written, which a COMMIT that lost its connection is settled by
+	// (witness.go).
+	witness witness
 	// held are the writes waiting to be sent (held.go); heldErr is the
 	// first failure of sending them, which fails the transaction.
 	held    []heldWrite
@@ -75,6 +76,7 @@ func (t *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Re
 	if t.recording != nil {
 		return driver.RowsAffected(0), nil
 	}
+	t.counted()
 	if t.sendsFirst(query) {
 		answer, err := t.sendOne(ctx, query, args)
 		if err != nil {

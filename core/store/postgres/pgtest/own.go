@@ -26,12 +26,28 @@ type OwnServer struct {
 // StartOwnServer starts a throwaway server with .ci/postgres start and
 // stops it (removing its directory) when the test ends. Like Server, it
 // skips without COLLAB_TEST_POSTGRES locally and fails under CI=true: a
-// machine with a test server can start another.
+// machine with a test server can start another. Its fsync is off, as the
+// shared server's is.
 func StartOwnServer(t testing.TB) *OwnServer {
+	t.Helper()
+	return startOwn(t)
+}
+
+// StartDurableServer is StartOwnServer with the server's durability
+// settings at their defaults (.ci/postgres start --durable: fsync,
+// synchronous_commit and full_page_writes on), so that a crash (Crash)
+// keeps exactly the commits the server acknowledged, as on a production
+// server.
+func StartDurableServer(t testing.TB) *OwnServer {
+	t.Helper()
+	return startOwn(t, "--durable")
+}
+
+func startOwn(t testing.TB, args ...string) *OwnServer {
 	t.Helper()
 	Server(t)
 	script := findScript(t)
-	out, err := exec.Command("bash", script, "start").Output()
+	out, err := exec.Command("bash", append([]string{script, "start"}, args...)...).Output()
 	if err != nil {
 		t.Fatalf("%s start: %v\n%s", script, err, stderrOf(err))
 	}
@@ -67,6 +83,17 @@ func (s *OwnServer) Restart(t testing.TB) {
 	t.Helper()
 	if out, err := exec.Command("bash", s.script, "restart", s.Dir).CombinedOutput(); err != nil {
 		t.Fatalf("%s restart: %v\n%s", s.script, err, out)
+	}
+}
+
+// Crash kills the server as a power cut or an OOM kill would (SIGKILL to
+// the postmaster and every process it started, at once), starts it again
+// with the same settings, and returns once it accepts connections, its
+// crash recovery done (.ci/postgres crash).
+func (s *OwnServer) Crash(t testing.TB) {
+	t.Helper()
+	if out, err := exec.Command("bash", s.script, "crash", s.Dir).CombinedOutput(); err != nil {
+		t.Fatalf("%s crash: %v\n%s", s.script, err, out)
 	}
 }
 
