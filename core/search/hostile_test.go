@@ -109,6 +109,8 @@ func TestQueryLimitsRefuseOnlyWhatIsOverThem(t *testing.T) {
 		{"NEAR 50 wide", "NEAR(release cadence, 50)", ""},
 		{"NEAR 51 wide", "NEAR(release cadence, 51)", "near_width"},
 		{"NEAR in quotes is a word", `"NEAR(release, 99)"`, ""},
+		{"a NEAR width is not a word", "NEAR(" + repeat("release", " ", 32) + ", 10)", ""},
+		{"a number outside NEAR is a word", repeat("release", " ", 32) + ", 10", "terms"},
 		{"1,000 characters", strings.Repeat("x", 1000), ""},
 		{"1,001 characters", strings.Repeat("x", 1001), "length"},
 		{"1,000 characters of multibyte text", strings.Repeat("é", 1000), ""},
