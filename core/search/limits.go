@@ -20,9 +20,10 @@ import (
 type Limits struct {
 	// Length is the most characters a query may have.
 	Length int
-	// Terms is the most words a query may hold, counting every word
-	// inside quoted phrases and not counting the operators AND, OR, NOT
-	// and NEAR.
+	// Terms is the most words a query may hold: every run of letters and
+	// digits counts, inside quoted phrases too, and so do the operators
+	// AND, OR, NOT and NEAR and a NEAR group's width, because a query
+	// that is not valid FTS5 runs with each of them as a quoted word.
 	Terms int
 	// Prefixes is the most prefix terms (word*) a query may hold.
 	Prefixes int
@@ -44,78 +45,77 @@ type shape struct {
 }
 
 // measure counts the terms, prefix terms and widest NEAR group of text.
-// It does not parse FTS5: every run of letters and digits is a term
-// (barewords AND, OR, NOT and NEAR outside quotes excepted), every * after
-// a term or a closing quote is a prefix, and a NEAR group's width is the
-// number after its last comma (FTS5's default of 10 when there is none).
+// It does not parse FTS5: every run of letters and digits is a term,
+// every * after a term, a closing quote or a token holding a term is a
+// prefix (inside quotes too),
+// and a NEAR group's width is the number after its last comma (FTS5's
+// default of 10 when there is none).
 func measure(text string) shape {
-	s := shape{length: utf8.RuneCountInString(text)}
-	inQuote, lastWasTerm := false, false
-	// inNear is set inside a NEAR group; afterComma once its width may
-	// follow, so that the width is not counted as a word.
-	inNear, afterComma := false, false
-	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		switch {
-		case isTermRune(r):
-			j := i
-			for j < len(text) {
-				r2, n := utf8.DecodeRuneInString(text[j:])
-				if !isTermRune(r2) {
-					break
-				}
-				j += n
-			}
-			word := text[i:j]
-			if !inQuote && word == "NEAR" && strings.HasPrefix(strings.TrimLeft(text[j:], " \t\r\n"), "(") {
-				s.nearWidth = max(s.nearWidth, nearWidth(text[j:]))
-				inNear, lastWasTerm = true, false
-			} else if !inQuote && afterComma && isNumber(word) {
-				lastWasTerm = false
-			} else if inQuote || !isOperator(word) {
-				s.terms++
-				lastWasTerm = true
-			} else {
-				lastWasTerm = false
-			}
-			i = j
-			continue
-		case r == '"':
-			inQuote = !inQuote
-			lastWasTerm = !inQuote
-		case r == ',' && inNear && !inQuote:
-			afterComma, lastWasTerm = true, false
-		case r == ')' && !inQuote:
-			inNear, afterComma, lastWasTerm = false, false, false
-		case r == '*':
-			if lastWasTerm && !inQuote {
-				s.prefixes++
-			}
-			lastWasTerm = false
-		default:
-			lastWasTerm = false
-		}
-		i += size
+	m := meter{text: text, shape: shape{length: utf8.RuneCountInString(text)}}
+	for m.i < len(text) {
+		m.step()
 	}
-	return s
+	return m.shape
+}
+
+// meter walks a query once, counting into shape.
+type meter struct {
+	text string
+	i    int
+	shape
+	inQuote bool
+	// lastWasTerm is set right after a term or a closing quote, where a
+	// * makes a prefix; tokenHasTerm while the whitespace-separated token
+	// so far holds a term, where a * makes one in the quoted-words
+	// fallback.
+	lastWasTerm, tokenHasTerm bool
+}
+
+// step consumes one word or one other character.
+func (m *meter) step() {
+	r, size := utf8.DecodeRuneInString(m.text[m.i:])
+	if isTermRune(r) {
+		m.word()
+		return
+	}
+	m.i += size
+	wasTerm := m.lastWasTerm
+	m.lastWasTerm = false
+	switch {
+	case r == '"':
+		m.inQuote = !m.inQuote
+		m.lastWasTerm = !m.inQuote
+	case r == '*' && (wasTerm || m.tokenHasTerm):
+		// Inside quotes FTS5 ignores it, but an unbalanced quote sends
+		// the text to the quoted-words fallback, where it is a prefix.
+		m.prefixes++
+	case unicode.IsSpace(r):
+		m.tokenHasTerm = false
+	}
+}
+
+// word consumes a run of term characters and counts it.
+func (m *meter) word() {
+	j := m.i
+	for j < len(m.text) {
+		r, n := utf8.DecodeRuneInString(m.text[j:])
+		if !isTermRune(r) {
+			break
+		}
+		j += n
+	}
+	word, rest := m.text[m.i:j], m.text[j:]
+	m.i = j
+	m.terms++
+	m.lastWasTerm, m.tokenHasTerm = true, true
+	if !m.inQuote && word == "NEAR" && strings.HasPrefix(strings.TrimLeft(rest, " \t\r\n"), "(") {
+		m.nearWidth = max(m.nearWidth, nearWidth(rest))
+	}
 }
 
 // isTermRune reports whether r is part of a word, as unicode61 splits text.
 func isTermRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r)
-}
-
-func isNumber(word string) bool {
-	for _, r := range word {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return word != ""
-}
-
-func isOperator(word string) bool {
-	return word == "AND" || word == "OR" || word == "NOT" || word == "NEAR"
 }
 
 // nearWidth reads the width of the NEAR group whose "(" starts rest: the
