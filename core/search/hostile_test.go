@@ -185,8 +185,7 @@ func TestCancellingTheContextInterruptsSQLite(t *testing.T) {
 
 // TestASlowSearchDoesNotDelayAnother runs one slow search (only the
 // deadline would stop it) and, while it runs, normal searches one after
-// another on the same index: each must be answered as fast as if it were
-// alone.
+// another on the same index: none may wait for the slow one.
 func TestASlowSearchDoesNotDelayAnother(t *testing.T) {
 	w := wordyWorld(t, 200)
 	ix := unbounded(t, w.st, 3*time.Second)
@@ -210,8 +209,10 @@ func TestASlowSearchDoesNotDelayAnother(t *testing.T) {
 			if normal < 3 {
 				t.Fatalf("only %d normal searches ran beside a %v slow one", normal, slow)
 			}
-			if worst > 500*time.Millisecond {
-				t.Fatalf("a normal search took %v beside the slow one", worst)
+			// Queued behind the slow search, one would take about as long
+			// as it; beside it, a normal search only shares the CPU.
+			if worst > slow/2 {
+				t.Fatalf("a normal search took %v beside a %v slow one", worst, slow)
 			}
 			return
 		default:
