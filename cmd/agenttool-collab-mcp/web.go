@@ -97,8 +97,11 @@ func webCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 }
 
 // serveWeb serves until ctx ends, then gives open requests a moment.
+// Every request's context derives from ctx, so a signal also interrupts
+// the searches and streams under way instead of waiting for them.
 func serveWeb(ctx context.Context, ln net.Listener, h http.Handler, stderr io.Writer) int {
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return ctx }}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

@@ -219,6 +219,7 @@ const (
 	InvalidKind            Code = "invalid_kind"
 	InvalidOrder           Code = "invalid_order"
 	InvalidQuery           Code = "invalid_query"
+	QueryTooComplex        Code = "query_too_complex"
 	SearchIndexUnavailable Code = "search_index_unavailable"
 )
 

@@ -300,6 +300,7 @@ func searching() []Entry {
 		s(InvalidKind, "collab_search's kinds names an unknown hit kind.", "Use the kinds the tool's schema lists."),
 		s(InvalidOrder, "collab_search's order is not relevance or recent.", "Send `relevance` or `recent`."),
 		s(InvalidQuery, "collab_search's query holds no word to search for.", "Send at least one word."),
+		s(QueryTooComplex, "A search query has too many characters, words or prefix terms, or too wide a NEAR group, or its matching ran past its deadline (under a second) and was stopped.", "Search for fewer words, write prefix terms out in full, or narrow the NEAR group; the refusal names the limit."),
 		s(SearchIndexUnavailable, "The search index beside the database could not be opened.", "Make its directory writable, or rebuild it with `agenttool-collab-mcp search --rebuild`."),
 	}
 }

@@ -16,15 +16,29 @@ type indexed struct {
 }
 
 // catchUp brings the index level with the journal of workspaceID (all
-// workspaces when empty). The main database is only read, in one read
-// snapshot; the sidecar is written in one transaction, so an interrupted
-// catch-up leaves the previous index intact.
-func (ix *Index) catchUp(ctx context.Context, workspaceID string) (int, error) {
-	fresh, err := ix.upToDate(ctx, workspaceID)
+// workspaces when empty). An index already level costs a read of the
+// sidecar and of the journal heads, and waits for nobody; otherwise the
+// catch-up waits for any other one in this process to finish.
+func (ix *Index) catchUp(ctx context.Context, db *sql.DB, workspaceID string) (int, error) {
+	fresh, err := ix.upToDate(ctx, db, workspaceID)
 	if err != nil || fresh {
 		return 0, err
 	}
-	tx, err := ix.db.BeginTx(ctx, nil)
+	ix.write.Lock()
+	defer ix.write.Unlock()
+	return ix.catchUpLocked(ctx, db, workspaceID)
+}
+
+// catchUpLocked is catchUp for a caller holding ix.write. The main
+// database is only read, in one read snapshot; the sidecar is written in
+// one transaction, so an interrupted catch-up leaves the previous index
+// intact.
+func (ix *Index) catchUpLocked(ctx context.Context, db *sql.DB, workspaceID string) (int, error) {
+	fresh, err := ix.upToDate(ctx, db, workspaceID)
+	if err != nil || fresh {
+		return 0, err
+	}
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("lock search index: %w", err)
 	}
@@ -76,8 +90,8 @@ func (ix *Index) catchUp(ctx context.Context, workspaceID string) (int, error) {
 // upToDate reports, without locking the sidecar, whether every head the
 // journal shows is exactly what the index recorded. The hash chain makes
 // an equal head hash mean an equal journal.
-func (ix *Index) upToDate(ctx context.Context, workspaceID string) (bool, error) {
-	known, err := readIndexed(ctx, ix.db)
+func (ix *Index) upToDate(ctx context.Context, db *sql.DB, workspaceID string) (bool, error) {
+	known, err := readIndexed(ctx, db)
 	if err != nil {
 		return false, err
 	}

@@ -11,13 +11,24 @@ import (
 )
 
 // Index is the search index of one open store. It is safe for concurrent
-// use; calls are serialised on its one sidecar connection. Several
-// processes may share one sidecar file: catching up takes the sidecar's
-// write lock, so they queue rather than index the same events twice.
+// use: up to Options.Readers searches read the sidecar at once, each
+// bounded by Options.Deadline, so one slow search never makes another
+// wait for it. Catching up and repairs are serialised within the process,
+// and several processes may share one sidecar file: catching up takes the
+// sidecar's write lock, so they queue rather than index the same events
+// twice.
 type Index struct {
 	store *store.Store
 	path  string
+	opts  Options
 
+	// write serialises catch-up, rebuild and repair in this process. It
+	// is never taken while mu is held.
+	write sync.Mutex
+
+	// mu guards the fields below; it is held only to read or swap them
+	// (and, rarely, while a replaced file is opened), never while a
+	// search runs.
 	mu   sync.Mutex
 	db   *sql.DB
 	info os.FileInfo
@@ -27,16 +38,22 @@ type Index struct {
 	abandoned []*sql.DB
 }
 
-// Open returns the index of st, creating or repairing its sidecar as
-// needed. An in-memory store gets an in-memory index.
+// Open returns the index of st with the default Options, creating or
+// repairing its sidecar as needed. An in-memory store gets an in-memory
+// index.
 func Open(ctx context.Context, st *store.Store) (*Index, error) {
-	ix := &Index{store: st, path: memoryPath}
+	return OpenWith(ctx, st, Options{})
+}
+
+// OpenWith is Open with explicit Options.
+func OpenWith(ctx context.Context, st *store.Store, opts Options) (*Index, error) {
+	ix := &Index{store: st, path: memoryPath, opts: opts.withDefaults()}
 	if st.Path() != store.MemoryPath {
 		ix.path = SidecarPath(st.Path())
 	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	if err := ix.reopen(ctx); err != nil {
+	if err := ix.reopenLocked(ctx, nil); err != nil {
 		return nil, err
 	}
 	return ix, nil
@@ -45,20 +62,37 @@ func Open(ctx context.Context, st *store.Store) (*Index, error) {
 // Path returns the sidecar file's path (":memory:" for an in-memory store).
 func (ix *Index) Path() string { return ix.path }
 
-// Close releases the sidecar connection.
+// Close releases the sidecar connections. Searches still running are
+// waited for; each ends within its deadline, or sooner when its context
+// ends.
 func (ix *Index) Close() error {
 	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	if ix.db == nil {
+	db := ix.db
+	ix.db = nil
+	ix.mu.Unlock()
+	if db == nil {
 		return nil
 	}
-	err := ix.db.Close()
-	ix.db = nil
-	return err
+	return db.Close()
 }
 
-func (ix *Index) reopen(ctx context.Context) error {
-	db, info, err := openSidecar(ctx, ix.path)
+// readers returns how many connections the sidecar pool keeps.
+func (ix *Index) readers() int {
+	if ix.path == memoryPath {
+		// Every connection to :memory: is a database of its own.
+		return 1
+	}
+	return ix.opts.Readers
+}
+
+// reopenLocked opens the file now at the sidecar path, unless the index
+// has already moved on from stale (someone else repaired it first). The
+// caller holds mu.
+func (ix *Index) reopenLocked(ctx context.Context, stale *sql.DB) error {
+	if stale != nil && ix.db != stale {
+		return nil
+	}
+	db, info, err := openSidecar(ctx, ix.path, ix.readers())
 	if err != nil {
 		return err
 	}
@@ -69,47 +103,73 @@ func (ix *Index) reopen(ctx context.Context) error {
 	return nil
 }
 
-// current makes sure the connection is on the file now at the sidecar
-// path: a sidecar deleted or replaced by someone else is reopened.
-func (ix *Index) current(ctx context.Context) error {
+// current returns the connections to the file now at the sidecar path: a
+// sidecar deleted or replaced by someone else is reopened first.
+func (ix *Index) current(ctx context.Context) (*sql.DB, error) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
 	if ix.db == nil {
-		return fmt.Errorf("the search index is closed")
+		return nil, fmt.Errorf("the search index is closed")
 	}
 	if ix.path == memoryPath {
-		return nil
+		return ix.db, nil
 	}
-	now, err := os.Stat(ix.path)
+	now, err := os.Lstat(ix.path)
 	if err == nil && os.SameFile(now, ix.info) {
-		return nil
+		return ix.db, nil
 	}
-	return ix.reopen(ctx)
+	if err := ix.reopenLocked(ctx, ix.db); err != nil {
+		return nil, err
+	}
+	return ix.db, nil
 }
 
-// withRepair runs fn and, when the sidecar turns out to be damaged,
+// withRepair runs fn on the current connections and, when the sidecar
+// turns out to be damaged (garbage, truncated, emptied, its tables gone),
 // replaces the file and runs fn once more on a fresh index.
-func (ix *Index) withRepair(ctx context.Context, fn func() error) error {
-	if err := ix.current(ctx); err != nil {
+func (ix *Index) withRepair(ctx context.Context, fn func(db *sql.DB) error) error {
+	db, err := ix.current(ctx)
+	if err != nil {
 		return err
 	}
-	err := fn()
+	err = fn(db)
 	if err == nil || !isDamaged(err) || ix.path == memoryPath {
 		return err
 	}
-	if err := removeSidecar(ix.path); err != nil {
+	if db, err = ix.repair(ctx, db); err != nil {
 		return err
 	}
-	if err := ix.reopen(ctx); err != nil {
-		return err
+	return fn(db)
+}
+
+// repair replaces the damaged sidecar that broken is connected to, unless
+// another search in this process already did, and returns the
+// connections to use now.
+func (ix *Index) repair(ctx context.Context, broken *sql.DB) (*sql.DB, error) {
+	ix.write.Lock()
+	defer ix.write.Unlock()
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.db == nil {
+		return nil, fmt.Errorf("the search index is closed")
 	}
-	return fn()
+	if ix.db == broken {
+		if err := removeSidecar(ix.path); err != nil {
+			return nil, err
+		}
+		if err := ix.reopenLocked(ctx, broken); err != nil {
+			return nil, err
+		}
+	}
+	return ix.db, nil
 }
 
 // Rebuild empties the index and indexes every journal again from the start.
 func (ix *Index) Rebuild(ctx context.Context) error {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	return ix.withRepair(ctx, func() error {
-		tx, err := ix.db.BeginTx(ctx, nil)
+	return ix.withRepair(ctx, func(db *sql.DB) error {
+		ix.write.Lock()
+		defer ix.write.Unlock()
+		tx, err := db.BeginTx(ctx, nil)
 		if err != nil {
 			return fmt.Errorf("rebuild search index: %w", err)
 		}
@@ -123,7 +183,7 @@ func (ix *Index) Rebuild(ctx context.Context) error {
 		if err := tx.Commit(); err != nil {
 			return fmt.Errorf("rebuild search index: %w", err)
 		}
-		_, err = ix.catchUp(ctx, "")
+		_, err = ix.catchUpLocked(ctx, db, "")
 		return err
 	})
 }
@@ -132,12 +192,10 @@ func (ix *Index) Rebuild(ctx context.Context) error {
 // when it is empty) gained since the index last saw it, and reports how
 // many events it read.
 func (ix *Index) CatchUp(ctx context.Context, workspaceID string) (int, error) {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
 	var n int
-	err := ix.withRepair(ctx, func() error {
+	err := ix.withRepair(ctx, func(db *sql.DB) error {
 		var err error
-		n, err = ix.catchUp(ctx, workspaceID)
+		n, err = ix.catchUp(ctx, db, workspaceID)
 		return err
 	})
 	return n, err

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 
@@ -75,26 +76,46 @@ type Result struct {
 }
 
 // Search catches the index up with the journal and returns one page of
-// hits. It only reads the main database.
+// hits. It only reads the main database. A query over the index's Limits
+// is refused at once, and matching that runs past its Deadline is stopped
+// inside SQLite and refused; both with query_too_complex. When ctx ends,
+// SQLite is interrupted and ctx's error returned.
 func (ix *Index) Search(ctx context.Context, q Query) (Result, error) {
-	if err := normalise(&q); err != nil {
+	if err := normalise(&q, ix.opts.Limits); err != nil {
 		return Result{}, err
 	}
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
 	var res Result
-	err := ix.withRepair(ctx, func() error {
-		if _, err := ix.catchUp(ctx, q.WorkspaceID); err != nil {
+	err := ix.withRepair(ctx, func(db *sql.DB) error {
+		if _, err := ix.catchUp(ctx, db, q.WorkspaceID); err != nil {
 			return err
 		}
 		var err error
-		res, err = ix.page(ctx, q)
+		res, err = ix.pageWithin(ctx, db, q)
 		return err
 	})
 	return res, err
 }
 
-func normalise(q *Query) error {
+// pageWithin is page under the index's deadline.
+func (ix *Index) pageWithin(ctx context.Context, db *sql.DB, q Query) (Result, error) {
+	bounded, cancel := context.WithTimeout(ctx, ix.opts.Deadline)
+	defer cancel()
+	res, err := ix.page(bounded, db, q)
+	if err == nil {
+		return res, nil
+	}
+	if ctx.Err() != nil {
+		return Result{}, fmt.Errorf("search: %w", ctx.Err())
+	}
+	if bounded.Err() != nil {
+		return Result{}, collaberr.New(collaberr.QueryTooComplex,
+			fmt.Sprintf("The search was stopped after %s without an answer; search for fewer or more distinctive words, fewer prefix terms or a narrower NEAR group", ix.opts.Deadline)).
+			With("limit", "deadline").With("maximum", ix.opts.Deadline.String())
+	}
+	return Result{}, err
+}
+
+func normalise(q *Query, limits Limits) error {
 	if q.Limit == 0 {
 		q.Limit = DefaultLimit
 	}
@@ -115,6 +136,9 @@ func normalise(q *Query) error {
 	if q.MarkOpen == "" && q.MarkClose == "" {
 		q.MarkOpen, q.MarkClose = "**", "**"
 	}
+	if err := limits.check(q.Text); err != nil {
+		return err
+	}
 	if words(q.Text, " ") == "" {
 		return collaberr.New(collaberr.InvalidQuery, "The query has no word to search for")
 	}
@@ -131,9 +155,9 @@ func knownKind(k string) bool {
 }
 
 // page runs the query against the index as it is now.
-func (ix *Index) page(ctx context.Context, q Query) (Result, error) {
+func (ix *Index) page(ctx context.Context, db *sql.DB, q Query) (Result, error) {
 	var generation string
-	if err := ix.db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'generation'").Scan(&generation); err != nil {
+	if err := db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'generation'").Scan(&generation); err != nil {
 		return Result{}, fmt.Errorf("read search index: %w", err)
 	}
 	pos, err := decodeCursor(q, generation)
@@ -141,11 +165,11 @@ func (ix *Index) page(ctx context.Context, q Query) (Result, error) {
 		return Result{}, err
 	}
 	if pos.Ceiling == 0 {
-		if err := ix.db.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) FROM docs").Scan(&pos.Ceiling); err != nil {
+		if err := db.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) FROM docs").Scan(&pos.Ceiling); err != nil {
 			return Result{}, fmt.Errorf("read search index: %w", err)
 		}
 	}
-	expr, hits, err := ix.interpretAndRun(ctx, q, &pos)
+	expr, hits, err := ix.interpretAndRun(ctx, db, q, &pos)
 	if err != nil {
 		return Result{}, err
 	}
@@ -157,7 +181,7 @@ func (ix *Index) page(ctx context.Context, q Query) (Result, error) {
 		next.After = hits[len(hits)-1].docID
 		res.NextCursor = encodeCursor(q, generation, next)
 	}
-	if err := ix.snippets(ctx, q, expr, hits); err != nil {
+	if err := ix.snippets(ctx, db, q, expr, hits); err != nil {
 		return Result{}, err
 	}
 	for _, h := range hits {
@@ -178,20 +202,20 @@ const (
 // as quoted words that must all match; and if that finds nothing, as
 // quoted words any of which may match. A person's raw text therefore never
 // fails on syntax. pos.Mode records the choice for later pages.
-func (ix *Index) interpretAndRun(ctx context.Context, q Query, pos *position) (string, []scored, error) {
+func (ix *Index) interpretAndRun(ctx context.Context, db *sql.DB, q Query, pos *position) (string, []scored, error) {
 	if q.Cursor != "" {
 		expr := interpretation(q.Text, pos.Mode)
-		hits, err := ix.run(ctx, q, expr, *pos)
+		hits, err := ix.run(ctx, db, q, expr, *pos)
 		return expr, hits, err
 	}
-	hits, err := ix.run(ctx, q, q.Text, *pos)
-	if err == nil || !isQuerySyntax(err) {
+	hits, err := ix.run(ctx, db, q, q.Text, *pos)
+	if err == nil || ctx.Err() != nil || !isQuerySyntax(err) {
 		return q.Text, hits, err
 	}
 	for _, mode := range []int{allWords, anyWord} {
 		pos.Mode = mode
 		expr := interpretation(q.Text, mode)
-		if hits, err = ix.run(ctx, q, expr, *pos); err != nil || len(hits) > 0 {
+		if hits, err = ix.run(ctx, db, q, expr, *pos); err != nil || len(hits) > 0 {
 			return expr, hits, err
 		}
 	}

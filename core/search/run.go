@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -20,7 +21,7 @@ type scored struct {
 const bm25Weights = "4.0, 1.0"
 
 // run returns up to q.Limit+1 hits of expr after pos, without snippets.
-func (ix *Index) run(ctx context.Context, q Query, expr string, pos position) ([]scored, error) {
+func (ix *Index) run(ctx context.Context, db *sql.DB, q Query, expr string, pos position) ([]scored, error) {
 	var where []string
 	args := []any{expr, pos.Ceiling}
 	add := func(clause string, v any) {
@@ -71,7 +72,7 @@ WHERE text MATCH ? AND d.id <= ?`
 		query += " OFFSET ?"
 		args = append(args, pos.Offset)
 	}
-	rows, err := ix.db.QueryContext(ctx, query, args...)
+	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
@@ -93,7 +94,7 @@ WHERE text MATCH ? AND d.id <= ?`
 
 // snippets fills in the title and a marked snippet of each hit. They are
 // computed for the page only, never for every match.
-func (ix *Index) snippets(ctx context.Context, q Query, expr string, hits []scored) error {
+func (ix *Index) snippets(ctx context.Context, db *sql.DB, q Query, expr string, hits []scored) error {
 	if len(hits) == 0 {
 		return nil
 	}
@@ -104,7 +105,7 @@ func (ix *Index) snippets(ctx context.Context, q Query, expr string, hits []scor
 		args = append(args, hits[i].docID)
 	}
 	marks := strings.TrimSuffix(strings.Repeat("?, ", len(hits)), ", ")
-	rows, err := ix.db.QueryContext(ctx, `SELECT rowid, title, snippet(text, -1, ?, ?, '…', 16) FROM text
+	rows, err := db.QueryContext(ctx, `SELECT rowid, title, snippet(text, -1, ?, ?, '…', 16) FROM text
 WHERE text MATCH ? AND rowid IN (`+marks+`)`, args...)
 	if err != nil {
 		return fmt.Errorf("search snippets: %w", err)
@@ -129,7 +130,7 @@ WHERE text MATCH ? AND rowid IN (`+marks+`)`, args...)
 func isQuerySyntax(err error) bool {
 	var se *sqlite.Error
 	if errors.As(err, &se) {
-		return se.Code()&0xff == sqlite3.SQLITE_ERROR
+		return se.Code()&0xff == sqlite3.SQLITE_ERROR && !isMissingTable(err)
 	}
 	return false
 }

@@ -89,20 +89,22 @@ func sidecarDSN(path string) string {
 
 const memoryPath = ":memory:"
 
-// openSidecar opens (creating if needed) the sidecar at path and makes its
-// schema current. A file that is not a readable sidecar is replaced.
-func openSidecar(ctx context.Context, path string) (*sql.DB, os.FileInfo, error) {
-	db, info, err := tryOpenSidecar(ctx, path)
+// openSidecar opens (creating if needed) the sidecar at path with a pool
+// of readers connections and makes its schema current. A file that is not
+// a readable sidecar is replaced; one that is not a private regular file
+// of this user is refused and left as it is.
+func openSidecar(ctx context.Context, path string, readers int) (*sql.DB, os.FileInfo, error) {
+	db, info, err := tryOpenSidecar(ctx, path, readers)
 	if err == nil || !isDamaged(err) || path == memoryPath {
 		return db, info, err
 	}
 	if err := removeSidecar(path); err != nil {
 		return nil, nil, err
 	}
-	return tryOpenSidecar(ctx, path)
+	return tryOpenSidecar(ctx, path, readers)
 }
 
-func tryOpenSidecar(ctx context.Context, path string) (*sql.DB, os.FileInfo, error) {
+func tryOpenSidecar(ctx context.Context, path string, readers int) (*sql.DB, os.FileInfo, error) {
 	var info os.FileInfo
 	if path != memoryPath {
 		var err error
@@ -114,39 +116,50 @@ func tryOpenSidecar(ctx context.Context, path string) (*sql.DB, os.FileInfo, err
 	if err != nil {
 		return nil, nil, fmt.Errorf("open search index: %w", err)
 	}
-	// One connection for the life of the process: it stays on the file it
-	// opened, and a replaced file is noticed by comparing identities.
-	db.SetMaxOpenConns(1)
-	db.SetMaxIdleConns(1)
+	// The connections are opened now and kept for the life of the
+	// process: they stay on the file that was checked, and a replaced
+	// file is noticed by comparing identities.
+	db.SetMaxOpenConns(readers)
+	db.SetMaxIdleConns(readers)
 	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
 	if err := prepareSchema(ctx, db); err != nil {
 		db.Close()
 		return nil, nil, err
 	}
+	if err := openAll(ctx, db, readers); err != nil {
+		db.Close()
+		return nil, nil, err
+	}
+	if path != memoryPath {
+		if err := stillThere(path, info); err != nil {
+			db.Close()
+			return nil, nil, err
+		}
+	}
 	return db, info, nil
 }
 
-// ensurePrivateFile creates path 0600 if it is missing and refuses
-// anything but a regular file.
-func ensurePrivateFile(path string) (os.FileInfo, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("create search index: %w", err)
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("stat search index: %w", err)
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("search index %s is not a regular file", path)
-	}
-	if info.Mode().Perm() != 0o600 {
-		if err := f.Chmod(0o600); err != nil {
-			return nil, fmt.Errorf("restrict search index: %w", err)
+// openAll opens every connection of the pool at once, so that none of
+// them is opened later by name, perhaps on another file.
+func openAll(ctx context.Context, db *sql.DB, n int) error {
+	conns := make([]*sql.Conn, 0, n)
+	defer func() {
+		for _, c := range conns {
+			c.Close()
 		}
+	}()
+	for range n {
+		c, err := db.Conn(ctx)
+		if err == nil {
+			err = c.PingContext(ctx)
+		}
+		if err != nil {
+			return fmt.Errorf("open search index: %w", err)
+		}
+		conns = append(conns, c)
 	}
-	return info, nil
+	return nil
 }
 
 // prepareSchema checks the sidecar's identity and format and creates the
@@ -165,14 +178,15 @@ func prepareSchema(ctx context.Context, db *sql.DB) error {
 	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
 		return fmt.Errorf("read search index format: %w", err)
 	}
-	var tables int
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&tables); err != nil {
+	var tables, ours int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*), count(CASE WHEN name IN ('meta', 'workspaces', 'docs', 'text') THEN 1 END) FROM sqlite_schema WHERE type = 'table'").Scan(&tables, &ours); err != nil {
 		return fmt.Errorf("read search index schema: %w", err)
 	}
 	switch {
 	case tables > 0 && appID != sidecarApplicationID:
 		return errForeignSidecar
-	case tables > 0 && version != sidecarFormat:
+	case tables > 0 && (version != sidecarFormat || ours != 4):
+		// Another format, or tables lost: start the index again.
 		if err := dropAll(ctx, tx); err != nil {
 			return err
 		}
@@ -227,9 +241,11 @@ func newGeneration() string {
 }
 
 // isDamaged reports whether err means the sidecar file is not a usable
-// SQLite database (garbage, truncated, or another program's file).
+// search index: garbage, damaged pages, another program's file, or a file
+// whose tables are gone (truncated or emptied in place, which an open
+// connection sees as an empty database rather than a replaced file).
 func isDamaged(err error) bool {
-	if errors.Is(err, errForeignSidecar) {
+	if errors.Is(err, errForeignSidecar) || isMissingTable(err) {
 		return true
 	}
 	var se *sqlite.Error
@@ -240,6 +256,14 @@ func isDamaged(err error) bool {
 		}
 	}
 	return false
+}
+
+// isMissingTable reports whether err is SQLite not finding one of the
+// sidecar's tables. SQLite has no distinct code for it: it is
+// SQLITE_ERROR with this message.
+func isMissingTable(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_ERROR && strings.Contains(se.Error(), "no such table")
 }
 
 // removeSidecar deletes a damaged sidecar and its transient journal so the

@@ -1,6 +1,10 @@
 package mcp
 
-import "github.com/agenttool/collab/core/search"
+import (
+	"fmt"
+
+	"github.com/agenttool/collab/core/search"
+)
 
 // searchTool is collab_search, served by handleSearch.
 func searchTool() (Tool, Handler) {
@@ -9,7 +13,7 @@ func searchTool() (Tool, Handler) {
 		Description: "Full-text search of one workspace's reports (addressed or not), decisions, tasks, progress notes, reviews, handoffs, artifacts and every event payload, best match first. Plain words just work; FTS5 syntax (\"phrases\", prefix*, AND, OR, NOT) is honoured. Reading never acknowledges.",
 		Input: object([]Property{
 			{"workspace_id", workspaceIDField()},
-			{"query", str().min(1).max(1000).describe("Words to find, or an FTS5 expression; text that is not valid FTS5 is searched as plain words")},
+			{"query", str().min(1).max(search.DefaultLimits.Length).describe(queryDescription())},
 			{"kinds", array(enum(search.Kinds...)).max(len(search.Kinds)).describe("Only hits of these kinds")},
 			{"actor", str().min(1).max(200).describe("Only events written under this actor label")},
 			{"session_id", str().min(1).describe("Only events written by this session")},
@@ -25,4 +29,12 @@ func searchTool() (Tool, Handler) {
 
 func boundField(what string) *Schema {
 	return str().min(1).max(64).describe(what + ": a journal sequence number, an RFC 3339 time or a YYYY-MM-DD date")
+}
+
+// queryDescription tells the model the query limits the index enforces,
+// so that it does not have to learn them from a refusal.
+func queryDescription() string {
+	l := search.DefaultLimits
+	return fmt.Sprintf("Words to find, or an FTS5 expression; text that is not valid FTS5 is searched as plain words. "+
+		"At most %d words (operators count), %d prefix terms and a NEAR width of %d", l.Terms, l.Prefixes, l.NearWidth)
 }

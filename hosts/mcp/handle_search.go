@@ -65,6 +65,10 @@ func (p *Process) searchIndex(ctx context.Context) (*search.Index, error) {
 		open = func(ctx context.Context) (*search.Index, error) { return search.Open(ctx, p.store) }
 	}
 	ix, err := open(ctx)
+	if refusal, ok := collaberr.As(err); ok {
+		// An unsafe sidecar path says so, and what to do about it.
+		return nil, refusal
+	}
 	if err != nil {
 		return nil, collaberr.New(collaberr.SearchIndexUnavailable, "The search index beside the database could not be opened; check that its directory is writable, or run agenttool-collab-mcp search --rebuild")
 	}
