@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -343,4 +344,50 @@ func dbBytes(t *testing.T, path string) string {
 		rows.Close()
 	}
 	return b.String()
+}
+
+// TestPeopleSeeReceiptsInTheWebViewAndTheCLI: the receipts of a report
+// that was announced, read and handled show in a real browser on the web
+// view's reports page and in `reports` (text and --json), each a
+// process of its own; a report addressed to no one shows none.
+func TestPeopleSeeReceiptsInTheWebViewAndTheCLI(t *testing.T) {
+	chromiumPath(t)
+	w := newWakePair(t)
+	id := w.postToBob(t, "r1", "cache keys changed")
+	ok(t, w.alice, "collab_report_append", map[string]any{"workspace_id": w.ws, "idempotency_key": "r2",
+		"kind": "observation", "body": "for everyone"})
+	ok(t, w.bob, "collab_wait", map[string]any{"workspace_id": w.ws, "timeout_ms": 2000})
+	next := ok(t, w.bob, "collab_next", map[string]any{"workspace_id": w.ws})
+	ok(t, w.bob, "collab_cursor_ack", map[string]any{"workspace_id": w.ws, "anchor": get(next, "events.next_anchor"),
+		"expected_cursor_version": num(next, "session.cursor_version")})
+	ok(t, w.bob, "collab_report_mark", map[string]any{"workspace_id": w.ws, "report_id": id, "state": "declined", "note": "<b>not mine</b>"})
+
+	srv := startWeb(t, w.s, w.s.db)
+	b := newBrowser(t)
+	b.open(t, srv.url+"/w/"+w.ws+"/reports")
+	var lines []string
+	b.eval(t, `Array.from(document.querySelectorAll(".report .delivery")).map(p => p.innerText)`, &lines)
+	if len(lines) != 1 || lines[0] != "delivery: announced (wait) · read · declined <b>not mine</b>" {
+		t.Fatalf("the reports page's delivery lines: %q", lines)
+	}
+	var bold int
+	b.eval(t, `document.querySelectorAll(".delivery b").length`, &bold)
+	if bold != 0 {
+		t.Fatal("the page rendered the note as markup")
+	}
+	b.requireClean(t)
+
+	out, errs, code := runCLI(t, filepath.Dir(filepath.Dir(w.s.db)), "reports", "--db", w.s.db, "--workspace", w.ws)
+	if code != 0 || !strings.Contains(out, "    delivery: announced (wait) · read · declined: <b>not mine</b>") ||
+		strings.Count(out, "delivery:") != 1 {
+		t.Fatalf("reports exited %d: %s\n%s", code, out, errs)
+	}
+	out, errs, code = runCLI(t, filepath.Dir(filepath.Dir(w.s.db)), "reports", "--db", w.s.db, "--workspace", w.ws, "--json")
+	var parsed struct {
+		Receipts map[string]store.DeliveryReceipts `json:"receipts"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &parsed) != nil || len(parsed.Receipts) != 1 ||
+		parsed.Receipts[id].Mark == nil || parsed.Receipts[id].Mark.State != "declined" || !parsed.Receipts[id].Read {
+		t.Fatalf("reports --json exited %d: %s\n%s", code, out, errs)
+	}
 }
