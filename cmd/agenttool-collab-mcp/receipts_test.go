@@ -391,3 +391,48 @@ func TestPeopleSeeReceiptsInTheWebViewAndTheCLI(t *testing.T) {
 		t.Fatalf("reports --json exited %d: %s\n%s", code, out, errs)
 	}
 }
+
+// TestChannelPushRecordsTheHandoffsAnnouncement: a handoff offered to bob
+// and pushed to his server's client as a claude/channel notification is
+// recorded as announced through "channel", and alice reads that receipt
+// by the handoff's id; bob's cursor stays where it was.
+func TestChannelPushRecordsTheHandoffsAnnouncement(t *testing.T) {
+	w := newChannelPair(t, channelOn)
+	cursor, version := w.bobCursor(t)
+	w.offerToBob(t, "t1")
+	if _, meta := w.nextChannel(t, w.bob); meta["task_id"] != "t1" {
+		t.Fatalf("notice %v", meta)
+	}
+	db, err := sql.Open("sqlite", "file:"+w.s.db+"?mode=ro&_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var handoff string
+	err = db.QueryRow("SELECT id FROM handoffs WHERE task_id = 't1'").Scan(&handoff)
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The receipt is written right after the notification was sent; wait
+	// for it, bounded.
+	deadline := time.Now().Add(wakeDeadline)
+	var rec map[string]any
+	for {
+		r := ok(t, w.alice, "collab_report_receipts", map[string]any{"workspace_id": w.ws, "handoff_ids": []any{handoff}})
+		list, _ := r["receipts"].([]any)
+		if len(list) != 1 {
+			t.Fatalf("receipts %v", r)
+		}
+		rec = list[0].(map[string]any)
+		if len(channels(rec)) > 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := channels(rec); len(got) != 1 || got[0] != "channel" || str(rec, "subject_kind") != "handoff" || rec["read"] != false {
+		t.Fatalf("the handoff's receipts: %v", rec)
+	}
+	if c, v := w.bobCursor(t); c != cursor || v != version {
+		t.Fatalf("the channel's receipt moved bob's cursor: %+v v%d -> %+v v%d", cursor, version, c, v)
+	}
+}
