@@ -21,7 +21,9 @@ Says what is new for a session without reading or moving its cursor: the
 number of unread journal events after its persisted cursor, and one line per
 event that concerns it (a handoff offered to it, a review requesting changes,
 a report addressed to it, an answer to its offer, a lost claim) or lease of
-its about to expire. Opens the database read-only.
+its about to expire. Opens the database read-only; with --hook, after it
+printed a notice, it records that the notice announced the reports and
+handoffs it names (a delivery receipt, never a cursor move).
 
 Exit status: 0 when nothing concerns the session, 10 when something does.
 Fails open: on any error it prints nothing on stdout, one line on stderr,
