@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/wake"
 	"github.com/agenttool/collab/hosts/termtext"
 )
@@ -20,7 +21,9 @@ Says what is new for a session without reading or moving its cursor: the
 number of unread journal events after its persisted cursor, and one line per
 event that concerns it (a handoff offered to it, a review requesting changes,
 a report addressed to it, an answer to its offer, a lost claim) or lease of
-its about to expire. Opens the database read-only.
+its about to expire. Opens the database read-only; with --hook, after it
+printed a notice, it records that the notice announced the reports and
+handoffs it names (a delivery receipt, never a cursor move).
 
 Exit status: 0 when nothing concerns the session, 10 when something does.
 Fails open: on any error it prints nothing on stdout, one line on stderr,
@@ -53,7 +56,10 @@ func runPeek(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *hook != "" {
 		in = readHookInput(os.Stdin)
 	}
-	sum, err := peekSummary(ctx, *db, *file)
+	sum, src, err := peekSummary(ctx, *db, *file)
+	if src != nil {
+		defer src.st.Close()
+	}
 	if err != nil {
 		if *hook == "" || err != errNoSession {
 			fmt.Fprintf(stderr, "collab peek: nothing checked: %s\n", wakeError(err))
@@ -64,6 +70,9 @@ func runPeek(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case *hook != "":
 		if sum.New() && !in.StopHookActive {
 			writeHookOutput(stdout, in.Event, sum.Line())
+			a := &announcer{src: src, channel: store.ChannelHook}
+			a.record(ctx, sum.Notices)
+			a.close()
 		}
 		return 0
 	case *asJSON:
@@ -77,17 +86,18 @@ func runPeek(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func peekSummary(ctx context.Context, db, file string) (wake.Summary, error) {
+// peekSummary reads what is new for the session; the source it opened
+// (nil when none could be) is the caller's to close.
+func peekSummary(ctx context.Context, db, file string) (wake.Summary, *wakeSource, error) {
 	src, err := openWakeSource(ctx, db, file)
 	if err != nil {
-		return wake.Summary{}, err
+		return wake.Summary{}, nil, err
 	}
-	defer src.st.Close()
 	snap, err := src.st.WakeForSession(ctx, src.cred, nil, wake.CandidateLimit)
 	if err != nil {
-		return wake.Summary{}, err
+		return wake.Summary{}, src, err
 	}
-	return wake.Summarise(snap, time.Now()), nil
+	return wake.Summarise(snap, time.Now()), src, nil
 }
 
 // wakeError renders an error for stderr: a refusal by its message, anything

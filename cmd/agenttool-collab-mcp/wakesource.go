@@ -21,6 +21,7 @@ type wakeSource struct {
 	st   *store.Store
 	cred store.Credential
 	file string
+	db   string // the database as resolved, to reopen for announcements
 }
 
 // reload re-reads the credential file, which a resuming process rewrites
@@ -70,5 +71,5 @@ func openWakeSource(ctx context.Context, db, file string) (*wakeSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &wakeSource{st: st, cred: c, file: file}, nil
+	return &wakeSource{st: st, cred: c, file: file, db: db}, nil
 }

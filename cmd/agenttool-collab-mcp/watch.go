@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/wake"
 	"github.com/agenttool/collab/hosts/termtext"
 )
@@ -61,7 +62,9 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "collab watch: started without a parent; nothing to report to")
 		return 0
 	}
-	w := &watcher{src: src, out: stdout, diag: stderr, json: *asJSON}
+	w := &watcher{src: src, out: stdout, diag: stderr, json: *asJSON,
+		announce: &announcer{src: src, channel: store.ChannelMonitor}}
+	defer w.announce.close()
 	if err := w.run(ctx, *interval, parent); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "collab watch: %s\n", wakeError(err))
 		return 1
@@ -76,6 +79,8 @@ type watcher struct {
 	diag   io.Writer
 	json   bool
 	follow *wake.Follower
+	// announce records the receipts of what this monitor printed.
+	announce *announcer
 }
 
 func (w *watcher) run(ctx context.Context, interval time.Duration, parent int) error {
@@ -145,9 +150,11 @@ func (w *watcher) report(ctx context.Context) (bool, error) {
 		fmt.Fprintln(w.diag, "collab watch: the session ended; stopping")
 		return true, nil
 	}
-	for _, n := range w.follow.Take(snap, time.Now()) {
+	given := w.follow.Take(snap, time.Now())
+	for _, n := range given {
 		w.print(n)
 	}
+	w.announce.record(ctx, given)
 	return false, nil
 }
 

@@ -188,6 +188,14 @@ const (
 	ReportTaskMismatch        Code = "report_task_mismatch"
 )
 
+// Delivery receipts (an extension).
+const (
+	DeliveryMarkConflict   Code = "delivery_mark_conflict"
+	DeliveryNotAddressed   Code = "delivery_not_addressed"
+	InvalidDeliveryChannel Code = "invalid_delivery_channel"
+	InvalidDeliveryMark    Code = "invalid_delivery_mark"
+)
+
 // Database and migration.
 const (
 	DatabaseApplicationMismatch     Code = "database_application_mismatch"

@@ -261,6 +261,10 @@ func reports() []Entry {
 		r(ReportTargetMismatch, "The target report, or the addressed session, belongs to another workspace.", "Relate and address only within one workspace."),
 		r(ReportTargetRequired, "A relation that needs an earlier report names none.", "Pass target_report_id."),
 		r(ReportTaskMismatch, "A related report's task_id differs from its target's.", "Use the target's task_id (or none, if it has none)."),
+		{Code: DeliveryMarkConflict, Area: AreaReport, Extension: true, When: "A report or handoff the session already marked handled (or declined) is marked the other way.", Do: "Nothing to change: a mark is final; post a report if you changed your mind."},
+		{Code: DeliveryNotAddressed, Area: AreaReport, Extension: true, When: "A delivery receipt names a report or handoff that is not addressed to the session recording it, or none at all.", Do: "Record receipts only for what was addressed to you (see collab_next)."},
+		{Code: InvalidDeliveryChannel, Area: AreaReport, Extension: true, When: "An announcement names a channel other than hook, monitor, channel, wait or tmux.", Do: "Name one of those channels."},
+		{Code: InvalidDeliveryMark, Area: AreaReport, Extension: true, When: "A mark is neither handled nor declined, names no subject, or its note is longer than 2000 characters.", Do: "Mark handled or declined, with a note of at most 2000 characters."},
 	}
 }
 

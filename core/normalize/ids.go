@@ -17,6 +17,15 @@ func ID(v, field string) (string, error) {
 	return id, nil
 }
 
+// IsID reports whether v is already an identifier as ID returns it:
+// accepted, and nothing trimmed. It is for callers that refuse with a code
+// of their own rather than invalid_<field>.
+func IsID(v string) bool {
+	// isIDText admits ASCII only, so bytes and UTF-16 units agree and
+	// nothing CleanText would trim or refuse can pass it.
+	return len(v) <= MaxIDLength && isIDText(v)
+}
+
 // IdempotencyKey returns the trimmed idempotency key, under the same rules
 // as ID; every refusal is invalid_idempotency_key.
 func IdempotencyKey(v string) (string, error) {

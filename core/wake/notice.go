@@ -34,6 +34,25 @@ type Notice struct {
 	TaskID   string `json:"task_id,omitempty"`
 	From     string `json:"from,omitempty"`
 	Text     string `json:"text"`
+	// Subject is the handoff or report the notice announces, for a
+	// handoff offered or a report addressed to the viewer; nil for every
+	// other kind. Announcement receipts are recorded against it
+	// (store.RecordAnnouncement); it is not part of any rendering.
+	Subject *store.Subject `json:"-"`
+}
+
+// Subjects lists the subjects of the notices that announce one (see
+// Notice.Subject), each once, in notice order.
+func Subjects(ns []Notice) []store.Subject {
+	var out []store.Subject
+	seen := map[store.Subject]bool{}
+	for _, n := range ns {
+		if n.Subject != nil && !seen[*n.Subject] {
+			seen[*n.Subject] = true
+			out = append(out, *n.Subject)
+		}
+	}
+	return out
 }
 
 // viewer is who the notices are for, with what it owns.
@@ -113,6 +132,7 @@ func (v viewer) relevant(e journal.Event) (Notice, bool) {
 			return n, false
 		}
 		n.Kind, n.TaskID = HandoffOffered, h.TaskID
+		n.Subject = &store.Subject{Kind: store.SubjectHandoff, ID: e.EntityID}
 		n.Text = fmt.Sprintf("handoff of task %s offered to you by %s: %s", h.TaskID, e.Actor, clip(h.Summary))
 	case "handoff.accepted", "handoff.declined", "handoff.expired":
 		if !v.offers[e.EntityID] {
@@ -125,6 +145,7 @@ func (v viewer) relevant(e journal.Event) (Notice, bool) {
 			return n, false
 		}
 		n.Kind, n.TaskID = ReportAddressed, deref(p.TaskID)
+		n.Subject = &store.Subject{Kind: store.SubjectReport, ID: e.EntityID}
 		n.Text = fmt.Sprintf("%s report to you from %s: %s", p.Kind, e.Actor, clip(p.Body))
 	case "task.changes_requested", "task.accepted":
 		if _, mine := v.tasks[e.EntityID]; !mine {

@@ -82,7 +82,7 @@ func olderOffer(o store.WakeOffer, s store.WakeSnapshot, seen map[string]bool, n
 	if at, err := store.ParseTime(o.ExpiresAt); err != nil || !at.After(now) {
 		return Notice{}, false
 	}
-	return Notice{Kind: HandoffOffered, TaskID: o.TaskID, From: o.FromActor,
+	return Notice{Kind: HandoffOffered, TaskID: o.TaskID, From: o.FromActor, Subject: &store.Subject{Kind: store.SubjectHandoff, ID: o.ID},
 		Text: fmt.Sprintf("handoff of task %s offered to you by %s: %s", o.TaskID, o.FromActor, clip(o.Summary))}, true
 }
 

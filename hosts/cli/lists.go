@@ -121,12 +121,19 @@ func Reports(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				reports = append(reports, r)
 			}
 		}
+		receipts, err := addressedReceipts(ctx, v.st, v.ws.ID, reports)
+		if err != nil {
+			return err
+		}
 		p := newPrinter(stdout)
 		if c.json {
-			return p.json(map[string]any{"reports": nonNil(reports)})
+			return p.json(map[string]any{"reports": nonNil(reports), "receipts": receipts})
 		}
 		for _, r := range reports {
 			p.line("%s", reportLine(r))
+			if rec, ok := receipts[r.ID]; ok {
+				p.line("%s", deliveryLine(rec))
+			}
 		}
 		if len(reports) == 0 {
 			p.line("no reports")

@@ -45,7 +45,8 @@ func TestCodexNamespaceReplacesHyphens(t *testing.T) {
 func TestReferenceNamesOverflowUnderClaude(t *testing.T) {
 	schemes := hostnames.Schemes("agenttool-collab", "agenttool-collab")
 	var claude int
-	for _, n := range hostnames.Overlong(schemes, toolNames()) {
+	// The reference's 32 come first in tools/list; the extensions follow.
+	for _, n := range hostnames.Overlong(schemes, toolNames()[:32]) {
 		if n.Host == hostnames.Claude {
 			claude++
 		}

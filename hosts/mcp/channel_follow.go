@@ -95,6 +95,8 @@ func (f *follower) deliver(ctx context.Context, follow *wake.Follower) bool {
 		return true
 	}
 	mark := channelMark{SessionID: f.cred.SessionID, EpochID: snap.Head.EpochID}
+	var sent []wake.Notice
+	defer func() { announce(ctx, f.c.p.store, f.cred, store.ChannelPush, sent) }()
 	for _, n := range follow.Take(snap, time.Now()) {
 		if ctx.Err() != nil {
 			return true
@@ -104,6 +106,7 @@ func (f *follower) deliver(ctx context.Context, follow *wake.Follower) bool {
 		if err := f.c.send(ctx, params); err != nil {
 			return true
 		}
+		sent = append(sent, n)
 		// Marked after each send: a follower stopped midway (the process
 		// ends) resumes after the last notice it sent.
 		if n.Sequence > after {

@@ -19,6 +19,7 @@ func catalogue() []constructor {
 		eventsSinceTool, journalVerifyTool, anchorStatusTool,
 		searchTool,
 		waitTool,
+		reportReceiptsTool, reportMarkTool,
 	}
 }
 

@@ -36,7 +36,7 @@ func handleWait(ctx context.Context, p *Process, a Args) (any, error) {
 		timeout = time.Duration(*n) * time.Millisecond
 	}
 	workspaceScope := a.String("scope") == "workspace"
-	look, err := p.waitSnapshot(ctx, a)
+	look, cred, err := p.waitSnapshot(ctx, a)
 	if err != nil {
 		return nil, err
 	}
@@ -62,6 +62,9 @@ func handleWait(ctx context.Context, p *Process, a Args) (any, error) {
 		}
 		if res.Woke {
 			res.WaitedMS = time.Since(start).Milliseconds()
+			if res.Reason == "for_you" {
+				announce(ctx, p.store, cred, store.ChannelWait, sum.Notices)
+			}
 			return res, nil
 		}
 		select {
@@ -82,32 +85,35 @@ func handleWait(ctx context.Context, p *Process, a Args) (any, error) {
 
 // waitSnapshot resolves, under the process lock, who is waiting: the bound
 // session (from its persisted cursor) or a legacy actor (from
-// after_sequence, else from the head when the call begins).
-func (p *Process) waitSnapshot(ctx context.Context, a Args) (snapshotFunc, error) {
+// after_sequence, else from the head when the call begins). The
+// credential is the bound session's (zero for a legacy actor), against
+// which the wake's announcements are recorded.
+func (p *Process) waitSnapshot(ctx context.Context, a Args) (snapshotFunc, store.Credential, error) {
+	var none store.Credential
 	if err := p.takeTurn(ctx); err != nil {
-		return nil, err
+		return nil, none, err
 	}
 	defer p.endTurn()
 	ws := a.String("workspace_id")
 	if p.binding != nil {
 		if err := p.requireWorkspace(ws); err != nil {
-			return nil, err
+			return nil, none, err
 		}
 		cred, err := p.boundCredential(true)
 		if err != nil {
-			return nil, err
+			return nil, none, err
 		}
 		return func(ctx context.Context) (store.WakeSnapshot, error) {
 			return p.store.WakeForSession(ctx, cred, nil, wake.CandidateLimit)
-		}, nil
+		}, cred, nil
 	}
 	raw, err := legacyActor(a)
 	if err != nil {
-		return nil, err
+		return nil, none, err
 	}
 	actor, err := normalize.Actor(raw)
 	if err != nil {
-		return nil, err
+		return nil, none, err
 	}
 	var after int64
 	if n := a.OptInt("after_sequence"); n != nil {
@@ -115,11 +121,11 @@ func (p *Process) waitSnapshot(ctx context.Context, a Args) (snapshotFunc, error
 	} else {
 		head, err := p.store.WakeForActor(ctx, ws, actor, 0, 1)
 		if err != nil {
-			return nil, err
+			return nil, none, err
 		}
 		after = head.Head.Sequence
 	}
 	return func(ctx context.Context) (store.WakeSnapshot, error) {
 		return p.store.WakeForActor(ctx, ws, actor, after, wake.CandidateLimit)
-	}, nil
+	}, none, nil
 }

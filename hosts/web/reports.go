@@ -13,6 +13,9 @@ type thread struct {
 	Replies []*thread
 	// Superseded marks a report another supersedes, corrects or withdraws.
 	Superseded string
+	// Delivery holds the receipts of a report addressed to a session;
+	// nil for one addressed to no one.
+	Delivery *store.DeliveryReceipts
 }
 
 // overturned names what a reply of each relation does to its target.
@@ -28,6 +31,10 @@ func (s *Server) reports(r *http.Request, d *pageData) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	ts := threads(list)
+	if err := s.addDeliveries(r, d.WS.ID, ts); err != nil {
+		return "", err
+	}
 	d.Title, d.Tab, d.Now = "Reports", "reports", v.Now
 	d.Body = struct {
 		Threads  []*thread
@@ -35,8 +42,37 @@ func (s *Server) reports(r *http.Request, d *pageData) (string, error) {
 		Kinds    []string
 		Sessions []store.CoordinationSession
 		Count    int
-	}{threads(list), q, []string{"observation", "inference", "proposal", "decision"}, v.Sessions, len(list)}
+	}{ts, q, []string{"observation", "inference", "proposal", "decision"}, v.Sessions, len(list)}
 	return "reports", nil
+}
+
+// addDeliveries attaches to every addressed report in the threads its
+// delivery receipts, read in one snapshot.
+func (s *Server) addDeliveries(r *http.Request, workspaceID string, roots []*thread) error {
+	byID := map[string]*thread{}
+	var subjects []store.Subject
+	var walk func([]*thread)
+	walk = func(ts []*thread) {
+		for _, t := range ts {
+			if t.Report.ToSessionID != nil {
+				byID[t.Report.ID] = t
+				subjects = append(subjects, store.Subject{Kind: store.SubjectReport, ID: t.Report.ID})
+			}
+			walk(t.Replies)
+		}
+	}
+	walk(roots)
+	if len(subjects) == 0 {
+		return nil
+	}
+	all, err := s.opts.Store.DeliveryReceiptsOf(r.Context(), workspaceID, subjects)
+	if err != nil {
+		return err
+	}
+	for i := range all {
+		byID[all[i].ID].Delivery = &all[i]
+	}
+	return nil
 }
 
 // threads arranges reports (oldest first) under the reports they target;

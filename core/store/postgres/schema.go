@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/agenttool/collab/core/store/sqltx"
 )
 
 // SchemaName is the PostgreSQL schema that holds every collab table, so
@@ -302,6 +304,9 @@ func (e *Engine) prepareSchema(ctx context.Context) error {
 		if err := checkShape(ctx, tx); err != nil {
 			return err
 		}
+		if err := addDeliveries(ctx, tx); err != nil {
+			return err
+		}
 		return tx.Commit()
 	case err == nil && version.Valid && version.Int64 > SchemaVersion:
 		return fmt.Errorf("the %s schema is at version %d, newer than this binary's %d: upgrade collab",
@@ -356,6 +361,9 @@ WHERE schemaname = $1 AND tablename = 'schema_version')`, SchemaName).Scan(&made
 			return fmt.Errorf("create the %s schema: %w", SchemaName, err)
 		}
 	}
+	if err := addDeliveries(ctx, tx); err != nil {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, `CREATE TABLE schema_version (
   version BIGINT PRIMARY KEY,
   applied_at TEXT NOT NULL
@@ -368,6 +376,27 @@ WHERE schemaname = $1 AND tablename = 'schema_version')`, SchemaName).Scan(&made
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit the %s schema: %w", SchemaName, err)
+	}
+	return nil
+}
+
+// addDeliveries creates the delivery table (sqltx.DeliveriesDDL) of a
+// journal made before it existed, under the schema lock, so no write
+// transaction ever has to. It looks first: a role that may not create
+// tables opens a journal that already has it.
+func addDeliveries(ctx context.Context, tx *sql.Tx) error {
+	var present bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables
+WHERE schemaname = $1 AND tablename = $2)`, SchemaName, sqltx.DeliveriesTable).Scan(&present); err != nil {
+		return fmt.Errorf("look for the %s delivery table: %w", SchemaName, err)
+	}
+	if present {
+		return nil
+	}
+	for _, ddl := range sqltx.DeliveriesDDL {
+		if _, err := tx.ExecContext(ctx, bytewise(ddl)); err != nil {
+			return fmt.Errorf("create the %s delivery table: %w", SchemaName, err)
+		}
 	}
 	return nil
 }

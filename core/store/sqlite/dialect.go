@@ -18,4 +18,7 @@ UNION ALL SELECT repository_key FROM workspaces WHERE root_path = ? LIMIT 1`,
 	RecordedCheckpoints: `SELECT base_checkpoint_json, result_checkpoint_json FROM tasks
 WHERE workspace_id = ? AND (base_checkpoint_json IS NOT NULL OR result_checkpoint_json IS NOT NULL)`,
 	InsertRepository: "INSERT OR IGNORE INTO repositories (key, created_at) VALUES (?, ?)",
+	// The delivery table is made on first use, so opening a file never
+	// adds it.
+	DeliveriesExist: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'delivery_receipts'",
 })

@@ -8,6 +8,7 @@ type Dialect struct {
 	repositoryAt        string
 	recordedCheckpoints string
 	insertRepository    string
+	deliveriesExist     string
 
 	// Statements that name the row-order column, built by NewDialect so
 	// that no transaction assembles them again.
@@ -42,6 +43,10 @@ type Syntax struct {
 	// InsertRepository adds a repositories row (key, created_at) unless
 	// one with that key exists.
 	InsertRepository string
+	// DeliveriesExist counts (0 or 1) the delivery tables of a store that
+	// creates it on first use (SQLite: a file the reference made has
+	// none); empty when the engine's schema always holds it.
+	DeliveriesExist string
 }
 
 // NewDialect builds the dialect s describes.
@@ -52,6 +57,7 @@ func NewDialect(s Syntax) *Dialect {
 		repositoryAt:        s.RepositoryAt,
 		recordedCheckpoints: s.RecordedCheckpoints,
 		insertRepository:    s.InsertRepository,
+		deliveriesExist:     s.DeliveriesExist,
 		sweepOrder:          sweepOrder,
 		taskOffersSweep:     taskOffersWhere + sweepOrder,
 		claimedPaths:        claimedPathsSelect + "\nORDER BY w." + s.RowOrder + ", t.status, t.lease_expires_at, t." + s.RowOrder,
