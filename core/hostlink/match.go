@@ -1,0 +1,48 @@
+package hostlink
+
+// Seeker is what a hook or monitor knows about itself: its host process
+// and, when the host gave it one, the conversation id.
+type Seeker struct {
+	Host         Proc
+	Conversation string
+}
+
+// Match returns the record a seeker may use, and false when none fits.
+// A record fits when its host is exactly the seeker's host (id, start
+// time and boot: a reused id never fits), its conversation equals the
+// seeker's whenever both are known, and its server is still running
+// (alive; a crashed server's record is ignored). Of several that fit the
+// newest written wins: a restarted server's record supersedes the
+// previous one.
+func Match(records []Record, s Seeker, alive func(Proc) bool) (Record, bool) {
+	var best Record
+	found := false
+	for _, r := range records {
+		if !fits(r, s) || !alive(r.Server) {
+			continue
+		}
+		if !found || newer(r, best) {
+			best, found = r, true
+		}
+	}
+	return best, found
+}
+
+func fits(r Record, s Seeker) bool {
+	if s.Host.PID <= 0 || r.Host != s.Host {
+		return false
+	}
+	return r.Conversation == "" || s.Conversation == "" || r.Conversation == s.Conversation
+}
+
+// newer orders records by when they were written, then by server start
+// and session id, so the choice never depends on directory order.
+func newer(a, b Record) bool {
+	if !a.Written.Equal(b.Written) {
+		return a.Written.After(b.Written)
+	}
+	if a.Server.Start != b.Server.Start {
+		return a.Server.Start > b.Server.Start
+	}
+	return a.SessionID > b.SessionID
+}
