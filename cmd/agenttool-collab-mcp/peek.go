@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/hostlink"
 	"github.com/agenttool/collab/core/wake"
 	"github.com/agenttool/collab/hosts/termtext"
 )
@@ -20,7 +21,10 @@ Says what is new for a session without reading or moving its cursor: the
 number of unread journal events after its persisted cursor, and one line per
 event that concerns it (a handoff offered to it, a review requesting changes,
 a report addressed to it, an answer to its offer, a lost claim) or lease of
-its about to expire. Opens the database read-only.
+its about to expire. Opens the database read-only. With no session named
+it reports on the session the MCP server of the same host conversation
+bound (found through the server's host link, nothing to set), and on none
+when there is no such server.
 
 Exit status: 0 when nothing concerns the session, 10 when something does.
 Fails open: on any error it prints nothing on stdout, one line on stderr,
@@ -37,7 +41,7 @@ const peekBudget = 2 * time.Second
 func runPeek(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c := newCommand("peek", strings.TrimPrefix(peekUsage, "usage: agenttool-collab-mcp "))
 	fs := c.flags
-	file := fs.String("session-file", "", "credential file (default: $AGENTOOL_COLLAB_SESSION_FILE)")
+	file := fs.String("session-file", "", "credential file (default: $AGENTOOL_COLLAB_SESSION_FILE, else the session this host conversation's server linked)")
 	db := fs.String("db", "", "database file (default: the one the server would open)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	hook := fs.String("hook", "", "format for a host hook: claude or codex (reads the hook's JSON on stdin)")
@@ -53,7 +57,7 @@ func runPeek(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *hook != "" {
 		in = readHookInput(os.Stdin)
 	}
-	sum, err := peekSummary(ctx, *db, *file)
+	sum, err := peekSummary(ctx, *db, *file, hostSeeker(in.SessionID))
 	if err != nil {
 		if *hook == "" || err != errNoSession {
 			fmt.Fprintf(stderr, "collab peek: nothing checked: %s\n", wakeError(err))
@@ -77,8 +81,8 @@ func runPeek(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func peekSummary(ctx context.Context, db, file string) (wake.Summary, error) {
-	src, err := openWakeSource(ctx, db, file)
+func peekSummary(ctx context.Context, db, file string, seek func() (hostlink.Seeker, bool)) (wake.Summary, error) {
+	src, err := openWakeSource(ctx, db, file, seek)
 	if err != nil {
 		return wake.Summary{}, err
 	}

@@ -11,9 +11,10 @@ type Seeker struct {
 // A record fits when its host is exactly the seeker's host (id, start
 // time and boot: a reused id never fits), its conversation equals the
 // seeker's whenever both are known, and its server is still running
-// (alive; a crashed server's record is ignored). Of several that fit the
-// newest written wins: a restarted server's record supersedes the
-// previous one.
+// (alive; a crashed server's record is ignored). A record naming the
+// seeker's conversation is preferred to one naming none; of several
+// equally good the newest written wins, so a restarted server's record
+// supersedes the previous one.
 func Match(records []Record, s Seeker, alive func(Proc) bool) (Record, bool) {
 	var best Record
 	found := false
@@ -21,11 +22,21 @@ func Match(records []Record, s Seeker, alive func(Proc) bool) (Record, bool) {
 		if !fits(r, s) || !alive(r.Server) {
 			continue
 		}
-		if !found || newer(r, best) {
+		if !found || better(r, best, s) {
 			best, found = r, true
 		}
 	}
 	return best, found
+}
+
+// better reports whether a should be chosen over b: an exact conversation
+// first, then the newer record.
+func better(a, b Record, s Seeker) bool {
+	exactA, exactB := s.Conversation != "" && a.Conversation == s.Conversation, s.Conversation != "" && b.Conversation == s.Conversation
+	if exactA != exactB {
+		return exactA
+	}
+	return newer(a, b)
 }
 
 func fits(r Record, s Seeker) bool {

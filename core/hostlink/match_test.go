@@ -49,6 +49,8 @@ func TestMatchPicksOnlyTheSeekersOwnConversationsLiveSession(t *testing.T) {
 		{"a reused host pid never matches", []hostlink.Record{rec("s1", host, 1, "c1", 0)}, hostlink.Seeker{reused, "c1"}, nil, ""},
 		{"the same pid and start in another boot never matches", []hostlink.Record{rec("s1", host, 1, "c1", 0)}, hostlink.Seeker{otherBoot, "c1"}, nil, ""},
 		{"a host that passes no conversation to its server", []hostlink.Record{rec("s1", host, 1, "", 0)}, hostlink.Seeker{host, "c1"}, nil, "s1"},
+		{"its own conversation beats a newer record naming none", []hostlink.Record{rec("own", host, 1, "c1", 0), rec("unnamed", host, 2, "", 5)},
+			hostlink.Seeker{host, "c1"}, nil, "own"},
 		{"a hook given no conversation", []hostlink.Record{rec("s1", host, 1, "c1", 0)}, hostlink.Seeker{host, ""}, nil, "s1"},
 		{"a seeker without a host", []hostlink.Record{rec("s1", host, 1, "c1", 0)}, hostlink.Seeker{Conversation: "c1"}, nil, ""},
 		{"no records", nil, hostlink.Seeker{host, "c1"}, nil, ""},
