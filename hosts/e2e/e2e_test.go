@@ -63,6 +63,8 @@ func TestHostsEndToEnd(t *testing.T) {
 	t.Run("claude", func(t *testing.T) { claudeEpoch = claudeFlow(ctx, t, w) })
 	t.Run("claude wake", func(t *testing.T) { claudeWakeFlow(ctx, t, w) })
 	t.Run("claude channel", func(t *testing.T) { claudeChannelFlow(ctx, t, w) })
+	t.Run("claude zero config", func(t *testing.T) { claudeZeroConfigFlow(ctx, t, w) })
+	t.Run("claude zero config channel", func(t *testing.T) { claudeZeroConfigChannelFlow(ctx, t, w) })
 	t.Run("codex", func(t *testing.T) { codexEpoch = codexFlow(ctx, t, w) })
 	t.Run("codex wake", func(t *testing.T) { codexWakeFlow(ctx, t, w) })
 	t.Run("one journal", func(t *testing.T) { oneJournal(t, w, claudeEpoch, codexEpoch) })
