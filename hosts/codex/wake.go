@@ -30,7 +30,8 @@ type Hook struct {
 
 // WakeHooks returns the hooks.json that runs `peek --hook codex` with the
 // given program (the launcher on PATH when empty). Like the Claude Code
-// hooks it reads the session named by AGENTOOL_COLLAB_SESSION_FILE and is
+// hooks it finds the session the same Codex process's server bound
+// (through its host link; AGENTOOL_COLLAB_SESSION_FILE overrides) and is
 // silent with no session, nothing new, or any error.
 func WakeHooks(program string) HooksFile {
 	if program == "" {
