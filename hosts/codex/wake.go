@@ -8,8 +8,12 @@ import "github.com/agenttool/collab/hosts/plugin"
 const HooksPath = "integrations/codex/hooks.json"
 
 // WakeEvents are the Codex hook events that run peek. Codex 0.171 reads
-// hookSpecificOutput.additionalContext from both.
-var WakeEvents = []string{"SessionStart", "UserPromptSubmit"}
+// hookSpecificOutput.additionalContext from the first two, and on Stop a
+// {"decision":"block","reason":…} makes the agent go on once with the
+// reason as its prompt (it then sends stop_hook_active, and peek stays
+// quiet): the only way a notice reaches a `codex exec` run that is
+// already under way.
+var WakeEvents = []string{"SessionStart", "UserPromptSubmit", "Stop"}
 
 // HooksFile is the shape of a Codex hooks.json.
 type HooksFile struct {

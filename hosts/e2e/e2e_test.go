@@ -67,6 +67,7 @@ func TestHostsEndToEnd(t *testing.T) {
 	t.Run("claude zero config channel", func(t *testing.T) { claudeZeroConfigChannelFlow(ctx, t, w) })
 	t.Run("codex", func(t *testing.T) { codexEpoch = codexFlow(ctx, t, w) })
 	t.Run("codex wake", func(t *testing.T) { codexWakeFlow(ctx, t, w) })
+	t.Run("codex zero config", func(t *testing.T) { codexZeroConfigFlow(ctx, t, w) })
 	t.Run("one journal", func(t *testing.T) { oneJournal(t, w, claudeEpoch, codexEpoch) })
 	t.Run("doctor", func(t *testing.T) { doctorFlow(ctx, t, w) })
 	t.Run("uninstall", func(t *testing.T) { uninstallFlow(ctx, t, w) })

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agenttool/collab/hosts/claude"
+	"github.com/agenttool/collab/hosts/codex"
 	"github.com/agenttool/collab/hosts/hostnames"
 	"github.com/agenttool/collab/hosts/mcp/mcptest"
 	"github.com/agenttool/collab/hosts/plugin"
@@ -310,3 +312,125 @@ func claudeZeroConfigChannelFlow(ctx context.Context, t *testing.T, w world) {
 
 // channelNeedle is channelTag as it appears inside a JSON request body.
 var channelNeedle = strings.ReplaceAll(channelTag, `"`, `\"`)
+
+// codexTurnMock is responsesMock that keeps every request body and, the
+// first time a tool output comes back (the session the model started),
+// calls started with it before answering, so a report can be posted to
+// that session while the run is still going.
+type codexTurnMock struct {
+	inner   responsesMock
+	started func(output string)
+	once    sync.Once
+	bodies  recordingMock // only its bodies are used
+}
+
+func (m *codexTurnMock) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if r.Method == http.MethodPost {
+		m.bodies.mu.Lock()
+		m.bodies.bodies = append(m.bodies.bodies, body)
+		m.bodies.mu.Unlock()
+		var req responsesRequest
+		if json.Unmarshal(body, &req) == nil {
+			for _, in := range req.Input {
+				if in.Type == "function_call_output" {
+					m.once.Do(func() { m.started(outputText(in.Output)) })
+				}
+			}
+		}
+	}
+	m.inner.ServeHTTP(w, r)
+}
+
+// codexZeroConfigFlow is the "done when" for Codex: the plugin and the
+// rendered hooks installed in a HOME of their own with no collab variable,
+// two simultaneous `codex exec` runs in one repository each start a
+// session through the model; while each run is under way another process
+// posts one report to A and two to B; Codex's Stop hook then makes each
+// agent go on once, and that continuation carries only its own count.
+func codexZeroConfigFlow(ctx context.Context, t *testing.T, w world) {
+	ctx, cancel := context.WithTimeout(ctx, 6*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	home, project := filepath.Join(dir, "home"), filepath.Join(dir, "repo")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := baseEnv(home, w.bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cli := filepath.Join(w.bin, "codex")
+	cfg := filepath.Join(home, ".codex", "config.toml")
+	writeFile(t, cfg, "model_provider = \"e2e\"\nmodel = \"gpt-5\"\n\n"+
+		"[model_providers.e2e]\nname = \"e2e mock\"\nbase_url = \"http://127.0.0.1:9/v1\"\nwire_api = \"responses\"\n")
+	for _, c := range codex.InstallCommands(w.root) {
+		run(ctx, t, cmdSpec{dir: project, name: cli, args: c[1:], env: env, timeout: 3 * time.Minute})
+	}
+	appendFile(t, cfg, "\n[plugins.\""+codex.PluginID+"\".mcp_servers."+plugin.Server+"]\ndefault_tools_approval_mode = \"approve\"\n")
+	hooks, err := json.Marshal(codex.WakeHooks(`"` + filepath.Join(w.root, plugin.Launcher) + `"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(home, ".codex", "hooks.json"), string(hooks))
+
+	sender, err := mcptest.Start([]string{filepath.Join(w.root, plugin.Launcher)}, env)
+	if err != nil {
+		t.Fatalf("start the sender's server: %v", err)
+	}
+	defer sender.Close()
+	wakeCall(t, sender, "collab_session_start", map[string]any{"root_path": project, "actor": "sender"})
+	var sendMu sync.Mutex
+	runs := []struct {
+		name       string
+		reports    int
+		want, miss string
+		mock       *codexTurnMock
+		out        string
+	}{
+		{name: "agent-a", reports: 1, want: "1 report addressed to you", miss: "2 reports addressed to you"},
+		{name: "agent-b", reports: 2, want: "2 reports addressed to you", miss: "1 report addressed to you"},
+	}
+	var wg sync.WaitGroup
+	for i := range runs {
+		r := &runs[i]
+		r.mock = &codexTurnMock{inner: responsesMock{Namespace: hostnames.CodexNamespace(plugin.Server), Tool: "collab_session_start",
+			Arguments: map[string]any{"root_path": project, "actor": r.name}}}
+		r.mock.started = func(output string) {
+			session, ws := startedSession(t, output)
+			sendMu.Lock()
+			defer sendMu.Unlock()
+			for n := 0; n < r.reports; n++ {
+				res, err := sender.Call("collab_report_append", map[string]any{"workspace_id": ws, "idempotency_key": fmt.Sprint(r.name, n),
+					"kind": "observation", "body": "note for " + r.name, "to_session_id": session})
+				if err != nil || res.IsError {
+					t.Errorf("%s: post a report: %v %s", r.name, err, res.Raw)
+				}
+			}
+		}
+		srv := httptest.NewServer(r.mock)
+		t.Cleanup(srv.Close)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out, errOut, err := tryRun(ctx, cmdSpec{dir: project, name: cli, env: env, timeout: 4 * time.Minute,
+				args: []string{"exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check",
+					"-c", `model_providers.e2e.base_url="` + srv.URL + `/v1"`, "Start a collab session for this repository."}})
+			r.out = out + errOut
+			if err != nil {
+				t.Errorf("%s: codex exec: %v\n%s", r.name, err, r.out)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, r := range runs {
+		if _, results, _ := r.mock.inner.snapshot(); len(results) == 0 {
+			t.Errorf("%s: the model never got collab_session_start's result; codex printed:\n%s", r.name, r.out)
+			continue
+		}
+		if !r.mock.bodies.since(0, r.want) {
+			t.Errorf("%s: no request carried %q; codex printed:\n%s", r.name, r.want, r.out)
+		}
+		if r.mock.bodies.since(0, r.miss) {
+			t.Errorf("%s: a request carried the other run's notice %q", r.name, r.miss)
+		}
+	}
+}
