@@ -66,6 +66,11 @@ func credentialViolations(db *sql.DB, dbPath string) (credentialDrift, []string,
 			d.tempFiles++
 			continue
 		}
+		if !strings.HasSuffix(e.Name(), ".json") {
+			// A host link (.link) or a channel mark (.channel) sits
+			// beside the credential files; neither is one.
+			continue
+		}
 		d.files++
 		msg, err := checkCredentialFile(db, filepath.Join(dir, e.Name()), &d, seen)
 		if err != nil {

@@ -10,9 +10,12 @@ import (
 // Claude Code and Codex both send hook_event_name; on Stop they send
 // stop_hook_active when the agent is already continuing because of a
 // Stop hook.
+// Both also send session_id, the host's conversation id, which picks the
+// conversation's own session (core/hostlink).
 type hookInput struct {
 	Event          string `json:"hook_event_name"`
 	StopHookActive bool   `json:"stop_hook_active"`
+	SessionID      string `json:"session_id"`
 }
 
 // readHookInput reads the hook's JSON from stdin; a terminal, an empty or

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/hostlink"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/wake"
 	"github.com/agenttool/collab/hosts/termtext"
@@ -21,9 +22,12 @@ Says what is new for a session without reading or moving its cursor: the
 number of unread journal events after its persisted cursor, and one line per
 event that concerns it (a handoff offered to it, a review requesting changes,
 a report addressed to it, an answer to its offer, a lost claim) or lease of
-its about to expire. Opens the database read-only; with --hook, after it
-printed a notice, it records that the notice announced the reports and
-handoffs it names (a delivery receipt, never a cursor move).
+its about to expire. Opens the database read-only. With no session named
+it reports on the session the MCP server of the same host conversation
+bound (found through the server's host link, nothing to set), and on none
+when there is no such server. With --hook, after it printed a notice, it
+records that the notice announced the reports and handoffs it names (a
+delivery receipt, never a cursor move).
 
 Exit status: 0 when nothing concerns the session, 10 when something does.
 Fails open: on any error it prints nothing on stdout, one line on stderr,
@@ -40,7 +44,7 @@ const peekBudget = 2 * time.Second
 func runPeek(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c := newCommand("peek", strings.TrimPrefix(peekUsage, "usage: agenttool-collab-mcp "))
 	fs := c.flags
-	file := fs.String("session-file", "", "credential file (default: $AGENTOOL_COLLAB_SESSION_FILE)")
+	file := fs.String("session-file", "", "credential file (default: $AGENTOOL_COLLAB_SESSION_FILE, else the session this host conversation's server linked)")
 	db := fs.String("db", "", "database file (default: the one the server would open)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	hook := fs.String("hook", "", "format for a host hook: claude or codex (reads the hook's JSON on stdin)")
@@ -56,7 +60,7 @@ func runPeek(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *hook != "" {
 		in = readHookInput(os.Stdin)
 	}
-	sum, src, err := peekSummary(ctx, *db, *file)
+	sum, src, err := peekSummary(ctx, *db, *file, hostSeeker(in.SessionID))
 	if src != nil {
 		defer src.st.Close()
 	}
@@ -88,8 +92,8 @@ func runPeek(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // peekSummary reads what is new for the session; the source it opened
 // (nil when none could be) is the caller's to close.
-func peekSummary(ctx context.Context, db, file string) (wake.Summary, *wakeSource, error) {
-	src, err := openWakeSource(ctx, db, file)
+func peekSummary(ctx context.Context, db, file string, seek func() (hostlink.Seeker, bool)) (wake.Summary, *wakeSource, error) {
+	src, err := openWakeSource(ctx, db, file, seek)
 	if err != nil {
 		return wake.Summary{}, nil, err
 	}

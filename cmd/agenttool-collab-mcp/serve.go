@@ -38,7 +38,13 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	defer st.Close()
-	proc := mcp.NewProcess(mcp.ProcessConfig{Store: st, Getenv: os.Getenv, Stopping: ctx.Done()})
+	links := newLinkWriter(st.Path(), stderr)
+	defer links.close()
+	proc := mcp.NewProcess(mcp.ProcessConfig{Store: st, Getenv: os.Getenv, Stopping: ctx.Done(),
+		OnBind: links.bound, OnUnbind: links.unbound})
+	if links != nil {
+		links.proc = proc
+	}
 	transport := mcp.DrainOnStop(mcp.StdioTransport(stdin, stdout), ctx.Done())
 	if channel {
 		transport = proc.EnableChannel(transport)

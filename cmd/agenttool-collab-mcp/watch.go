@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/wake"
 	"github.com/agenttool/collab/hosts/termtext"
@@ -24,9 +25,38 @@ it. It never reads or moves the session's cursor; the agent still calls
 collab_next. Changes are detected with SQLite's PRAGMA data_version on one
 read-only connection, checked every --interval.
 
-It runs until the session ends, its parent process goes away, or it is
-interrupted; then it exits 0. Errors go to stderr only.
+With no session named it waits for the MCP server of the same host
+conversation to bind one (found through the server's host link, with
+nothing to set), then follows it. It runs until the session ends, its
+parent process goes away, or it is interrupted; then it exits 0. Errors go
+to stderr only.
 `
+
+// awaitWakeSource opens the named session, or, with none named, waits for
+// a server of this host conversation to link one (a monitor starts with
+// the conversation, before its agent starts a session). It gives up with
+// errNoSession when the parent goes away or ctx ends.
+func awaitWakeSource(ctx context.Context, db, file string, interval time.Duration, parent int) (*wakeSource, error) {
+	if file != "" || os.Getenv(place.EnvSessionFile) != "" {
+		return openWakeSource(ctx, db, file, nil)
+	}
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		src, err := openWakeSource(ctx, db, "", hostSeeker(""))
+		if err != errNoSession {
+			return src, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, errNoSession
+		case <-tick.C:
+		}
+		if os.Getppid() != parent {
+			return nil, errNoSession
+		}
+	}
+}
 
 // leaseRecheck is how often watch re-reads leases when nothing changes,
 // since an approaching expiry commits nothing.
@@ -35,7 +65,7 @@ const leaseRecheck = 30 * time.Second
 func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c := newCommand("watch", strings.TrimPrefix(watchUsage, "usage: agenttool-collab-mcp "))
 	fs := c.flags
-	file := fs.String("session-file", "", "credential file (default: $AGENTOOL_COLLAB_SESSION_FILE)")
+	file := fs.String("session-file", "", "credential file (default: $AGENTOOL_COLLAB_SESSION_FILE, else the session this host conversation's server linked)")
 	db := fs.String("db", "", "database file (default: the one the server would open)")
 	asJSON := fs.Bool("json", false, "print each notice as one JSON object")
 	interval := fs.Duration("interval", 200*time.Millisecond, "how often to check for commits")
@@ -45,11 +75,16 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if *interval <= 0 {
 		return c.usageFailure(stderr, "bad flag value")
 	}
-	src, err := openWakeSource(ctx, *db, *file)
+	parent := os.Getppid()
+	if parent == 1 {
+		fmt.Fprintln(stderr, "collab watch: started without a parent; nothing to report to")
+		return 0
+	}
+	src, err := awaitWakeSource(ctx, *db, *file, *interval, parent)
 	if err == errNoSession {
-		// A host starts its monitor for every session, bound or not:
-		// nothing to watch is no fault.
-		fmt.Fprintln(stderr, "collab watch: no session file named; nothing to watch")
+		// A host starts its monitor for every conversation, with a session
+		// or not: nothing to watch is no fault.
+		fmt.Fprintln(stderr, "collab watch: no session found; nothing to watch")
 		return 0
 	}
 	if err != nil {
@@ -57,11 +92,6 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	defer src.st.Close()
-	parent := os.Getppid()
-	if parent == 1 {
-		fmt.Fprintln(stderr, "collab watch: started without a parent; nothing to report to")
-		return 0
-	}
 	w := &watcher{src: src, out: stdout, diag: stderr, json: *asJSON,
 		announce: &announcer{src: src, channel: store.ChannelMonitor}}
 	defer w.announce.close()

@@ -39,9 +39,11 @@ func binary() string { return `"${` + RootVariable + `}/` + plugin.Launcher + `"
 var WakeEvents = []string{"SessionStart", "UserPromptSubmit", "Stop"}
 
 // WakeHooks returns the hooks that put a one-line notice of what concerns
-// the session into the model's context. They read the session named by
-// AGENTOOL_COLLAB_SESSION_FILE and are silent when there is none, when
-// nothing is new, and on any error.
+// the session into the model's context. They find the session the same
+// conversation's server bound through its host link (core/hostlink), with
+// nothing set; AGENTOOL_COLLAB_SESSION_FILE, when set, names it instead.
+// They are silent when there is none, when nothing is new, and on any
+// error.
 func WakeHooks() map[string][]HookGroup {
 	out := map[string][]HookGroup{}
 	for _, e := range WakeEvents {
@@ -50,7 +52,8 @@ func WakeHooks() map[string][]HookGroup {
 	return out
 }
 
-// WakeMonitors returns the monitor that runs watch for the session.
+// WakeMonitors returns the monitor that runs watch for the session: it
+// waits until the conversation's server links one, then follows it.
 func WakeMonitors() *Experimental {
 	return &Experimental{Monitors: []Monitor{{
 		Name:        "collab-watch",

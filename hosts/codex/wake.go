@@ -8,8 +8,12 @@ import "github.com/agenttool/collab/hosts/plugin"
 const HooksPath = "integrations/codex/hooks.json"
 
 // WakeEvents are the Codex hook events that run peek. Codex 0.171 reads
-// hookSpecificOutput.additionalContext from both.
-var WakeEvents = []string{"SessionStart", "UserPromptSubmit"}
+// hookSpecificOutput.additionalContext from the first two, and on Stop a
+// {"decision":"block","reason":…} makes the agent go on once with the
+// reason as its prompt (it then sends stop_hook_active, and peek stays
+// quiet): the only way a notice reaches a `codex exec` run that is
+// already under way.
+var WakeEvents = []string{"SessionStart", "UserPromptSubmit", "Stop"}
 
 // HooksFile is the shape of a Codex hooks.json.
 type HooksFile struct {
@@ -30,7 +34,8 @@ type Hook struct {
 
 // WakeHooks returns the hooks.json that runs `peek --hook codex` with the
 // given program (the launcher on PATH when empty). Like the Claude Code
-// hooks it reads the session named by AGENTOOL_COLLAB_SESSION_FILE and is
+// hooks it finds the session the same Codex process's server bound
+// (through its host link; AGENTOOL_COLLAB_SESSION_FILE overrides) and is
 // silent with no session, nothing new, or any error.
 func WakeHooks(program string) HooksFile {
 	if program == "" {

@@ -78,3 +78,14 @@ func legacyActor(a Args) (string, error) {
 	}
 	return a.String("actor"), nil
 }
+
+// CredentialFile is the path of the bound session's credential file, ""
+// when no session is bound. It is for the process's own bookkeeping (the
+// host link a stdio server records); it must never enter any output. Call
+// it from OnBind, which runs in the binding call's turn.
+func (p *Process) CredentialFile() string {
+	if p.binding == nil {
+		return ""
+	}
+	return p.binding.credentialPath
+}
