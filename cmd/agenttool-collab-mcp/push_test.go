@@ -47,7 +47,13 @@ func TestPushTypesOneLinePerBurstIntoAnAgentPane(t *testing.T) {
 	// even on a loaded machine; the line is then typed once.
 	push := startPush(t, p.s, p.ts, pane, p.bobFile, "--debounce", "3s")
 	begin := time.Now()
-	for _, body := range []string{"first finding", "second finding", "third finding"} {
+	for i, body := range []string{"first finding", "second finding", "third finding"} {
+		if i > 0 {
+			// Spread the burst over several polls (push checks every
+			// 100 ms), so it is the debounce that joins them, not one
+			// snapshot holding all three.
+			time.Sleep(300 * time.Millisecond)
+		}
 		p.report(t, p.alice, body)
 	}
 	t.Logf("the burst of three took %v", time.Since(begin))
