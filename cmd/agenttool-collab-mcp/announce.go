@@ -23,6 +23,9 @@ type announcer struct {
 // agent (a hook must stay silent on errors, a monitor's stdout is the
 // agent's context).
 func (a *announcer) record(ctx context.Context, notices []wake.Notice) {
+	if a == nil {
+		return
+	}
 	subjects := wake.Subjects(notices)
 	if len(subjects) == 0 {
 		return
@@ -51,7 +54,7 @@ func (a *announcer) record(ctx context.Context, notices []wake.Notice) {
 
 // close releases the writable handle, if one was opened.
 func (a *announcer) close() {
-	if a.rw != nil {
+	if a != nil && a.rw != nil {
 		a.rw.Close()
 	}
 }

@@ -20,6 +20,9 @@ import (
 const serveEnv = "COLLAB_TEST_SERVE"
 
 func TestMain(m *testing.M) {
+	if rec := os.Getenv(fakeAgentEnv); rec != "" {
+		os.Exit(fakeAgent(rec))
+	}
 	if os.Getenv(serveEnv) == "1" {
 		// As main does: SIGINT/SIGTERM cancel the context (serve drains).
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

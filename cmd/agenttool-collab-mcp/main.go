@@ -60,6 +60,7 @@ var subcommands = map[string]func(ctx context.Context, args []string, stdout, st
 	"web":    webCommand,
 	"peek":   runPeek,
 	"watch":  runWatch,
+	"push":   runPush,
 }
 
 func printUsage(w io.Writer) {
@@ -107,6 +108,8 @@ Usage:
                                     exit 10 when something concerns it, 0 otherwise (fails open)
   agenttool-collab-mcp watch [--session-file FILE] [--json]
                                     print a line per event that concerns the session as it lands
+  agenttool-collab-mcp push --tmux PANE [--session-file FILE] [--from LABEL]... [--debounce D]
+                                    type one coalesced notice into a terminal agent's tmux pane
 
 Environment:
   AGENTOOL_COLLAB_DB                    database file (default: $XDG_DATA_HOME/agenttool/collab.sqlite)

@@ -92,7 +92,8 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	defer src.st.Close()
-	w := &watcher{src: src, out: stdout, diag: stderr, json: *asJSON,
+	p := noticePrinter{out: stdout, json: *asJSON}
+	w := &watcher{name: "watch", src: src, diag: stderr, emit: p.print,
 		announce: &announcer{src: src, channel: store.ChannelMonitor}}
 	defer w.announce.close()
 	if err := w.run(ctx, *interval, parent); err != nil && ctx.Err() == nil {
@@ -102,17 +103,21 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return 0
 }
 
-// watcher follows one session's journal from the head it saw first.
+// watcher follows one session's journal from the head it saw first and
+// hands each batch of new notices to emit (watch prints them, push types
+// them into a pane). name prefixes its diagnostics.
 type watcher struct {
+	name   string
 	src    *wakeSource
-	out    io.Writer
 	diag   io.Writer
-	json   bool
+	emit   func([]wake.Notice)
 	follow *wake.Follower
 	// announce records the receipts of what this monitor printed.
 	announce *announcer
 }
 
+// run follows until the session ends, ctx is done or, when parent is not
+// 0, the process's parent changes.
 func (w *watcher) run(ctx context.Context, interval time.Duration, parent int) error {
 	probe, err := w.src.st.NewChangeProbe()
 	if err != nil {
@@ -128,7 +133,7 @@ func (w *watcher) run(ctx context.Context, interval time.Duration, parent int) e
 		return err
 	}
 	w.follow = wake.NewFollower(snap.Head.Sequence)
-	fmt.Fprintf(w.diag, "collab watch: watching from #%d\n", w.follow.After())
+	fmt.Fprintf(w.diag, "collab %s: watching from #%d\n", w.name, w.follow.After())
 	if done, err := w.report(ctx); done || err != nil {
 		return err
 	}
@@ -141,7 +146,7 @@ func (w *watcher) run(ctx context.Context, interval time.Duration, parent int) e
 			return nil
 		case <-tick.C:
 		}
-		if os.Getppid() != parent {
+		if parent != 0 && os.Getppid() != parent {
 			return nil
 		}
 		v, err := probe.Version(ctx)
@@ -168,7 +173,7 @@ func (w *watcher) report(ctx context.Context) (bool, error) {
 		// Ending a session or resuming it elsewhere rotates its token: follow
 		// a rewritten credential file, else the session is over for us.
 		if !w.src.reload() {
-			fmt.Fprintln(w.diag, "collab watch: the session ended or was resumed elsewhere; stopping")
+			fmt.Fprintf(w.diag, "collab %s: the session ended or was resumed elsewhere; stopping\n", w.name)
 			return true, nil
 		}
 		snap, err = w.src.st.WakeForSession(ctx, w.src.cred, &after, wake.CandidateLimit)
@@ -177,18 +182,30 @@ func (w *watcher) report(ctx context.Context) (bool, error) {
 		return true, err
 	}
 	if !snap.Active {
-		fmt.Fprintln(w.diag, "collab watch: the session ended; stopping")
+		fmt.Fprintf(w.diag, "collab %s: the session ended; stopping\n", w.name)
 		return true, nil
 	}
 	given := w.follow.Take(snap, time.Now())
-	for _, n := range given {
-		w.print(n)
+	if len(given) > 0 {
+		w.emit(given)
 	}
 	w.announce.record(ctx, given)
 	return false, nil
 }
 
-func (w *watcher) print(n wake.Notice) {
+// noticePrinter is watch's sink: one line (or JSON object) per notice.
+type noticePrinter struct {
+	out  io.Writer
+	json bool
+}
+
+func (w noticePrinter) print(ns []wake.Notice) {
+	for _, n := range ns {
+		w.printOne(n)
+	}
+}
+
+func (w noticePrinter) printOne(n wake.Notice) {
 	if w.json {
 		json.NewEncoder(w.out).Encode(n)
 		return
