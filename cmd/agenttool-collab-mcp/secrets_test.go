@@ -219,6 +219,13 @@ func (w *secretWorld) driveReports() {
 	p.expect(w.alice, "collab_decision_record", w.args("idempotency_key", "d2", "topic", "db", "decision", "sqlite"),
 		"decision_authority_required")
 	p.ok(w.legacy, "collab_decision_record", w.args("actor", "carol", "idempotency_key", "d3", "topic", "t", "decision", "d"))
+	toBob := p.ok(w.alice, "collab_report_append", w.args("idempotency_key", "r3", "kind", "observation",
+		"body", "for bob", "to_session_id", w.bobID))
+	id := str(toBob, "report.id")
+	p.ok(w.bob, "collab_report_mark", w.args("report_id", id, "state", "handled", "note", "done"))
+	p.expect(w.alice, "collab_report_mark", w.args("report_id", id, "state", "handled"), "delivery_not_addressed")
+	p.ok(w.alice, "collab_report_receipts", w.args("report_ids", []any{id}))
+	p.expect(w.alice, "collab_report_receipts", map[string]any{"workspace_id": "ws_missing", "report_ids": []any{id}}, anyRefusal)
 }
 
 func (w *secretWorld) driveJournal() {
