@@ -41,7 +41,7 @@ func newLinkWriter(db string, diag io.Writer) *linkWriter {
 		return nil
 	}
 	cwd, _ := os.Getwd()
-	return &linkWriter{dir: b.CredentialDir(), self: self, host: host,
+	return &linkWriter{dir: b.HostLinkDir(), self: self, host: host,
 		conversation: os.Getenv(claude.ConversationVariable), cwd: cwd, diag: diag}
 }
 

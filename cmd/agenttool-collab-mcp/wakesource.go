@@ -108,7 +108,7 @@ func linkedCredential(db string, seek func() (hostlink.Seeker, bool)) string {
 	if !ok {
 		return ""
 	}
-	r, ok := hostlink.Find(b.CredentialDir(), s)
+	r, ok := hostlink.Find(b.HostLinkDir(), s)
 	if !ok {
 		return ""
 	}

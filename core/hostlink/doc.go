@@ -2,8 +2,10 @@
 // that the same host conversation's MCP server bound, with nothing set by
 // the user.
 //
-// The server, when it binds a session, writes a link record into the
-// private credential directory (0700, the record 0600): which host process
+// The server, when it binds a session, writes a link record into a private
+// folder beside the database (place.HostLinkDirName, 0700, the record
+// 0600; not the credential directory, whose contents the reference
+// defines): which host process
 // it serves (the process id, its start time and the boot it started in,
 // so a reused process id never matches), its own process, the host's
 // conversation id when the host passed one in its environment, its working

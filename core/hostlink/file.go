@@ -132,15 +132,15 @@ func privateDir(dir string, create bool) error {
 	fi, err := os.Lstat(dir)
 	if create && errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return errors.New("write the host link: cannot create the credential directory")
+			return errors.New("write the host link: cannot create its folder")
 		}
 		fi, err = os.Lstat(dir)
 	}
 	if err != nil {
-		return errors.New("host link: the credential directory cannot be read")
+		return errors.New("host link: its folder cannot be read")
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 || !fi.IsDir() || !fileowner.Mine(fi) || !fileowner.ClosedToOthers(fi) {
-		return errors.New("host link: the credential directory is not private")
+		return errors.New("host link: its folder is not private")
 	}
 	return nil
 }

@@ -20,6 +20,11 @@ const (
 	// ResumeDirName holds, per network client instance, the session it
 	// last bound.
 	ResumeDirName = "collab-remote"
+	// HostLinkDirName holds, per session a stdio server bound, the host
+	// process and conversation it serves (core/hostlink), so that the
+	// host's hooks find it. It is kept apart from CredentialDirName, whose
+	// contents the reference defines.
+	HostLinkDirName = "collab-hostlinks"
 	// SearchSuffix is appended to the database path to name its search
 	// index.
 	SearchSuffix = ".search"
@@ -94,6 +99,9 @@ func (b Beside) CredentialFile(sessionID string) string {
 
 // TokensFile is <database folder>/collab-tokens.json.
 func (b Beside) TokensFile() string { return filepath.Join(b.Dir(), TokensFileName) }
+
+// HostLinkDir is <database folder>/collab-hostlinks.
+func (b Beside) HostLinkDir() string { return filepath.Join(b.Dir(), HostLinkDirName) }
 
 // ResumeDir is <database folder>/collab-remote.
 func (b Beside) ResumeDir() string { return filepath.Join(b.Dir(), ResumeDirName) }
