@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agenttool/collab/core/search"
+	"github.com/agenttool/collab/core/seat"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/tokens"
 	"github.com/agenttool/collab/hosts/hostguard"
@@ -75,7 +76,7 @@ type Server struct {
 	cfg    Config
 	log    *slog.Logger
 	mcp    *sdk.StreamableHTTPHandler
-	resume *resumeIndex
+	resume *seat.ResumeIndex
 	// tools is the one toolset every session serves.
 	tools *mcp.Toolset
 	// versions answers the SDK's per-request protocol-version lookups; it
@@ -125,7 +126,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
-	idx, err := newResumeIndex(cfg.Store.Path())
+	idx, err := seat.NewResumeIndex(cfg.Store.Path())
 	if err != nil {
 		return nil, err
 	}

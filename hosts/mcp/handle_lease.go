@@ -9,7 +9,7 @@ import (
 // caller resolves who is acting: the bound session's credential, or (when
 // unbound) the legacy actor label the call must carry.
 func (p *Process) caller(a Args) (store.Actor, error) {
-	if p.binding != nil {
+	if p.seat.Bound() {
 		if err := p.requireWorkspace(a.String("workspace_id")); err != nil {
 			return store.Actor{}, err
 		}
