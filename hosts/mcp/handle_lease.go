@@ -10,14 +10,7 @@ import (
 // unbound) the legacy actor label the call must carry.
 func (p *Process) caller(a Args) (store.Actor, error) {
 	if p.seat.Bound() {
-		if err := p.requireWorkspace(a.String("workspace_id")); err != nil {
-			return store.Actor{}, err
-		}
-		cred, err := p.boundCredential(false)
-		if err != nil {
-			return store.Actor{}, err
-		}
-		return store.SessionActor(cred), nil
+		return p.seat.SessionCaller(a.String("workspace_id"), "call collab_session_start first")
 	}
 	actor, err := legacyActor(a)
 	return store.LabelActor(actor), err
