@@ -60,12 +60,17 @@ func Post(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if len(c.args) == 0 {
 			return nil, "", usageProblem("post needs a message", usage)
 		}
+		sent := map[string]string{"kind": *kind, "body": strings.Join(c.args, " ")}
+		args, err := checked("collab_report_append", withSet(withSet(sent, "to_session_id", *to), "task_id", *task))
+		if err != nil {
+			return nil, "", err
+		}
 		cred, err := s.credential()
 		if err != nil {
 			return nil, "", err
 		}
-		in := store.AppendReportInput{IdempotencyKey: key(), Kind: *kind, Body: strings.Join(c.args, " "),
-			ToSessionID: optional(*to), TaskID: optional(*task)}
+		in := store.AppendReportInput{IdempotencyKey: key(), Kind: args["kind"], Body: args["body"],
+			ToSessionID: given(args, "to_session_id"), TaskID: given(args, "task_id")}
 		res, err := s.st.AppendReport(ctx, cred, in)
 		if err != nil {
 			return nil, "", s.refused(err)
@@ -86,13 +91,19 @@ func Decide(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if len(c.args) < 2 {
 			return nil, "", usageProblem("decide needs a topic and a decision", usage)
 		}
+		args, err := checked("collab_decision_record", withSet(map[string]string{"topic": c.args[0],
+			"decision": strings.Join(c.args[1:], " "), "authority_scope": *scope, "authority_basis": *basis}, "rationale", *rationale))
+		if err != nil {
+			return nil, "", err
+		}
 		who, err := s.caller()
 		if err != nil {
 			return nil, "", err
 		}
+		scope, basis := args["authority_scope"], args["authority_basis"]
 		res, err := s.st.RecordDecision(ctx, who, store.RecordDecisionInput{WorkspaceID: s.ws.ID, IdempotencyKey: key(),
-			Topic: c.args[0], Decision: strings.Join(c.args[1:], " "), Rationale: optional(*rationale),
-			AuthorityScope: scope, AuthorityBasis: basis})
+			Topic: args["topic"], Decision: args["decision"], Rationale: given(args, "rationale"),
+			AuthorityScope: &scope, AuthorityBasis: &basis})
 		if err != nil {
 			return nil, "", s.refused(err)
 		}
@@ -119,16 +130,23 @@ func Review(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if *summary == "" {
 			*summary = "Reviewed at the terminal."
 		}
-		got, err := s.st.GetTask(ctx, s.ws.ID, c.args[0])
+		args, err := checked("collab_task_get", map[string]string{"task_id": c.args[0]})
+		if err != nil {
+			return nil, "", err
+		}
+		got, err := s.st.GetTask(ctx, s.ws.ID, args["task_id"])
 		if err != nil {
 			return nil, "", s.refused(err)
+		}
+		if args, err = checked("collab_task_review", map[string]string{"task_id": c.args[0], "summary": *summary}); err != nil {
+			return nil, "", err
 		}
 		cred, err := s.credential()
 		if err != nil {
 			return nil, "", err
 		}
-		res, err := s.st.ReviewTask(ctx, cred, store.ReviewInput{WorkspaceID: s.ws.ID, IdempotencyKey: key(), TaskID: c.args[0],
-			ExpectedVersion: got.Version, Outcome: outcome, Summary: *summary})
+		res, err := s.st.ReviewTask(ctx, cred, store.ReviewInput{WorkspaceID: s.ws.ID, IdempotencyKey: key(), TaskID: args["task_id"],
+			ExpectedVersion: got.Version, Outcome: outcome, Summary: args["summary"]})
 		if err != nil {
 			return nil, "", s.refused(err)
 		}
@@ -182,9 +200,19 @@ func Handoff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // person's handoff answer reads through too.
 const nextEventLimit = 10
 
-// optional is nil for an unset flag, else a pointer to its value.
-func optional(v string) *string {
-	if v == "" {
+// withSet adds name to args when a flag gave it a value: an unset (empty)
+// flag is not sent at all.
+func withSet(args map[string]string, name, value string) map[string]string {
+	if value != "" {
+		args[name] = value
+	}
+	return args
+}
+
+// given is the argument name as an optional input, nil when not sent.
+func given(args map[string]string, name string) *string {
+	v, ok := args[name]
+	if !ok {
 		return nil
 	}
 	return &v

@@ -85,8 +85,12 @@ func takeSeat(ctx context.Context, c *common, actor string) (*personSeat, error)
 // dropped: the session is then resumed from its new place, as on every
 // later command.
 func (s *personSeat) start(ctx context.Context, actor string) error {
+	in, err := checked("collab_session_start", map[string]string{"root_path": s.ws.RootPath, "actor": actor})
+	if err != nil {
+		return err
+	}
 	starter := seat.New(s.st, "")
-	started, err := starter.Start(ctx, store.StartSessionInput{RootPath: s.ws.RootPath, Actor: actor})
+	started, err := starter.Start(ctx, store.StartSessionInput{RootPath: in["root_path"], Actor: in["actor"]})
 	if err != nil {
 		return refusal(err, starter.Scrub)
 	}
@@ -148,13 +152,18 @@ func (s *personSeat) close() { s.st.Close() }
 func refusal(err error, scrub func(string) string) error {
 	code, message := string(collaberr.InternalError), err.Error()
 	if ce, ok := collaberr.As(err); ok {
-		code, message = string(ce.Code), ce.Message
+		code, message = ce.Code, ce.Message
 	}
+	return refusalProblem(code, scrub(message))
+}
+
+// refusalProblem is the problem a refusal with code and message makes.
+func refusalProblem(code, message string) error {
 	fix, ok := fixes[code]
 	if !ok {
 		fix = "see docs/cli.md and the refusal code " + code
 	}
-	return &problem{what: "refused (" + code + "): " + scrub(message), fix: fix, code: ExitRefused}
+	return &problem{what: "refused (" + code + "): " + message, fix: fix, code: ExitRefused}
 }
 
 // fixes says what to do about the refusals a person meets most.
