@@ -43,9 +43,6 @@ func New(st *store.Store, principal string) *Seat {
 	return &Seat{turn: make(chan struct{}, 1), store: st, principal: principal}
 }
 
-// Store is the store the seat acts on.
-func (s *Seat) Store() *store.Store { return s.store }
-
 // Bound reports whether a session is bound.
 func (s *Seat) Bound() bool { return s.bound != nil }
 
