@@ -41,7 +41,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			s.refuse(w, r, http.StatusForbidden, "this MCP session belongs to another client")
 			return
 		}
-		slot := &serverSlot{}
+		slot := &sessionSlot{}
 		ctx := context.WithValue(r.Context(), principalKey{}, principal)
 		ctx = context.WithValue(ctx, slotKey{}, slot)
 		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
