@@ -23,7 +23,7 @@ import (
 //   - a message other than initialize without an Mcp-Session-Id is 400;
 //     an initialize without one creates the session (its answer carries
 //     the new Mcp-Session-Id), and one that the dispatcher refuses creates
-//     none;
+//     none; an initialize within a session is refused (-32603);
 //   - a notification or a response is 202 with an empty body; a request
 //     the client cancels (notifications/cancelled, on another POST) gets
 //     no answer either: its POST ends 202 with an empty body.
@@ -85,13 +85,20 @@ func (s *Server) serveMessage(w http.ResponseWriter, r *http.Request, msg jsonrp
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
+	if req.Method == "initialize" {
+		// An HTTP session is initialised once, by the request that
+		// created it (a stdio client may initialise again).
+		w.Header().Set(sessionHeader, sid)
+		writeAnswer(w, http.StatusOK, &jsonrpc.Response{ID: req.ID,
+			Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: `duplicate "initialize" received`}})
+		return
+	}
 	ctx, done := s.calls.begin(r.Context(), sid, req.ID)
 	resp := ls.disp.Answer(ctx, req)
 	if done() {
 		w.WriteHeader(http.StatusAccepted) // cancelled: no answer
 		return
 	}
-	w.Header().Set(sessionHeader, sid)
 	writeAnswer(w, http.StatusOK, resp)
 }
 
