@@ -117,10 +117,10 @@ func (l *loop) take(msg jsonrpc.Message) {
 	switch {
 	case req.Method != methodToolsCall:
 		l.wg.Add(1)
-		l.answer(l.ctx, req)
+		l.answer(l.ctx, req, false)
 	case l.d.Waits(req):
 		ctx := l.track(req.ID)
-		go l.answer(ctx, req)
+		go l.answer(ctx, req, true)
 	default:
 		ctx := l.track(req.ID)
 		l.mu.Lock()
@@ -170,24 +170,27 @@ func (l *loop) work() {
 			c := l.queue[0]
 			l.queue = l.queue[1:]
 			l.mu.Unlock()
-			l.answer(c.ctx, c.req)
+			l.answer(c.ctx, c.req, true)
 		}
 	}
 }
 
-// answer dispatches one counted request and writes its answer. The answer
-// is handed to the connection even when the call was cancelled, so the
-// transport settles the request (it writes nothing for a cancelled one);
-// a write that fails means the connection broke, which its reader reports.
-func (l *loop) answer(ctx context.Context, req *jsonrpc.Request) {
+// answer dispatches one counted request and writes its answer; a call
+// (tracked) is forgotten first. The answer is handed to the connection
+// even when the call was cancelled, so the transport settles the request
+// (it writes nothing for a cancelled one); a write that fails means the
+// connection broke, which its reader reports.
+func (l *loop) answer(ctx context.Context, req *jsonrpc.Request, tracked bool) {
 	defer l.wg.Done()
 	resp := l.d.Answer(ctx, req)
-	l.mu.Lock()
-	cancel := l.inflight[req.ID]
-	delete(l.inflight, req.ID)
-	l.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	if tracked {
+		l.mu.Lock()
+		cancel := l.inflight[req.ID]
+		delete(l.inflight, req.ID)
+		l.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
 	}
 	_ = l.conn.Write(l.ctx, resp)
 }
