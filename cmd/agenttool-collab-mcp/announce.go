@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/wake"
 )
@@ -43,7 +44,7 @@ func (a *announcer) record(ctx context.Context, notices []wake.Notice) {
 		if old, err := a.src.st.NeedsMigration(ctx); err != nil || old {
 			return
 		}
-		rw, err := store.Open(ctx, store.Options{Path: a.src.db})
+		rw, err := backend.Open(ctx, backend.Options{Path: a.src.db})
 		if err != nil {
 			return
 		}

@@ -6,9 +6,9 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/place"
-	"github.com/agenttool/collab/core/store"
 )
 
 // dbSource names the setting that chose a database path, for messages.
@@ -42,11 +42,11 @@ func readTarget(db string) (path, source string, err error) {
 // checkDatabaseFile explains, before a read-only command opens path, why
 // it cannot: naming the setting that chose it (source) and the real cause.
 func checkDatabaseFile(path, source string) error {
-	if path == store.MemoryPath {
+	if path == backend.MemoryPath {
 		return fmt.Errorf("%s names the in-memory database %s, which only a running server holds", source, path)
 	}
 	if place.IsPostgres(path) {
-		return nil // a server: store.Open says what is wrong, without the password
+		return nil // a server: backend.Open says what is wrong, without the password
 	}
 	st, err := os.Stat(path)
 	switch {

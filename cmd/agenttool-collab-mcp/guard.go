@@ -10,10 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/guard"
 	"github.com/agenttool/collab/core/place"
-	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/hosts/setup"
 )
 
@@ -271,7 +271,7 @@ func checkFromEnvironment(ctx context.Context, in guard.CheckInput) (guard.Verdi
 		}
 		in.Database = choice.Path
 	}
-	if in.Database == store.MemoryPath {
+	if in.Database == backend.MemoryPath {
 		return guard.Verdict{}, fmt.Errorf("the database is in memory")
 	}
 	if place.IsPostgres(in.Database) {

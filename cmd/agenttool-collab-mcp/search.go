@@ -8,8 +8,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/search"
-	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/hosts/termtext"
 )
 
@@ -70,7 +70,7 @@ func runSearch(ctx context.Context, db string, rebuild bool, q search.Query, mar
 	if err != nil {
 		return fail(stderr, err)
 	}
-	st, err := store.Open(ctx, store.Options{Path: path, ReadOnly: true})
+	st, err := backend.Open(ctx, backend.Options{Path: path, ReadOnly: true})
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -8,9 +8,9 @@ import (
 	"os"
 	"time"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/place"
-	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/hosts/mcp"
 )
 
@@ -31,7 +31,7 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	firstRunHint(stdin, stderr, choice.Path)
-	st, err := store.Open(ctx, store.Options{Path: choice.Path, Synchronous: os.Getenv(place.EnvSynchronous)})
+	st, err := backend.Open(ctx, backend.Options{Path: choice.Path, Synchronous: os.Getenv(place.EnvSynchronous)})
 	if err != nil {
 		return fail(stderr, err)
 	}

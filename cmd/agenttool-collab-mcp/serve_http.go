@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/place"
-	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/tokens"
 	"github.com/agenttool/collab/hosts/hostguard"
 	"github.com/agenttool/collab/hosts/httpserve"
@@ -75,7 +75,7 @@ func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return fail(stderr, err)
 	}
-	st, err := store.Open(ctx, store.Options{Path: choice.Path, Synchronous: os.Getenv(place.EnvSynchronous)})
+	st, err := backend.Open(ctx, backend.Options{Path: choice.Path, Synchronous: os.Getenv(place.EnvSynchronous)})
 	if err != nil {
 		return fail(stderr, err)
 	}

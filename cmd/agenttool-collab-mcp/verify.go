@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
@@ -31,7 +32,7 @@ func verifyCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := checkDatabaseFile(path, source); err != nil {
 		return c.fail(*asJSON, stdout, stderr, 2, err)
 	}
-	st, err := store.Open(ctx, store.Options{Path: path, Inspect: true})
+	st, err := backend.Open(ctx, backend.Options{Path: path, Inspect: true})
 	if collaberr.HasCode(err, collaberr.DatabaseCorrupt) {
 		// Too damaged to read the schema: that is the verdict.
 		return c.fail(*asJSON, stdout, stderr, 1, collabError(err))

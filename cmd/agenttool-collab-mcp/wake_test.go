@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/hosts/mcp/mcptest"
 )
 
@@ -51,7 +51,7 @@ func (w *wakePair) offerToBob(t *testing.T, id string) {
 // bobCursor reads bob's persisted cursor straight from the database.
 func (w *wakePair) bobCursor(t *testing.T) (journal.Anchor, int64) {
 	t.Helper()
-	st, err := store.Open(context.Background(), store.Options{Path: w.s.db, ReadOnly: true})
+	st, err := backend.Open(context.Background(), backend.Options{Path: w.s.db, ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

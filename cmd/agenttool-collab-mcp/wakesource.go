@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/hostlink"
 	"github.com/agenttool/collab/core/place"
@@ -83,7 +84,7 @@ func openWakeStore(ctx context.Context, db string, discover bool) (*store.Store,
 		}
 		db = choice.Path
 	}
-	if db == store.MemoryPath {
+	if db == backend.MemoryPath {
 		return nil, errors.New("the database is in memory")
 	}
 	if place.IsPostgres(db) {
@@ -94,7 +95,7 @@ func openWakeStore(ctx context.Context, db string, discover bool) (*store.Store,
 		}
 		return nil, fmt.Errorf("no collab database at %s", db)
 	}
-	return store.Open(ctx, store.Options{Path: db, ReadOnly: true})
+	return backend.Open(ctx, backend.Options{Path: db, ReadOnly: true})
 }
 
 // linkedCredential returns the credential file of the session a server of

@@ -11,9 +11,9 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/search"
-	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/hosts/hostguard"
 	"github.com/agenttool/collab/hosts/web"
 )
@@ -61,7 +61,7 @@ func webCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		return fail(stderr, err)
 	}
-	st, err := store.Open(ctx, store.Options{Path: path, ReadOnly: true})
+	st, err := backend.Open(ctx, backend.Options{Path: path, ReadOnly: true})
 	if err != nil {
 		return fail(stderr, err)
 	}

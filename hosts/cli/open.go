@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/hosts/termtext"
@@ -134,7 +135,7 @@ func (c *common) open(ctx context.Context) (*view, error) {
 	} else if _, err := os.Stat(path); err != nil {
 		return nil, &problem{what: "no database at " + path, fix: "pass --db FILE, or run the demo (collab demo --keep DIR) to make one", code: ExitUsage}
 	}
-	st, err := store.Open(ctx, store.Options{Path: path, ReadOnly: true})
+	st, err := backend.Open(ctx, backend.Options{Path: path, ReadOnly: true})
 	if err != nil {
 		return nil, &problem{what: "cannot read " + shown + ": " + err.Error(),
 			fix: "if it needs migration, start the server once (agenttool-collab-mcp) to migrate it; check with `agenttool-collab-mcp doctor`", code: ExitUsage}

@@ -1,4 +1,4 @@
-package engine
+package store
 
 import (
 	"context"
@@ -25,27 +25,27 @@ type Chains interface {
 	// Journals lists every workspace's journal head with its name and
 	// stored event count, in workspace id order; empty (no error) when the
 	// file holds no tables at all.
-	Journals(ctx context.Context) ([]JournalHead, error)
+	Journals(ctx context.Context) ([]JournalSummary, error)
 	// Head returns one workspace's journal head; found is false when there
 	// is no such workspace.
-	Head(ctx context.Context, workspaceID string) (h Head, found bool, err error)
+	Head(ctx context.Context, workspaceID string) (h JournalHead, found bool, err error)
 	// Events calls fn with every event of h's journal in sequence order,
 	// reading only what verification needs. The *Event passed is reused
 	// between calls; its strings and PayloadJSON may be kept (they are
 	// never modified). A row that does not read as an event ends the
 	// stream with ErrUnreadableEvent; an error from fn ends it with that
 	// error.
-	Events(ctx context.Context, h Head, fn func(e *journal.Event) error) error
+	Events(ctx context.Context, h JournalHead, fn func(e *journal.Event) error) error
 	// ScanEvents is Events converting each column as database/sql's Scan
 	// would (an integer read as text, for instance) and handing a row
 	// that does not convert to fn as rowErr, with the message diagnostics
 	// show. It is the slow path, for explaining a broken chain.
-	ScanEvents(ctx context.Context, h Head, fn func(e *journal.Event, rowErr error) error) error
+	ScanEvents(ctx context.Context, h JournalHead, fn func(e *journal.Event, rowErr error) error) error
 }
 
 // JournalHead is one workspace's journal as Chains.Journals lists it.
-type JournalHead struct {
-	Head
+type JournalSummary struct {
+	JournalHead
 	Name       string
 	EventCount int64
 }

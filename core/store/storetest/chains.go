@@ -1,4 +1,4 @@
-package enginetest
+package storetest
 
 import (
 	"context"
@@ -7,21 +7,21 @@ import (
 	"testing"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // chainsStreamEveryEvent checks the verification reads: Journals lists
 // every workspace in id order with its head, name and event count; Events
 // and ScanEvents give every event of one journal, and only of that one, in
 // sequence order with the bytes appended; an unknown workspace has no head.
-func chainsStreamEveryEvent(t *testing.T, e engine.Engine) {
+func chainsStreamEveryEvent(t *testing.T, e store.Engine) {
 	ctx := context.Background()
 	defer e.Close()
 	counts := map[string]int{"ws_b": 700, "ws_a": 3}
 	appended := map[string][]journal.Event{}
 	for _, ws := range []string{"ws_b", "ws_a"} {
 		createWorkspace(t, e, ws)
-		err := e.Write(ctx, func(tx engine.Tx) error {
+		err := e.Write(ctx, func(tx store.Tx) error {
 			appended[ws] = nil
 			for i := range counts[ws] {
 				ev, err := appendOne(ctx, tx, ws, ws+"_"+strconv.Itoa(i))
@@ -36,7 +36,7 @@ func chainsStreamEveryEvent(t *testing.T, e engine.Engine) {
 			t.Fatalf("append to %s: %v", ws, err)
 		}
 	}
-	err := e.ReadChains(ctx, func(c engine.Chains) error {
+	err := e.ReadChains(ctx, func(c store.Chains) error {
 		journals, err := c.Journals(ctx)
 		if err != nil {
 			return err
@@ -50,8 +50,8 @@ func chainsStreamEveryEvent(t *testing.T, e engine.Engine) {
 				return fmt.Errorf("journal %+v does not match what was appended", j)
 			}
 			h, found, err := c.Head(ctx, j.WorkspaceID)
-			if err != nil || !found || h != j.Head {
-				return fmt.Errorf("head of %s: %+v %v %v, want %+v", j.WorkspaceID, h, found, err, j.Head)
+			if err != nil || !found || h != j.JournalHead {
+				return fmt.Errorf("head of %s: %+v %v %v, want %+v", j.WorkspaceID, h, found, err, j.JournalHead)
 			}
 			var streamed, scanned []journal.Event
 			if err := c.Events(ctx, h, func(ev *journal.Event) error { streamed = append(streamed, *ev); return nil }); err != nil {

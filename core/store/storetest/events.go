@@ -1,4 +1,4 @@
-package enginetest
+package storetest
 
 import (
 	"context"
@@ -8,18 +8,18 @@ import (
 	"testing"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // appendEvents appends one event per payload, of the given types in turn
 // (the first type when types runs out), each in its own write, and returns
 // them as appended.
-func appendEvents(t *testing.T, e engine.Engine, workspaceID string, types []string, payloads ...string) []journal.Event {
+func appendEvents(t *testing.T, e store.Engine, workspaceID string, types []string, payloads ...string) []journal.Event {
 	t.Helper()
 	ctx := context.Background()
 	var out []journal.Event
 	for i, p := range payloads {
-		err := e.Write(ctx, func(tx engine.Tx) error {
+		err := e.Write(ctx, func(tx store.Tx) error {
 			h, found, err := tx.Head(ctx, workspaceID)
 			if err != nil || !found {
 				return fmt.Errorf("head of %s: found=%v err=%v", workspaceID, found, err)
@@ -60,7 +60,7 @@ func sequences(events []journal.Event) []int64 {
 // pageBoundaries reads pages after and before every kind of position: a
 // page is at most limit events, in sequence order, and an empty page is
 // empty rather than nil.
-func pageBoundaries(t *testing.T, e engine.Engine) {
+func pageBoundaries(t *testing.T, e store.Engine) {
 	defer e.Close()
 	createWorkspace(t, e, "ws_pages")
 	createWorkspace(t, e, "ws_other")
@@ -81,7 +81,7 @@ func pageBoundaries(t *testing.T, e engine.Engine) {
 		{"past the head", "ws_pages", 9, 10, []int64{}},
 		{"unknown workspace", "ws_nobody", 0, 10, []int64{}},
 	}
-	read(t, e, func(ctx context.Context, tx engine.Tx) error {
+	read(t, e, func(ctx context.Context, tx store.Tx) error {
 		for _, c := range after {
 			got, err := tx.EventsAfter(ctx, c.workspace, c.after, int(c.limit))
 			if err != nil {
@@ -113,7 +113,7 @@ func pageBoundaries(t *testing.T, e engine.Engine) {
 		{"nothing below the first", 1, "", 10, []int64{}},
 		{"an absent type", 0, "z.none", 10, []int64{}},
 	}
-	read(t, e, func(ctx context.Context, tx engine.Tx) error {
+	read(t, e, func(ctx context.Context, tx store.Tx) error {
 		for _, c := range before {
 			got, err := tx.EventsBefore(ctx, "ws_pages", c.before, c.eventType, c.limit)
 			if err != nil {
@@ -136,7 +136,7 @@ func pageBoundaries(t *testing.T, e engine.Engine) {
 		{"limit respected", 0, 2, []string{"a.one", "b.two"}, []int64{1, 2}},
 		{"an absent type", 0, 10, []string{"z.none"}, []int64{}},
 	}
-	read(t, e, func(ctx context.Context, tx engine.Tx) error {
+	read(t, e, func(ctx context.Context, tx store.Tx) error {
 		for _, c := range ofTypes {
 			got, err := tx.EventsOfTypes(ctx, "ws_pages", c.after, c.types, int(c.limit))
 			if err != nil {
@@ -152,12 +152,12 @@ func pageBoundaries(t *testing.T, e engine.Engine) {
 
 // eventTypesAndAnchors checks the distinct-type listing, single-event
 // anchors and the list of heads.
-func eventTypesAndAnchors(t *testing.T, e engine.Engine) {
+func eventTypesAndAnchors(t *testing.T, e store.Engine) {
 	defer e.Close()
 	createWorkspace(t, e, "ws_b")
 	createWorkspace(t, e, "ws_a")
 	evs := appendEvents(t, e, "ws_b", []string{"task.created", "report.posted", "task.created", "Task.Z"}, `{}`, `{}`, `{}`, `{}`)
-	read(t, e, func(ctx context.Context, tx engine.Tx) error {
+	read(t, e, func(ctx context.Context, tx store.Tx) error {
 		for _, c := range []struct {
 			after int64
 			want  []string
@@ -208,7 +208,7 @@ func eventTypesAndAnchors(t *testing.T, e engine.Engine) {
 // (spacing, key order, escapes, long numbers, non-ASCII text) and reads
 // them back through every event read: the bytes are the ones appended,
 // and so are the session ids (nil stays nil), so every hash still checks.
-func payloadsRoundTrip(t *testing.T, e engine.Engine) {
+func payloadsRoundTrip(t *testing.T, e store.Engine) {
 	defer e.Close()
 	createWorkspace(t, e, "ws_bytes")
 	payloads := []string{
@@ -243,7 +243,7 @@ func payloadsRoundTrip(t *testing.T, e engine.Engine) {
 		}
 		return nil
 	}
-	read(t, e, func(ctx context.Context, tx engine.Tx) error {
+	read(t, e, func(ctx context.Context, tx store.Tx) error {
 		after, err := tx.EventsAfter(ctx, "ws_bytes", 0, 100)
 		if err != nil {
 			return err
@@ -282,13 +282,13 @@ func payloadsRoundTrip(t *testing.T, e engine.Engine) {
 
 // eachEventStops checks that EachEventAfter walks in sequence order from
 // after and ends at the callback's first error.
-func eachEventStops(t *testing.T, e engine.Engine) {
+func eachEventStops(t *testing.T, e store.Engine) {
 	defer e.Close()
 	createWorkspace(t, e, "ws_each")
 	appendEvents(t, e, "ws_each", []string{"x"}, `{}`, `{}`, `{}`, `{}`)
 	stop := errors.New("stop here")
 	var seen []int64
-	err := e.Read(context.Background(), func(tx engine.Tx) error {
+	err := e.Read(context.Background(), func(tx store.Tx) error {
 		return tx.EachEventAfter(context.Background(), "ws_each", 1, func(ev *journal.Event) error {
 			seen = append(seen, ev.Sequence)
 			if ev.Sequence == 3 {
@@ -305,17 +305,17 @@ func eachEventStops(t *testing.T, e engine.Engine) {
 // readIsOneSnapshot commits an append while a read transaction is open,
 // after the read has looked: everything the read looks at afterwards
 // still shows the journal as it was.
-func readIsOneSnapshot(t *testing.T, e engine.Engine) {
+func readIsOneSnapshot(t *testing.T, e store.Engine) {
 	defer e.Close()
 	createWorkspace(t, e, "ws_snap")
 	appendEvents(t, e, "ws_snap", []string{"x"}, `{}`, `{}`)
 	ctx := context.Background()
-	err := e.Read(ctx, func(tx engine.Tx) error {
+	err := e.Read(ctx, func(tx store.Tx) error {
 		h, _, err := tx.Head(ctx, "ws_snap")
 		if err != nil {
 			return err
 		}
-		if err := e.Write(ctx, func(w engine.Tx) error {
+		if err := e.Write(ctx, func(w store.Tx) error {
 			_, err := appendOne(ctx, w, "ws_snap", "concurrent")
 			return err
 		}); err != nil {

@@ -1,4 +1,4 @@
-package engine
+package store
 
 import "context"
 
@@ -16,7 +16,7 @@ type Views interface {
 	// WorkspaceSessions lists every credential-bound session of a
 	// workspace, ended ones included, by status ("active" before "ended"),
 	// then last_seen_at newest first, then id.
-	WorkspaceSessions(ctx context.Context, workspaceID string) ([]Session, error)
+	WorkspaceSessions(ctx context.Context, workspaceID string) ([]CoordinationSession, error)
 	// WorkspaceHandoffs lists every offer of a workspace, whatever its
 	// status, by offered_at newest first, then id.
 	WorkspaceHandoffs(ctx context.Context, workspaceID string) ([]Handoff, error)

@@ -1,4 +1,4 @@
-package enginetest
+package storetest
 
 import (
 	"context"
@@ -9,18 +9,18 @@ import (
 
 	"github.com/agenttool/collab/core/gitstate"
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // viewsListInOrder stores workspaces, worktrees and sessions out of order
 // and checks the order each view list promises, and where a root path's
 // repository is found.
-func viewsListInOrder(t *testing.T, e engine.Engine) {
+func viewsListInOrder(t *testing.T, e store.Engine) {
 	defer e.Close()
 	ctx := context.Background()
 	day := func(d int) string { return fmt.Sprintf("2026-01-%02dT00:00:00.000Z", d) }
-	err := e.Write(ctx, func(tx engine.Tx) error {
-		for _, w := range []engine.NewWorkspace{
+	err := e.Write(ctx, func(tx store.Tx) error {
+		for _, w := range []store.NewWorkspace{
 			{ID: "ws_late", CreatedAt: day(2), RepositoryKey: "local-path:late"},
 			{ID: "ws_b", CreatedAt: day(1), RepositoryKey: "local-path:shared"},
 			{ID: "ws_a", CreatedAt: day(1), RepositoryKey: "local-path:shared"},
@@ -35,7 +35,7 @@ func viewsListInOrder(t *testing.T, e engine.Engine) {
 			{"wt_0", "/enginetest/ws_a", "local-git:own", day(3)},
 			{"wt_2", "/r/two", "local-path:shared", day(2)},
 		} {
-			facts := engine.WorktreeFacts{Identity: gitstate.Identity{RootPath: w.root, RepositoryKey: w.key,
+			facts := store.WorktreeFacts{Identity: gitstate.Identity{RootPath: w.root, RepositoryKey: w.key,
 				Fingerprint: "path:" + w.id, WorktreeID: w.id}}
 			if err := tx.AddWorktree(ctx, "ws_a", facts, w.at); err != nil {
 				return err
@@ -47,7 +47,7 @@ func viewsListInOrder(t *testing.T, e engine.Engine) {
 		}
 		genesis := journal.Anchor{EpochID: "epoch_ws_a", Hash: journal.GenesisHash}
 		for _, s := range []struct{ id, joined string }{{"s_b", day(2)}, {"s_c", day(1)}, {"s_a", day(2)}, {"s_d", day(1)}} {
-			if err := tx.InsertSession(ctx, engine.NewSession{ID: s.id, WorkspaceID: "ws_a", WorktreeID: "wt_1",
+			if err := tx.InsertSession(ctx, store.NewSession{ID: s.id, WorkspaceID: "ws_a", WorktreeID: "wt_1",
 				Actor: "actor_" + s.id, TokenHash: "hash_" + s.id, JoinedAt: s.joined, Cursor: genesis}); err != nil {
 				return err
 			}
@@ -63,12 +63,12 @@ func viewsListInOrder(t *testing.T, e engine.Engine) {
 	if err != nil {
 		t.Fatalf("set up: %v", err)
 	}
-	read(t, e, func(ctx context.Context, tx engine.Tx) error {
+	read(t, e, func(ctx context.Context, tx store.Tx) error {
 		ws, err := tx.ListWorkspaces(ctx)
 		if err != nil {
 			return err
 		}
-		if got := ids(ws, func(w engine.Workspace) string { return w.ID }); !slices.Equal(got, []string{"ws_a", "ws_b", "ws_late"}) {
+		if got := ids(ws, func(w store.Workspace) string { return w.ID }); !slices.Equal(got, []string{"ws_a", "ws_b", "ws_late"}) {
 			return fmt.Errorf("ListWorkspaces: %v, want (created_at, id) order ws_a, ws_b, ws_late", got)
 		}
 		if ws[0].EventHeadHash != journal.GenesisHash || ws[0].RepositoryKey != "local-path:shared" {
@@ -78,14 +78,14 @@ func viewsListInOrder(t *testing.T, e engine.Engine) {
 		if err != nil {
 			return err
 		}
-		if got := ids(wts, func(w engine.Worktree) string { return w.ID }); !slices.Equal(got, []string{"wt_2", "wt_0", "wt_1"}) {
+		if got := ids(wts, func(w store.Worktree) string { return w.ID }); !slices.Equal(got, []string{"wt_2", "wt_0", "wt_1"}) {
 			return fmt.Errorf("WorkspaceWorktrees: %v, want (registered_at, id) order wt_2, wt_0, wt_1", got)
 		}
 		sess, err := tx.WorkspaceSessions(ctx, "ws_a")
 		if err != nil {
 			return err
 		}
-		if got := ids(sess, func(s engine.Session) string { return s.ID }); !slices.Equal(got, []string{"s_d", "s_a", "s_b", "s_c"}) {
+		if got := ids(sess, func(s store.CoordinationSession) string { return s.ID }); !slices.Equal(got, []string{"s_d", "s_a", "s_b", "s_c"}) {
 			return fmt.Errorf("WorkspaceSessions: %v, want active newest-seen first (ties by id), then ended: s_d, s_a, s_b, s_c", got)
 		}
 		for _, c := range []struct {
@@ -108,12 +108,12 @@ func viewsListInOrder(t *testing.T, e engine.Engine) {
 
 // viewListsAreNeverNil reads every view list where nothing matches: each
 // is empty, not nil.
-func viewListsAreNeverNil(t *testing.T, e engine.Engine) {
+func viewListsAreNeverNil(t *testing.T, e store.Engine) {
 	defer e.Close()
 	createWorkspace(t, e, "ws_empty")
-	read(t, e, func(ctx context.Context, tx engine.Tx) error {
-		who := engine.Viewer{SessionID: "s_nobody", Actor: "nobody"}
-		label := engine.Viewer{Actor: "nobody"}
+	read(t, e, func(ctx context.Context, tx store.Tx) error {
+		who := store.Viewer{SessionID: "s_nobody", Actor: "nobody"}
+		label := store.Viewer{Actor: "nobody"}
 		lists := map[string]func() (any, error){
 			"WorkspaceWorktrees": func() (any, error) { return tx.WorkspaceWorktrees(ctx, "ws_empty") },
 			"WorkspaceSessions":  func() (any, error) { return tx.WorkspaceSessions(ctx, "ws_empty") },

@@ -1,7 +1,10 @@
-// Package engine is the seam between the coordination rules (package
-// store) and a storage engine (package sqlite today; PostgreSQL next). The
-// rules decide what happens: validation order, refusal codes, which events
-// to append, lease and claim logic, recovery. An engine stores and finds
+package store
+
+// The storage port: what the coordination rules (this package) ask of a
+// storage engine (package sqlite or package postgres, which import this
+// package; core/backend opens the right one). The rules decide what
+// happens: validation order, refusal codes, which events to append, lease
+// and claim logic, recovery. An engine stores and finds
 // the data they read and write, and gives the guarantees below. The
 // records crossing the seam are plain Go values; no SQL and no JSON
 // rendering crosses it.
@@ -25,7 +28,6 @@
 //     inside one write transaction, and the engine's serialisation makes a
 //     second claimant see the first one's committed claim.
 //   - Read runs its function against one consistent snapshot.
-package engine
 
 import (
 	"context"
@@ -107,7 +109,7 @@ type Journal interface {
 	// Head returns the workspace's journal head; found is false when there
 	// is no such workspace. Inside a write transaction the head stays
 	// locked until the transaction ends.
-	Head(ctx context.Context, workspaceID string) (h Head, found bool, err error)
+	Head(ctx context.Context, workspaceID string) (h JournalHead, found bool, err error)
 	// Append stores e, which extends the head read in this transaction
 	// (e.Sequence is the head's sequence + 1, e.PrevHash its hash, e.Hash
 	// computed by journal.Hasher), and moves the head to e. PayloadJSON is
@@ -127,10 +129,10 @@ type Receipts interface {
 // Sessions are the credential-bound coordination sessions.
 type Sessions interface {
 	// Session returns one session by id, token hash included.
-	Session(ctx context.Context, id string) (s Session, found bool, err error)
+	Session(ctx context.Context, id string) (s CoordinationSession, found bool, err error)
 	// ActiveSessions lists a workspace's active sessions in (joined_at, id)
 	// order; never nil.
-	ActiveSessions(ctx context.Context, workspaceID string) ([]Session, error)
+	ActiveSessions(ctx context.Context, workspaceID string) ([]CoordinationSession, error)
 	// TouchSession records that the session was seen at now.
 	TouchSession(ctx context.Context, id, now string) error
 	// InsertSession stores a new active session at generation 1.

@@ -1,4 +1,4 @@
-package engine
+package store
 
 import (
 	"context"
@@ -40,5 +40,5 @@ type Events interface {
 	EventAnchor(ctx context.Context, workspaceID string, sequence int64) (a journal.Anchor, found bool, err error)
 	// Heads returns every workspace's journal head, in workspace id order
 	// (byte order); never nil.
-	Heads(ctx context.Context) ([]Head, error)
+	Heads(ctx context.Context) ([]JournalHead, error)
 }

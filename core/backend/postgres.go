@@ -1,4 +1,4 @@
-package store
+package backend
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agenttool/collab/core/place"
+	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/store/postgres"
 )
 
@@ -15,9 +16,9 @@ import (
 // database that holds no collab journal yet: readers create nothing.
 var ErrNoPostgresJournal = postgres.ErrNoJournal
 
-// postgresBackend is a journal on a PostgreSQL server.
-type postgresBackend struct {
-	eng   *postgres.Engine
+// Postgres is a journal on a PostgreSQL server as a store.Backend.
+type Postgres struct {
+	*postgres.Engine
 	shown string // the URL without its password
 }
 
@@ -29,7 +30,7 @@ type postgresBackend struct {
 // folder (place.PostgresFolder) is created, private to the user, so that
 // credential files, tokens and the search index have a home. No error
 // holds the password.
-func (s *Store) openPostgres(ctx context.Context, opts Options) (*Store, error) {
+func openPostgres(ctx context.Context, opts Options) (store.Backend, error) {
 	url, shown := opts.Path, place.RedactPostgres(opts.Path)
 	if err := postgres.CheckAddress(url); err != nil {
 		return nil, fmt.Errorf("open the PostgreSQL journal %s: %w", shown, err)
@@ -53,26 +54,29 @@ func (s *Store) openPostgres(ctx context.Context, opts Options) (*Store, error) 
 		eng.Close()
 		return nil, fmt.Errorf("create the local folder of the PostgreSQL journal %s: %w", shown, err)
 	}
-	s.be, s.eng = postgresBackend{eng: eng, shown: shown}, eng
-	return s, nil
+	return Postgres{Engine: eng, shown: shown}, nil
 }
 
-func (b postgresBackend) Path() string { return b.shown }
-func (b postgresBackend) Close() error { return b.eng.Close() }
-func (b postgresBackend) QuickCheck(ctx context.Context) ([]string, error) {
-	return b.eng.QuickCheck(ctx)
-}
+// Path is the URL without its password.
+func (b Postgres) Path() string { return b.shown }
 
 // NeedsMigration is false: Open accepts only a schema at the binary's
 // version (it creates one, or refuses a newer one).
-func (b postgresBackend) NeedsMigration(ctx context.Context) (bool, error) {
-	v, err := b.eng.Version(ctx)
+func (b Postgres) NeedsMigration(ctx context.Context) (bool, error) {
+	v, err := b.Engine.Version(ctx)
 	return err == nil && v < postgres.SchemaVersion, err
 }
-func (b postgresBackend) UserVersion(ctx context.Context) (int64, error) { return b.eng.Version(ctx) }
-func (b postgresBackend) NewChangeProbe() (versioner, error)             { return b.eng.ChangeSignal(), nil }
-func (b postgresBackend) Watch(ctx context.Context) (versioner, error) {
-	return b.eng.ChangeSignal(), nil
+
+// UserVersion is the collab schema version the server holds.
+func (b Postgres) UserVersion(ctx context.Context) (int64, error) { return b.Engine.Version(ctx) }
+
+// NewChangeProbe reads the server's transaction snapshot (see
+// postgres.ChangeSignal).
+func (b Postgres) NewChangeProbe() (store.ChangeSignal, error) { return b.Engine.ChangeSignal(), nil }
+
+// Watch is NewChangeProbe: a snapshot read needs no shared watcher.
+func (b Postgres) Watch(ctx context.Context) (store.ChangeSignal, error) {
+	return b.Engine.ChangeSignal(), nil
 }
 
 // scrubSecrets returns err, or, when its text holds a secret of url (the

@@ -1,21 +1,21 @@
-package enginetest
+package storetest
 
 import (
 	"context"
 	"errors"
 	"testing"
 
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // deliveriesKeptOnceAndMarksFinal: an announcement is kept once per
 // channel (the first time stays), a recipient keeps one mark per subject,
 // a refused write leaves no delivery, and a store that never held one
 // reads none.
-func deliveriesKeptOnceAndMarksFinal(t *testing.T, e engine.Engine) {
+func deliveriesKeptOnceAndMarksFinal(t *testing.T, e store.Engine) {
 	defer e.Close()
 	createWorkspace(t, e, "ws_d")
-	read(t, e, func(ctx context.Context, tx engine.Tx) error {
+	read(t, e, func(ctx context.Context, tx store.Tx) error {
 		got, err := tx.DeliveriesOf(ctx, "ws_d", "report", []string{"r1"})
 		if err == nil && (got == nil || len(got) != 0) {
 			t.Errorf("a store without deliveries read %v", got)
@@ -23,7 +23,7 @@ func deliveriesKeptOnceAndMarksFinal(t *testing.T, e engine.Engine) {
 		return err
 	})
 	refusal := errors.New("refused")
-	err := e.Write(context.Background(), func(tx engine.Tx) error {
+	err := e.Write(context.Background(), func(tx store.Tx) error {
 		if _, err := tx.InsertDelivery(context.Background(), delivery("announced", "hook", "2026-01-01T00:00:00.000Z")); err != nil {
 			return err
 		}
@@ -33,7 +33,7 @@ func deliveriesKeptOnceAndMarksFinal(t *testing.T, e engine.Engine) {
 		t.Fatalf("write returned %v", err)
 	}
 	steps := []struct {
-		d    engine.Delivery
+		d    store.Delivery
 		want bool
 	}{
 		{delivery("announced", "hook", "2026-01-01T00:00:01.000Z"), true},
@@ -44,7 +44,7 @@ func deliveriesKeptOnceAndMarksFinal(t *testing.T, e engine.Engine) {
 		{delivery("handled", "", "2026-01-01T00:00:06.000Z"), false},
 	}
 	for i, s := range steps {
-		write(t, e, func(ctx context.Context, tx engine.Tx) error {
+		write(t, e, func(ctx context.Context, tx store.Tx) error {
 			got, err := tx.InsertDelivery(ctx, s.d)
 			if err == nil && got != s.want {
 				t.Errorf("step %d (%s %s): inserted %v, want %v", i, s.d.Kind, s.d.Channel, got, s.want)
@@ -52,7 +52,7 @@ func deliveriesKeptOnceAndMarksFinal(t *testing.T, e engine.Engine) {
 			return err
 		})
 	}
-	read(t, e, func(ctx context.Context, tx engine.Tx) error {
+	read(t, e, func(ctx context.Context, tx store.Tx) error {
 		got, err := tx.DeliveriesOf(ctx, "ws_d", "report", []string{"r1", "r2"})
 		if err != nil {
 			return err
@@ -74,8 +74,8 @@ func deliveriesKeptOnceAndMarksFinal(t *testing.T, e engine.Engine) {
 	})
 }
 
-func delivery(kind, channel, at string) engine.Delivery {
-	d := engine.Delivery{WorkspaceID: "ws_d", SessionID: "s1", SubjectKind: "report", SubjectID: "r1", Kind: kind,
+func delivery(kind, channel, at string) store.Delivery {
+	d := store.Delivery{WorkspaceID: "ws_d", SessionID: "s1", SubjectKind: "report", SubjectID: "r1", Kind: kind,
 		Channel: channel, RecordedAt: at}
 	if kind != "announced" {
 		note := "done"

@@ -1,4 +1,4 @@
-package engine
+package store
 
 import (
 	"context"
@@ -97,7 +97,7 @@ type TaskRecords interface {
 	// workspace; a.TaskID names the task.
 	InsertArtifact(ctx context.Context, workspaceID string, a Artifact) error
 	// InsertRecovery stores the audit row of one recovery.
-	InsertRecovery(ctx context.Context, r Recovery) error
+	InsertRecovery(ctx context.Context, r LeaseRecovery) error
 	// InsertReview stores one review decision.
 	InsertReview(ctx context.Context, r Review) error
 }
@@ -159,7 +159,7 @@ type Completion struct {
 }
 
 // Recovery is the audit row of one recovery of an expired session lease.
-type Recovery struct {
+type LeaseRecovery struct {
 	ID                   string
 	WorkspaceID          string
 	TaskID               string

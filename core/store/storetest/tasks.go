@@ -1,4 +1,4 @@
-package enginetest
+package storetest
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 	"github.com/agenttool/collab/core/gitstate"
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // Clock readings for the task checks, in journal form (they order as
@@ -26,28 +26,28 @@ const (
 // taskFixture is a workspace of a repository with one worktree and one
 // active session in it, so session-plane rows have the rows they refer to.
 type taskFixture struct {
-	e          engine.Engine
+	e          store.Engine
 	ws, repo   string
 	worktreeID string
 	sessionID  string
 	guards     int
 }
 
-func newTaskFixture(t *testing.T, e engine.Engine, ws, repo string) *taskFixture {
+func newTaskFixture(t *testing.T, e store.Engine, ws, repo string) *taskFixture {
 	t.Helper()
 	f := &taskFixture{e: e, ws: ws, repo: repo, worktreeID: "wt_" + ws, sessionID: "session_" + ws}
 	ctx := context.Background()
-	err := e.Write(ctx, func(tx engine.Tx) error {
-		if err := tx.CreateWorkspace(ctx, engine.NewWorkspace{ID: ws, EpochID: "epoch_" + ws, RootPath: "/enginetest/" + ws,
+	err := e.Write(ctx, func(tx store.Tx) error {
+		if err := tx.CreateWorkspace(ctx, store.NewWorkspace{ID: ws, EpochID: "epoch_" + ws, RootPath: "/enginetest/" + ws,
 			Name: ws, RepositoryKey: repo, CreatedAt: clock}); err != nil {
 			return err
 		}
 		id := gitstate.Identity{RootPath: "/enginetest/" + ws + "/wt", RepositoryKey: repo, Fingerprint: "path:" + ws,
 			WorktreeID: f.worktreeID}
-		if err := tx.AddWorktree(ctx, ws, engine.WorktreeFacts{Identity: id}, clock); err != nil {
+		if err := tx.AddWorktree(ctx, ws, store.WorktreeFacts{Identity: id}, clock); err != nil {
 			return err
 		}
-		return tx.InsertSession(ctx, engine.NewSession{ID: f.sessionID, WorkspaceID: ws, WorktreeID: f.worktreeID,
+		return tx.InsertSession(ctx, store.NewSession{ID: f.sessionID, WorkspaceID: ws, WorktreeID: f.worktreeID,
 			Actor: "agent-" + ws, TokenHash: "hash-" + ws, JoinedAt: clock,
 			Cursor: journal.Anchor{EpochID: "epoch_" + ws, Hash: journal.GenesisHash}})
 	})
@@ -59,9 +59,9 @@ func newTaskFixture(t *testing.T, e engine.Engine, ws, repo string) *taskFixture
 
 // write runs fn in one write transaction holding the write guard the
 // session plane needs, the way the rules do.
-func (f *taskFixture) write(fn func(ctx context.Context, tx engine.Tx) error) error {
+func (f *taskFixture) write(fn func(ctx context.Context, tx store.Tx) error) error {
 	ctx := context.Background()
-	return f.e.Write(ctx, func(tx engine.Tx) error {
+	return f.e.Write(ctx, func(tx store.Tx) error {
 		f.guards++
 		release, err := tx.TakeWriteGuard(ctx, fmt.Sprintf("enginetest-%s-%d", f.ws, f.guards))
 		if err != nil {
@@ -74,7 +74,7 @@ func (f *taskFixture) write(fn func(ctx context.Context, tx engine.Tx) error) er
 	})
 }
 
-func (f *taskFixture) mustWrite(t *testing.T, what string, fn func(ctx context.Context, tx engine.Tx) error) {
+func (f *taskFixture) mustWrite(t *testing.T, what string, fn func(ctx context.Context, tx store.Tx) error) {
 	t.Helper()
 	if err := f.write(fn); err != nil {
 		t.Fatalf("%s: %v", what, err)
@@ -85,18 +85,18 @@ func (f *taskFixture) mustWrite(t *testing.T, what string, fn func(ctx context.C
 // need acceptance.
 func (f *taskFixture) insert(t *testing.T, id string, scopes []string, sessionPlane bool) {
 	t.Helper()
-	nt := engine.NewTask{ID: id, WorkspaceID: f.ws, Title: "task " + id, PathScopes: scopes, CreatedAt: clock}
+	nt := store.NewTask{ID: id, WorkspaceID: f.ws, Title: "task " + id, PathScopes: scopes, CreatedAt: clock}
 	if sessionPlane {
-		nt.SessionPlane, nt.WorkMode, nt.CompletionPolicy = true, "edit", engine.CompletionAccepted
+		nt.SessionPlane, nt.WorkMode, nt.CompletionPolicy = true, "edit", store.CompletionAccepted
 	}
-	f.mustWrite(t, "insert "+id, func(ctx context.Context, tx engine.Tx) error { return tx.InsertTask(ctx, nt) })
+	f.mustWrite(t, "insert "+id, func(ctx context.Context, tx store.Tx) error { return tx.InsertTask(ctx, nt) })
 }
 
-func (f *taskFixture) task(t *testing.T, id string) engine.Task {
+func (f *taskFixture) task(t *testing.T, id string) store.Task {
 	t.Helper()
-	var got engine.Task
+	var got store.Task
 	var found bool
-	err := f.e.Read(context.Background(), func(tx engine.Tx) error {
+	err := f.e.Read(context.Background(), func(tx store.Tx) error {
 		var err error
 		got, found, err = tx.Task(context.Background(), f.ws, id)
 		return err
@@ -108,13 +108,13 @@ func (f *taskFixture) task(t *testing.T, id string) engine.Task {
 }
 
 // legacyLease and sessionLease are leases as the rules grant them.
-func legacyLease(id, assignee, expires string) engine.Lease {
-	return engine.Lease{ID: id, ExpiresAt: expires, Assignee: assignee}
+func legacyLease(id, assignee, expires string) store.Lease {
+	return store.Lease{ID: id, ExpiresAt: expires, Assignee: assignee}
 }
 
-func (f *taskFixture) sessionLease(id, expires string) engine.Lease {
+func (f *taskFixture) sessionLease(id, expires string) store.Lease {
 	session, worktree := f.sessionID, f.worktreeID
-	return engine.Lease{ID: id, ExpiresAt: expires, Assignee: "agent-" + f.ws, SessionID: &session, WorktreeID: &worktree,
+	return store.Lease{ID: id, ExpiresAt: expires, Assignee: "agent-" + f.ws, SessionID: &session, WorktreeID: &worktree,
 		BaseCheckpoint: json.RawMessage(`{"head_sha":null,"worktree_id":"` + worktree + `"}`)}
 }
 
@@ -131,7 +131,7 @@ func (l lostClaim) Error() string { return fmt.Sprintf("task moved on to version
 // and updating it inside one write transaction with the rules' optimistic
 // check (still open, still at the version read before). Exactly one wins;
 // every loser reads the winner's committed claim and changes nothing.
-func contestedClaim(t *testing.T, e engine.Engine) {
+func contestedClaim(t *testing.T, e store.Engine) {
 	defer e.Close()
 	f := newTaskFixture(t, e, "ws_contest", "local-path:contest")
 	f.insert(t, "task_contested", []string{"src"}, false)
@@ -145,7 +145,7 @@ func contestedClaim(t *testing.T, e engine.Engine) {
 			defer wg.Done()
 			<-start
 			ctx := context.Background()
-			errs[i] = e.Write(ctx, func(tx engine.Tx) error {
+			errs[i] = e.Write(ctx, func(tx store.Tx) error {
 				task, found, err := tx.Task(ctx, "ws_contest", "task_contested")
 				if err != nil {
 					return err
@@ -153,7 +153,7 @@ func contestedClaim(t *testing.T, e engine.Engine) {
 				if !found {
 					return errors.New("the contested task vanished")
 				}
-				if task.Version != 1 || task.Status != engine.TaskOpen {
+				if task.Version != 1 || task.Status != store.TaskOpen {
 					return lostClaim{version: task.Version, assignee: task.Assignee}
 				}
 				lease := legacyLease(fmt.Sprintf("lease_%d", i), fmt.Sprintf("claimant-%d", i), anHourAfter)
@@ -186,7 +186,7 @@ func contestedClaim(t *testing.T, e engine.Engine) {
 		}
 	}
 	got := f.task(t, "task_contested")
-	if got.Version != 2 || got.Status != engine.TaskClaimed || got.Assignee == nil || *got.Assignee != want ||
+	if got.Version != 2 || got.Status != store.TaskClaimed || got.Assignee == nil || *got.Assignee != want ||
 		got.LeaseID == nil || *got.LeaseID != fmt.Sprintf("lease_%d", winner) {
 		t.Fatalf("after the race the task is %s v%d held by %v with lease %v; want claimed v2 by %s",
 			got.Status, got.Version, got.Assignee, got.LeaseID, want)
@@ -197,9 +197,9 @@ func contestedClaim(t *testing.T, e engine.Engine) {
 // given starting state, and what it must leave.
 type taskWrite struct {
 	name  string
-	setup func(ctx context.Context, tx engine.Tx, f *taskFixture, id string) error
-	apply func(ctx context.Context, tx engine.Tx, f *taskFixture, id string) error
-	check func(f *taskFixture, got engine.Task) error
+	setup func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error
+	apply func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error
+	check func(f *taskFixture, got store.Task) error
 }
 
 func str(p *string) string {
@@ -217,126 +217,126 @@ func expect(ok bool, format string, args ...any) error {
 }
 
 // claimed puts a session-plane task under a live session lease.
-func claimed(ctx context.Context, tx engine.Tx, f *taskFixture, id string) error {
+func claimed(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
 	return tx.ClaimTask(ctx, f.ws, id, f.sessionLease("lease_held", anHourAfter), clock)
 }
 
 // reported puts a claimed task into completed-awaiting-review.
-func reported(ctx context.Context, tx engine.Tx, f *taskFixture, id string) error {
+func reported(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
 	if err := claimed(ctx, tx, f, id); err != nil {
 		return err
 	}
-	return tx.ReportCompletion(ctx, f.ws, id, engine.Completion{ReviewStatus: engine.ReviewPending, Summary: "done",
+	return tx.ReportCompletion(ctx, f.ws, id, store.Completion{ReviewStatus: store.ReviewPending, Summary: "done",
 		ResultCheckpoint: json.RawMessage(`{"dirty":false}`), ReportID: "report_1", ReportedBy: "agent-" + f.ws,
 		ReportedBySessionID: f.sessionID}, clock)
 }
 
 var taskWrites = []taskWrite{
-	{name: "LegacyClaimLeavesSessionColumns", apply: func(ctx context.Context, tx engine.Tx, f *taskFixture, id string) error {
+	{name: "LegacyClaimLeavesSessionColumns", apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
 		return tx.ClaimTask(ctx, f.ws, id, legacyLease("lease_l", "label", anHourAfter), later)
-	}, check: func(f *taskFixture, got engine.Task) error {
-		return expect(got.Status == engine.TaskClaimed && str(got.Assignee) == "label" && str(got.LeaseID) == "lease_l" &&
+	}, check: func(f *taskFixture, got store.Task) error {
+		return expect(got.Status == store.TaskClaimed && str(got.Assignee) == "label" && str(got.LeaseID) == "lease_l" &&
 			str(got.LeaseExpiresAt) == anHourAfter && got.AssigneeSessionID == nil && got.ClaimWorktreeID == nil &&
 			got.BaseCheckpoint == nil, "legacy claim left %+v", got)
 	}},
-	{name: "SessionClaimClearsEarlierReview", setup: reported, apply: func(ctx context.Context, tx engine.Tx, f *taskFixture, id string) error {
+	{name: "SessionClaimClearsEarlierReview", setup: reported, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
 		return tx.ClaimTask(ctx, f.ws, id, f.sessionLease("lease_again", twoHoursAfter), later)
-	}, check: func(f *taskFixture, got engine.Task) error {
-		return expect(got.Status == engine.TaskClaimed && str(got.AssigneeSessionID) == f.sessionID &&
-			str(got.ClaimWorktreeID) == f.worktreeID && str(got.LeaseID) == "lease_again" && got.ReviewStatus == engine.ReviewNotRequired &&
+	}, check: func(f *taskFixture, got store.Task) error {
+		return expect(got.Status == store.TaskClaimed && str(got.AssigneeSessionID) == f.sessionID &&
+			str(got.ClaimWorktreeID) == f.worktreeID && str(got.LeaseID) == "lease_again" && got.ReviewStatus == store.ReviewNotRequired &&
 			got.ResultCheckpoint == nil && got.CompletionReportID == nil && got.ReportedBySessionID == nil && got.CompletedAt == nil &&
 			got.CoordinationMode == "session_v2" && string(got.BaseCheckpoint) == string(f.sessionLease("", "").BaseCheckpoint),
 			"session claim left %+v", got)
 	}},
-	{name: "RenewMovesOnlyTheExpiry", setup: claimed, apply: func(ctx context.Context, tx engine.Tx, f *taskFixture, id string) error {
+	{name: "RenewMovesOnlyTheExpiry", setup: claimed, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
 		return tx.RenewLease(ctx, f.ws, id, twoHoursAfter, later)
-	}, check: func(f *taskFixture, got engine.Task) error {
-		return expect(str(got.LeaseExpiresAt) == twoHoursAfter && str(got.LeaseID) == "lease_held" && got.Status == engine.TaskClaimed,
+	}, check: func(f *taskFixture, got store.Task) error {
+		return expect(str(got.LeaseExpiresAt) == twoHoursAfter && str(got.LeaseID) == "lease_held" && got.Status == store.TaskClaimed,
 			"renew left %+v", got)
 	}},
-	{name: "LegacyReleaseKeepsSessionColumns", setup: claimed, apply: func(ctx context.Context, tx engine.Tx, f *taskFixture, id string) error {
+	{name: "LegacyReleaseKeepsSessionColumns", setup: claimed, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
 		return tx.ReleaseLease(ctx, f.ws, id, false, later)
-	}, check: func(f *taskFixture, got engine.Task) error {
-		return expect(got.Status == engine.TaskOpen && got.Assignee == nil && got.LeaseID == nil && got.LeaseExpiresAt == nil &&
+	}, check: func(f *taskFixture, got store.Task) error {
+		return expect(got.Status == store.TaskOpen && got.Assignee == nil && got.LeaseID == nil && got.LeaseExpiresAt == nil &&
 			str(got.AssigneeSessionID) == f.sessionID, "legacy release left %+v", got)
 	}},
-	{name: "SessionReleaseClearsSessionColumns", setup: claimed, apply: func(ctx context.Context, tx engine.Tx, f *taskFixture, id string) error {
+	{name: "SessionReleaseClearsSessionColumns", setup: claimed, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
 		return tx.ReleaseLease(ctx, f.ws, id, true, later)
-	}, check: func(f *taskFixture, got engine.Task) error {
-		return expect(got.Status == engine.TaskOpen && got.AssigneeSessionID == nil && got.ClaimWorktreeID == nil && got.LeaseID == nil,
+	}, check: func(f *taskFixture, got store.Task) error {
+		return expect(got.Status == store.TaskOpen && got.AssigneeSessionID == nil && got.ClaimWorktreeID == nil && got.LeaseID == nil,
 			"session release left %+v", got)
 	}},
-	{name: "ExpireSessionLease", setup: claimed, apply: func(ctx context.Context, tx engine.Tx, f *taskFixture, id string) error {
+	{name: "ExpireSessionLease", setup: claimed, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
 		return tx.ExpireSessionLease(ctx, f.ws, id, later)
-	}, check: func(f *taskFixture, got engine.Task) error {
-		return expect(got.Status == engine.TaskOpen && got.Assignee == nil && got.AssigneeSessionID == nil && got.ClaimWorktreeID == nil &&
+	}, check: func(f *taskFixture, got store.Task) error {
+		return expect(got.Status == store.TaskOpen && got.Assignee == nil && got.AssigneeSessionID == nil && got.ClaimWorktreeID == nil &&
 			got.LeaseExpiresAt == nil, "expiry left %+v", got)
 	}},
-	{name: "TakeOverKeepsReviewState", apply: func(ctx context.Context, tx engine.Tx, f *taskFixture, id string) error {
+	{name: "TakeOverKeepsReviewState", apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
 		return tx.TakeOverTask(ctx, f.ws, id, f.sessionLease("lease_taken", anHourAfter), later)
-	}, check: func(f *taskFixture, got engine.Task) error {
-		return expect(got.Status == engine.TaskClaimed && str(got.LeaseID) == "lease_taken" && str(got.AssigneeSessionID) == f.sessionID &&
-			got.ReviewStatus == engine.ReviewNotRequired && got.BaseCheckpoint != nil, "takeover left %+v", got)
+	}, check: func(f *taskFixture, got store.Task) error {
+		return expect(got.Status == store.TaskClaimed && str(got.LeaseID) == "lease_taken" && str(got.AssigneeSessionID) == f.sessionID &&
+			got.ReviewStatus == store.ReviewNotRequired && got.BaseCheckpoint != nil, "takeover left %+v", got)
 	}},
-	{name: "TransferKeepsStatus", setup: claimed, apply: func(ctx context.Context, tx engine.Tx, f *taskFixture, id string) error {
+	{name: "TransferKeepsStatus", setup: claimed, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
 		return tx.TransferLease(ctx, f.ws, id, legacyLease("lease_moved", "recipient", twoHoursAfter), later)
-	}, check: func(f *taskFixture, got engine.Task) error {
-		return expect(got.Status == engine.TaskClaimed && str(got.Assignee) == "recipient" && str(got.LeaseID) == "lease_moved" &&
+	}, check: func(f *taskFixture, got store.Task) error {
+		return expect(got.Status == store.TaskClaimed && str(got.Assignee) == "recipient" && str(got.LeaseID) == "lease_moved" &&
 			str(got.AssigneeSessionID) == f.sessionID, "legacy transfer left %+v", got)
 	}},
-	{name: "Progress", setup: claimed, apply: func(ctx context.Context, tx engine.Tx, f *taskFixture, id string) error {
+	{name: "Progress", setup: claimed, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
 		return tx.RecordProgress(ctx, f.ws, id, "halfway", later)
-	}, check: func(f *taskFixture, got engine.Task) error {
-		return expect(str(got.LatestProgress) == "halfway" && got.Status == engine.TaskClaimed, "progress left %+v", got)
+	}, check: func(f *taskFixture, got store.Task) error {
+		return expect(str(got.LatestProgress) == "halfway" && got.Status == store.TaskClaimed, "progress left %+v", got)
 	}},
-	{name: "BlockAndUnblock", setup: claimed, apply: func(ctx context.Context, tx engine.Tx, f *taskFixture, id string) error {
+	{name: "BlockAndUnblock", setup: claimed, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
 		if err := tx.BlockTask(ctx, f.ws, id, "waiting", true, later); err != nil {
 			return err
 		}
 		return tx.UnblockTask(ctx, f.ws, id, true, later)
-	}, check: func(f *taskFixture, got engine.Task) error {
-		return expect(got.Status == engine.TaskOpen && got.Blocker == nil && got.LeaseID == nil && got.AssigneeSessionID == nil &&
+	}, check: func(f *taskFixture, got store.Task) error {
+		return expect(got.Status == store.TaskOpen && got.Blocker == nil && got.LeaseID == nil && got.AssigneeSessionID == nil &&
 			got.Version == 4, "block then unblock left %+v", got)
 	}},
-	{name: "ReportThenAccept", setup: reported, apply: func(ctx context.Context, tx engine.Tx, f *taskFixture, id string) error {
+	{name: "ReportThenAccept", setup: reported, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
 		return tx.AcceptCompletion(ctx, f.ws, id, "reviewer", f.sessionID, later)
-	}, check: func(f *taskFixture, got engine.Task) error {
-		return expect(got.Status == engine.TaskCompleted && got.ReviewStatus == engine.ReviewAccepted && got.ReviewGeneration == 1 &&
+	}, check: func(f *taskFixture, got store.Task) error {
+		return expect(got.Status == store.TaskCompleted && got.ReviewStatus == store.ReviewAccepted && got.ReviewGeneration == 1 &&
 			str(got.AcceptedBy) == "reviewer" && str(got.AcceptedAt) == later && string(got.ResultCheckpoint) == `{"dirty":false}` &&
 			str(got.CompletionReportID) == "report_1" && got.LeaseID == nil && got.AssigneeSessionID == nil, "acceptance left %+v", got)
 	}},
-	{name: "RequestChangesReopens", setup: reported, apply: func(ctx context.Context, tx engine.Tx, f *taskFixture, id string) error {
+	{name: "RequestChangesReopens", setup: reported, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
 		return tx.RequestChanges(ctx, f.ws, id, later)
-	}, check: func(f *taskFixture, got engine.Task) error {
-		return expect(got.Status == engine.TaskOpen && got.ReviewStatus == engine.ReviewChangesRequested && got.CompletedAt == nil,
+	}, check: func(f *taskFixture, got store.Task) error {
+		return expect(got.Status == store.TaskOpen && got.ReviewStatus == store.ReviewChangesRequested && got.CompletedAt == nil,
 			"request changes left %+v", got)
 	}},
-	{name: "LegacyComplete", setup: claimed, apply: func(ctx context.Context, tx engine.Tx, f *taskFixture, id string) error {
+	{name: "LegacyComplete", setup: claimed, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
 		return tx.CompleteTask(ctx, f.ws, id, "finished", later)
-	}, check: func(f *taskFixture, got engine.Task) error {
-		return expect(got.Status == engine.TaskCompleted && str(got.LatestProgress) == "finished" && str(got.CompletedAt) == later &&
-			got.LeaseID == nil && got.ReviewStatus == engine.ReviewNotRequired, "legacy completion left %+v", got)
+	}, check: func(f *taskFixture, got store.Task) error {
+		return expect(got.Status == store.TaskCompleted && str(got.LatestProgress) == "finished" && str(got.CompletedAt) == later &&
+			got.LeaseID == nil && got.ReviewStatus == store.ReviewNotRequired, "legacy completion left %+v", got)
 	}},
-	{name: "SettleRecoveryBlocks", setup: claimed, apply: func(ctx context.Context, tx engine.Tx, f *taskFixture, id string) error {
+	{name: "SettleRecoveryBlocks", setup: claimed, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
 		if err := tx.ExpireSessionLease(ctx, f.ws, id, later); err != nil {
 			return err
 		}
 		blocker := "lost"
-		return tx.SettleRecovery(ctx, f.ws, id, engine.TaskBlocked, &blocker, later)
-	}, check: func(f *taskFixture, got engine.Task) error {
-		return expect(got.Status == engine.TaskBlocked && str(got.Blocker) == "lost" && got.Version == 4, "recovery left %+v", got)
+		return tx.SettleRecovery(ctx, f.ws, id, store.TaskBlocked, &blocker, later)
+	}, check: func(f *taskFixture, got store.Task) error {
+		return expect(got.Status == store.TaskBlocked && str(got.Blocker) == "lost" && got.Version == 4, "recovery left %+v", got)
 	}},
-	{name: "BumpOnly", setup: claimed, apply: func(ctx context.Context, tx engine.Tx, f *taskFixture, id string) error {
+	{name: "BumpOnly", setup: claimed, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
 		return tx.BumpTask(ctx, f.ws, id, later)
-	}, check: func(f *taskFixture, got engine.Task) error {
-		return expect(got.Status == engine.TaskClaimed && str(got.LeaseID) == "lease_held", "bump left %+v", got)
+	}, check: func(f *taskFixture, got store.Task) error {
+		return expect(got.Status == store.TaskClaimed && str(got.LeaseID) == "lease_held", "bump left %+v", got)
 	}},
 }
 
 // taskWritesBumpOnce applies every task write to a fresh session-plane
 // task: each moves the version by exactly one per change, stamps
 // updated_at, and sets only what it promises.
-func taskWritesBumpOnce(t *testing.T, e engine.Engine) {
+func taskWritesBumpOnce(t *testing.T, e store.Engine) {
 	defer e.Close()
 	f := newTaskFixture(t, e, "ws_writes", "local-path:writes")
 	for i, w := range taskWrites {
@@ -344,10 +344,10 @@ func taskWritesBumpOnce(t *testing.T, e engine.Engine) {
 			id := fmt.Sprintf("task_%02d", i)
 			f.insert(t, id, []string{"src"}, true)
 			if w.setup != nil {
-				f.mustWrite(t, "setup", func(ctx context.Context, tx engine.Tx) error { return w.setup(ctx, tx, f, id) })
+				f.mustWrite(t, "setup", func(ctx context.Context, tx store.Tx) error { return w.setup(ctx, tx, f, id) })
 			}
 			before := f.task(t, id)
-			f.mustWrite(t, "apply", func(ctx context.Context, tx engine.Tx) error { return w.apply(ctx, tx, f, id) })
+			f.mustWrite(t, "apply", func(ctx context.Context, tx store.Tx) error { return w.apply(ctx, tx, f, id) })
 			got := f.task(t, id)
 			if got.UpdatedAt != later {
 				t.Errorf("updated_at %s, want %s", got.UpdatedAt, later)
@@ -364,7 +364,7 @@ func taskWritesBumpOnce(t *testing.T, e engine.Engine) {
 		})
 	}
 	var created bool
-	err := f.write(func(ctx context.Context, tx engine.Tx) error {
+	err := f.write(func(ctx context.Context, tx store.Tx) error {
 		if err := tx.BumpTask(ctx, f.ws, "task_nobody", later); err != nil {
 			return err
 		}
@@ -381,16 +381,16 @@ func taskWritesBumpOnce(t *testing.T, e engine.Engine) {
 // of one repository (created in the opposite order to their ids) and one
 // of another repository: only the reserving ones are listed, in the
 // documented order.
-func claimedPathsInOrder(t *testing.T, e engine.Engine) {
+func claimedPathsInOrder(t *testing.T, e store.Engine) {
 	defer e.Close()
 	second := newTaskFixture(t, e, "ws_b", "local-git:shared") // created first
 	first := newTaskFixture(t, e, "ws_a", "local-git:shared")
 	other := newTaskFixture(t, e, "ws_other", "local-git:elsewhere")
 	ctx := context.Background()
-	claim := func(f *taskFixture, id string, l engine.Lease) {
+	claim := func(f *taskFixture, id string, l store.Lease) {
 		t.Helper()
 		f.insert(t, id, []string{id + "/"}, l.SessionID != nil)
-		f.mustWrite(t, "claim "+id, func(ctx context.Context, tx engine.Tx) error { return tx.ClaimTask(ctx, f.ws, id, l, clock) })
+		f.mustWrite(t, "claim "+id, func(ctx context.Context, tx store.Tx) error { return tx.ClaimTask(ctx, f.ws, id, l, clock) })
 	}
 	claim(second, "task_late", legacyLease("l1", "x", twoHoursAfter))
 	claim(second, "task_z", legacyLease("l2", "x", anHourAfter)) // same expiry: insertion order, not id order
@@ -398,12 +398,12 @@ func claimedPathsInOrder(t *testing.T, e engine.Engine) {
 	claim(second, "task_lapsed", legacyLease("l4", "x", anHourBefore))  // expired legacy lease: not reserving
 	claim(second, "task_lost", second.sessionLease("l5", anHourBefore)) // expired session lease: reserving
 	second.insert(t, "task_review", []string{"task_review/"}, true)     // awaiting review: reserving
-	second.mustWrite(t, "report", func(ctx context.Context, tx engine.Tx) error { return reported(ctx, tx, second, "task_review") })
+	second.mustWrite(t, "report", func(ctx context.Context, tx store.Tx) error { return reported(ctx, tx, second, "task_review") })
 	second.insert(t, "task_open", []string{"task_open/"}, false) // open: not reserving
 	claim(first, "task_a", legacyLease("l6", "y", anHourAfter))
-	readOnly := engine.NewTask{ID: "task_ro", WorkspaceID: first.ws, Title: "ro", PathScopes: []string{"ro/"}, CreatedAt: clock,
-		SessionPlane: true, WorkMode: "read_only", CompletionPolicy: engine.CompletionReported}
-	first.mustWrite(t, "read-only task", func(ctx context.Context, tx engine.Tx) error {
+	readOnly := store.NewTask{ID: "task_ro", WorkspaceID: first.ws, Title: "ro", PathScopes: []string{"ro/"}, CreatedAt: clock,
+		SessionPlane: true, WorkMode: "read_only", CompletionPolicy: store.CompletionReported}
+	first.mustWrite(t, "read-only task", func(ctx context.Context, tx store.Tx) error {
 		if err := tx.InsertTask(ctx, readOnly); err != nil {
 			return err
 		}
@@ -411,8 +411,8 @@ func claimedPathsInOrder(t *testing.T, e engine.Engine) {
 	})
 	claim(other, "task_far", legacyLease("l8", "z", anHourAfter))
 
-	var got []engine.PathClaim
-	err := e.Read(ctx, func(tx engine.Tx) error {
+	var got []store.PathClaim
+	err := e.Read(ctx, func(tx store.Tx) error {
 		var err error
 		got, err = tx.ClaimedPaths(ctx, "local-git:shared", clock)
 		return err
@@ -436,17 +436,17 @@ func claimedPathsInOrder(t *testing.T, e engine.Engine) {
 
 // noClaimedPathsIsEmpty: a repository nobody claims in lists an empty,
 // non-nil slice, and so does a task created without lists.
-func noClaimedPathsIsEmpty(t *testing.T, e engine.Engine) {
+func noClaimedPathsIsEmpty(t *testing.T, e store.Engine) {
 	defer e.Close()
 	f := newTaskFixture(t, e, "ws_empty", "local-path:empty")
-	f.mustWrite(t, "insert", func(ctx context.Context, tx engine.Tx) error {
-		return tx.InsertTask(ctx, engine.NewTask{ID: "task_bare", WorkspaceID: f.ws, Title: "bare", CreatedAt: clock})
+	f.mustWrite(t, "insert", func(ctx context.Context, tx store.Tx) error {
+		return tx.InsertTask(ctx, store.NewTask{ID: "task_bare", WorkspaceID: f.ws, Title: "bare", CreatedAt: clock})
 	})
 	if got := f.task(t, "task_bare"); got.Dependencies == nil || got.PathScopes == nil || len(got.Dependencies)+len(got.PathScopes) != 0 {
 		t.Fatalf("a task created with nil lists reads back %#v and %#v, want two empty lists", got.Dependencies, got.PathScopes)
 	}
 	for _, repo := range []string{"local-path:empty", "local-path:nobody"} {
-		err := e.Read(context.Background(), func(tx engine.Tx) error {
+		err := e.Read(context.Background(), func(tx store.Tx) error {
 			got, err := tx.ClaimedPaths(context.Background(), repo, clock)
 			if err == nil && (got == nil || len(got) != 0) {
 				err = fmt.Errorf("claimed paths of %s: %#v, want an empty non-nil list", repo, got)
@@ -461,24 +461,24 @@ func noClaimedPathsIsEmpty(t *testing.T, e engine.Engine) {
 
 // taskRecordsStoredOnce: artifacts, recoveries and reviews are stored as
 // given and a second row with the same identity is refused.
-func taskRecordsStoredOnce(t *testing.T, e engine.Engine) {
+func taskRecordsStoredOnce(t *testing.T, e store.Engine) {
 	defer e.Close()
 	f := newTaskFixture(t, e, "ws_records", "local-path:records")
 	f.insert(t, "task_r", []string{"src"}, true)
 	sha, label := "ab", "build log"
-	art := engine.Artifact{ID: "artifact_1", TaskID: "task_r", Kind: "file", URI: "file:///log", SHA256: &sha, Label: &label,
+	art := store.Artifact{ID: "artifact_1", TaskID: "task_r", Kind: "file", URI: "file:///log", SHA256: &sha, Label: &label,
 		AttachedBy: "agent", AttachedAt: clock, AttachedBySessionID: &f.sessionID}
-	recovery := engine.Recovery{ID: "recovery_1", WorkspaceID: f.ws, TaskID: "task_r", PriorLeaseID: "lease_old",
+	recovery := store.LeaseRecovery{ID: "recovery_1", WorkspaceID: f.ws, TaskID: "task_r", PriorLeaseID: "lease_old",
 		RecoveredBySessionID: f.sessionID, Action: "release", Note: "lost", RecoveredAt: clock, EventSequence: 1}
-	review := engine.Review{ID: "review_1", WorkspaceID: f.ws, TaskID: "task_r", ReviewGeneration: 1, Outcome: "accepted",
+	review := store.Review{ID: "review_1", WorkspaceID: f.ws, TaskID: "task_r", ReviewGeneration: 1, Outcome: "accepted",
 		Summary: "ok", ReviewerActor: "rev", ReviewerSessionID: f.sessionID, CreatedAt: clock, EventSequence: 2}
 	inserts := []struct {
 		name string
-		do   func(ctx context.Context, tx engine.Tx) error
+		do   func(ctx context.Context, tx store.Tx) error
 	}{
-		{"artifact", func(ctx context.Context, tx engine.Tx) error { return tx.InsertArtifact(ctx, f.ws, art) }},
-		{"recovery", func(ctx context.Context, tx engine.Tx) error { return tx.InsertRecovery(ctx, recovery) }},
-		{"review", func(ctx context.Context, tx engine.Tx) error { return tx.InsertReview(ctx, review) }},
+		{"artifact", func(ctx context.Context, tx store.Tx) error { return tx.InsertArtifact(ctx, f.ws, art) }},
+		{"recovery", func(ctx context.Context, tx store.Tx) error { return tx.InsertRecovery(ctx, recovery) }},
+		{"review", func(ctx context.Context, tx store.Tx) error { return tx.InsertReview(ctx, review) }},
 	}
 	for _, in := range inserts {
 		f.mustWrite(t, in.name, in.do)
@@ -486,8 +486,8 @@ func taskRecordsStoredOnce(t *testing.T, e engine.Engine) {
 			t.Errorf("a second %s with the same identity was stored", in.name)
 		}
 	}
-	var arts []engine.Artifact
-	err := e.Read(context.Background(), func(tx engine.Tx) error {
+	var arts []store.Artifact
+	err := e.Read(context.Background(), func(tx store.Tx) error {
 		var err error
 		arts, err = tx.Artifacts(context.Background(), f.ws, "task_r")
 		return err

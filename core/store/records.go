@@ -1,4 +1,4 @@
-package engine
+package store
 
 import (
 	"encoding/json"
@@ -11,7 +11,7 @@ import (
 // (sequence 0 and journal.GenesisHash for an empty journal). It is the one
 // type for "where a workspace's journal stands"; a session's cursor and a
 // client's anchor are the journal.Anchor inside it.
-type Head struct {
+type JournalHead struct {
 	WorkspaceID string
 	journal.Anchor
 }
@@ -61,7 +61,7 @@ type Receipt struct {
 // Session is a credential-bound coordination session. TokenHash is the
 // SHA-256 of its bearer token; it is never rendered (json:"-") and never
 // leaves the rules.
-type Session struct {
+type CoordinationSession struct {
 	ID                     string         `json:"id"`
 	WorkspaceID            string         `json:"workspace_id"`
 	WorktreeID             string         `json:"worktree_id"`

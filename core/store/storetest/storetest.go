@@ -1,7 +1,7 @@
-// Package enginetest checks that a storage engine keeps the guarantees
-// package engine states, through the engine interface alone, so that every
-// engine (SQLite today, PostgreSQL next) runs the same checks.
-package enginetest
+// Package storetest checks that a storage engine keeps the guarantees the
+// storage port of package store states, through the port alone, so that
+// every engine (SQLite and PostgreSQL) runs the same checks.
+package storetest
 
 import (
 	"context"
@@ -12,11 +12,11 @@ import (
 	"testing"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // Open returns a new, empty engine for one test; the suite closes it.
-type Open func(t *testing.T) engine.Engine
+type Open func(t *testing.T) store.Engine
 
 // Run runs every check against engines made by open.
 func Run(t *testing.T, open Open) {
@@ -54,10 +54,10 @@ func Run(t *testing.T, open Open) {
 const clock = "2026-01-01T00:00:00.000Z"
 
 // createWorkspace makes a workspace with an empty journal.
-func createWorkspace(t *testing.T, e engine.Engine, id string) {
+func createWorkspace(t *testing.T, e store.Engine, id string) {
 	t.Helper()
-	err := e.Write(context.Background(), func(tx engine.Tx) error {
-		return tx.CreateWorkspace(context.Background(), engine.NewWorkspace{ID: id, EpochID: "epoch_" + id,
+	err := e.Write(context.Background(), func(tx store.Tx) error {
+		return tx.CreateWorkspace(context.Background(), store.NewWorkspace{ID: id, EpochID: "epoch_" + id,
 			RootPath: "/enginetest/" + id, Name: id, RepositoryKey: "local-path:" + id, CreatedAt: clock})
 	})
 	if err != nil {
@@ -66,7 +66,7 @@ func createWorkspace(t *testing.T, e engine.Engine, id string) {
 }
 
 // appendOne appends one event at the head, the way the rules do.
-func appendOne(ctx context.Context, tx engine.Tx, workspaceID, id string) (journal.Event, error) {
+func appendOne(ctx context.Context, tx store.Tx, workspaceID, id string) (journal.Event, error) {
 	h, found, err := tx.Head(ctx, workspaceID)
 	if err != nil {
 		return journal.Event{}, err
@@ -84,10 +84,10 @@ func appendOne(ctx context.Context, tx engine.Tx, workspaceID, id string) (journ
 	return e, tx.Append(ctx, &e)
 }
 
-func head(t *testing.T, e engine.Engine, workspaceID string) engine.Head {
+func head(t *testing.T, e store.Engine, workspaceID string) store.JournalHead {
 	t.Helper()
-	var h engine.Head
-	err := e.Read(context.Background(), func(tx engine.Tx) error {
+	var h store.JournalHead
+	err := e.Read(context.Background(), func(tx store.Tx) error {
 		var err error
 		h, _, err = tx.Head(context.Background(), workspaceID)
 		return err
@@ -98,7 +98,7 @@ func head(t *testing.T, e engine.Engine, workspaceID string) engine.Head {
 	return h
 }
 
-func verify(t *testing.T, e engine.Engine, workspaceID string) {
+func verify(t *testing.T, e store.Engine, workspaceID string) {
 	t.Helper()
 	ok, found, err := e.VerifyChain(context.Background(), workspaceID)
 	if err != nil || !found || !ok {
@@ -106,7 +106,7 @@ func verify(t *testing.T, e engine.Engine, workspaceID string) {
 	}
 }
 
-func appendExtendsTheChain(t *testing.T, e engine.Engine) {
+func appendExtendsTheChain(t *testing.T, e store.Engine) {
 	defer e.Close()
 	createWorkspace(t, e, "ws_chain")
 	if h := head(t, e, "ws_chain"); h.Sequence != 0 || h.Hash != journal.GenesisHash {
@@ -114,7 +114,7 @@ func appendExtendsTheChain(t *testing.T, e engine.Engine) {
 	}
 	var last journal.Event
 	for i := 1; i <= 3; i++ {
-		err := e.Write(context.Background(), func(tx engine.Tx) error {
+		err := e.Write(context.Background(), func(tx store.Tx) error {
 			var err error
 			last, err = appendOne(context.Background(), tx, "ws_chain", strconv.Itoa(i))
 			return err
@@ -129,16 +129,16 @@ func appendExtendsTheChain(t *testing.T, e engine.Engine) {
 	verify(t, e, "ws_chain")
 }
 
-func refusedWriteLeavesNothing(t *testing.T, e engine.Engine) {
+func refusedWriteLeavesNothing(t *testing.T, e store.Engine) {
 	defer e.Close()
 	createWorkspace(t, e, "ws_refused")
 	refusal := errors.New("refused after the append")
-	err := e.Write(context.Background(), func(tx engine.Tx) error {
+	err := e.Write(context.Background(), func(tx store.Tx) error {
 		if _, err := appendOne(context.Background(), tx, "ws_refused", "x"); err != nil {
 			return err
 		}
-		scope := engine.ReceiptScope{WorkspaceID: "ws_refused", Actor: "a", Key: "k"}
-		if err := tx.InsertReceipt(context.Background(), scope, engine.Receipt{Operation: "op", RequestHash: "h"}, clock); err != nil {
+		scope := store.ReceiptScope{WorkspaceID: "ws_refused", Actor: "a", Key: "k"}
+		if err := tx.InsertReceipt(context.Background(), scope, store.Receipt{Operation: "op", RequestHash: "h"}, clock); err != nil {
 			return err
 		}
 		return refusal
@@ -149,8 +149,8 @@ func refusedWriteLeavesNothing(t *testing.T, e engine.Engine) {
 	if h := head(t, e, "ws_refused"); h.Sequence != 0 {
 		t.Fatalf("a refused write moved the head to %d", h.Sequence)
 	}
-	err = e.Read(context.Background(), func(tx engine.Tx) error {
-		_, found, err := tx.FindReceipt(context.Background(), engine.ReceiptScope{WorkspaceID: "ws_refused", Actor: "a", Key: "k"})
+	err = e.Read(context.Background(), func(tx store.Tx) error {
+		_, found, err := tx.FindReceipt(context.Background(), store.ReceiptScope{WorkspaceID: "ws_refused", Actor: "a", Key: "k"})
 		if err == nil && found {
 			err = errors.New("a refused write left its receipt")
 		}
@@ -163,7 +163,7 @@ func refusedWriteLeavesNothing(t *testing.T, e engine.Engine) {
 
 // concurrentWriters appends from many goroutines at once: the head is
 // serialised, so every append lands and the chain stays linear.
-func concurrentWriters(t *testing.T, e engine.Engine) {
+func concurrentWriters(t *testing.T, e store.Engine) {
 	defer e.Close()
 	createWorkspace(t, e, "ws_race")
 	const writers, each = 8, 10
@@ -174,7 +174,7 @@ func concurrentWriters(t *testing.T, e engine.Engine) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < each; i++ {
-				errs <- e.Write(context.Background(), func(tx engine.Tx) error {
+				errs <- e.Write(context.Background(), func(tx store.Tx) error {
 					_, err := appendOne(context.Background(), tx, "ws_race", fmt.Sprintf("%d-%d", w, i))
 					return err
 				})
@@ -194,14 +194,14 @@ func concurrentWriters(t *testing.T, e engine.Engine) {
 	verify(t, e, "ws_race")
 }
 
-func receiptsUniquePerScope(t *testing.T, e engine.Engine) {
+func receiptsUniquePerScope(t *testing.T, e store.Engine) {
 	defer e.Close()
 	createWorkspace(t, e, "ws_receipts")
 	ctx := context.Background()
-	scope := engine.ReceiptScope{WorkspaceID: "ws_receipts", Actor: "session:s1", Key: "key-1"}
-	want := engine.Receipt{Operation: "task.create.v2", RequestHash: "abc", Response: []byte(`{"task":{"id":"t"}}`)}
-	insert := func(s engine.ReceiptScope) error {
-		return e.Write(ctx, func(tx engine.Tx) error { return tx.InsertReceipt(ctx, s, want, clock) })
+	scope := store.ReceiptScope{WorkspaceID: "ws_receipts", Actor: "session:s1", Key: "key-1"}
+	want := store.Receipt{Operation: "task.create.v2", RequestHash: "abc", Response: []byte(`{"task":{"id":"t"}}`)}
+	insert := func(s store.ReceiptScope) error {
+		return e.Write(ctx, func(tx store.Tx) error { return tx.InsertReceipt(ctx, s, want, clock) })
 	}
 	if err := insert(scope); err != nil {
 		t.Fatalf("first receipt: %v", err)
@@ -209,10 +209,10 @@ func receiptsUniquePerScope(t *testing.T, e engine.Engine) {
 	if err := insert(scope); err == nil {
 		t.Fatal("a second receipt for the same (workspace, actor, key) was accepted")
 	}
-	if err := insert(engine.ReceiptScope{WorkspaceID: "ws_receipts", Actor: "session:s2", Key: "key-1"}); err != nil {
+	if err := insert(store.ReceiptScope{WorkspaceID: "ws_receipts", Actor: "session:s2", Key: "key-1"}); err != nil {
 		t.Fatalf("the same key for another actor: %v", err)
 	}
-	err := e.Read(ctx, func(tx engine.Tx) error {
+	err := e.Read(ctx, func(tx store.Tx) error {
 		got, found, err := tx.FindReceipt(ctx, scope)
 		if err != nil {
 			return err
@@ -220,7 +220,7 @@ func receiptsUniquePerScope(t *testing.T, e engine.Engine) {
 		if !found || got.Operation != want.Operation || got.RequestHash != want.RequestHash || string(got.Response) != string(want.Response) {
 			return fmt.Errorf("found %v %+v, want %+v", found, got, want)
 		}
-		_, found, err = tx.FindReceipt(ctx, engine.ReceiptScope{WorkspaceID: "ws_receipts", Actor: "label", Key: "key-1"})
+		_, found, err = tx.FindReceipt(ctx, store.ReceiptScope{WorkspaceID: "ws_receipts", Actor: "label", Key: "key-1"})
 		if err == nil && found {
 			err = errors.New("a receipt was found under a scope nobody wrote")
 		}
@@ -231,13 +231,13 @@ func receiptsUniquePerScope(t *testing.T, e engine.Engine) {
 	}
 }
 
-func unknownWorkspace(t *testing.T, e engine.Engine) {
+func unknownWorkspace(t *testing.T, e store.Engine) {
 	defer e.Close()
 	ok, found, err := e.VerifyChain(context.Background(), "ws_nobody")
 	if err != nil || found || ok {
 		t.Fatalf("VerifyChain of an unknown workspace: ok=%v found=%v err=%v", ok, found, err)
 	}
-	err = e.Read(context.Background(), func(tx engine.Tx) error {
+	err = e.Read(context.Background(), func(tx store.Tx) error {
 		_, found, err := tx.Head(context.Background(), "ws_nobody")
 		if err == nil && found {
 			err = errors.New("an unknown workspace has a head")

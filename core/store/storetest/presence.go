@@ -1,4 +1,4 @@
-package enginetest
+package storetest
 
 import (
 	"context"
@@ -6,18 +6,18 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // presenceAt is a new presence hint of a workspace joined at joined and
 // expiring at expires.
-func presenceAt(workspaceID, id, joined, expires string, caps ...string) engine.NewPresence {
-	return engine.NewPresence{ID: id, WorkspaceID: workspaceID, EpochID: "epoch_" + workspaceID,
+func presenceAt(workspaceID, id, joined, expires string, caps ...string) store.NewPresence {
+	return store.NewPresence{ID: id, WorkspaceID: workspaceID, EpochID: "epoch_" + workspaceID,
 		ClientInstanceID: "client_" + id, ActorLabel: "agent", ActorKey: "session:" + id, RuntimeKind: "codex",
 		DeclaredCapabilities: caps, JoinedAt: joined, ExpiresAt: expires}
 }
 
-func presenceIDs(list []engine.Presence) []string {
+func presenceIDs(list []store.Presence) []string {
 	ids := []string{}
 	for _, p := range list {
 		ids = append(ids, p.ID)
@@ -28,13 +28,13 @@ func presenceIDs(list []engine.Presence) []string {
 // presenceListedByState lists presence hints by state at a moment, newest
 // joined first (id descending on a tie), the limit applied after the
 // state filter; an empty listing is empty, not nil.
-func presenceListedByState(t *testing.T, e engine.Engine) {
+func presenceListedByState(t *testing.T, e store.Engine) {
 	defer e.Close()
 	createWorkspace(t, e, "ws_presence")
 	createWorkspace(t, e, "ws_presence_other")
 	const ws, now = "ws_presence", "2026-01-01T00:10:00.000Z"
-	write(t, e, func(ctx context.Context, tx engine.Tx) error {
-		for _, p := range []engine.NewPresence{
+	write(t, e, func(ctx context.Context, tx store.Tx) error {
+		for _, p := range []store.NewPresence{
 			presenceAt(ws, "p_live_old", "2026-01-01T00:01:00.000Z", "2026-01-01T00:20:00.000Z"),
 			presenceAt(ws, "p_stale", "2026-01-01T00:02:00.000Z", "2026-01-01T00:05:00.000Z"),
 			presenceAt(ws, "p_at_edge", "2026-01-01T00:03:00.000Z", now),
@@ -51,19 +51,19 @@ func presenceListedByState(t *testing.T, e engine.Engine) {
 	})
 	cases := []struct {
 		name  string
-		state engine.PresenceState
+		state store.PresenceState
 		limit int64
 		want  []string
 	}{
-		{"any, newest first", engine.PresenceAny, 100, []string{"p_left", "p_live_b", "p_live_a", "p_at_edge", "p_stale", "p_live_old"}},
-		{"live excludes the hint expiring now", engine.PresenceLive, 100, []string{"p_live_b", "p_live_a", "p_live_old"}},
-		{"stale includes the hint expiring now", engine.PresenceStale, 100, []string{"p_at_edge", "p_stale"}},
-		{"left", engine.PresenceLeft, 100, []string{"p_left"}},
-		{"limit after the filter", engine.PresenceLive, 2, []string{"p_live_b", "p_live_a"}},
+		{"any, newest first", store.PresenceAny, 100, []string{"p_left", "p_live_b", "p_live_a", "p_at_edge", "p_stale", "p_live_old"}},
+		{"live excludes the hint expiring now", store.PresenceLive, 100, []string{"p_live_b", "p_live_a", "p_live_old"}},
+		{"stale includes the hint expiring now", store.PresenceStale, 100, []string{"p_at_edge", "p_stale"}},
+		{"left", store.PresenceLeft, 100, []string{"p_left"}},
+		{"limit after the filter", store.PresenceLive, 2, []string{"p_live_b", "p_live_a"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			read(t, e, func(ctx context.Context, tx engine.Tx) error {
+			read(t, e, func(ctx context.Context, tx store.Tx) error {
 				list, err := tx.PresenceList(ctx, ws, c.state, now, c.limit)
 				if err != nil {
 					return err
@@ -75,8 +75,8 @@ func presenceListedByState(t *testing.T, e engine.Engine) {
 			})
 		})
 	}
-	read(t, e, func(ctx context.Context, tx engine.Tx) error {
-		list, err := tx.PresenceList(ctx, "ws_nobody", engine.PresenceAny, now, 100)
+	read(t, e, func(ctx context.Context, tx store.Tx) error {
+		list, err := tx.PresenceList(ctx, "ws_nobody", store.PresenceAny, now, 100)
 		if err != nil || list == nil || len(list) != 0 {
 			return fmt.Errorf("PresenceList of an empty workspace = %v, %v; want an empty list", list, err)
 		}
@@ -88,12 +88,12 @@ func presenceListedByState(t *testing.T, e engine.Engine) {
 // instance (in its own workspace only), and checks that a heartbeat and a
 // leave each increment its version and record their times; the listing
 // by last sight follows the heartbeat.
-func presenceUpdatesCountVersions(t *testing.T, e engine.Engine) {
+func presenceUpdatesCountVersions(t *testing.T, e store.Engine) {
 	defer e.Close()
 	createWorkspace(t, e, "ws_beat")
 	createWorkspace(t, e, "ws_beat_other")
 	provider := "openai"
-	write(t, e, func(ctx context.Context, tx engine.Tx) error {
+	write(t, e, func(ctx context.Context, tx store.Tx) error {
 		p := presenceAt("ws_beat", "p_one", clock, "2026-01-01T00:01:00.000Z", "code.review", "a:b")
 		p.ProviderLabel = &provider
 		if err := tx.InsertPresence(ctx, p); err != nil {
@@ -101,7 +101,7 @@ func presenceUpdatesCountVersions(t *testing.T, e engine.Engine) {
 		}
 		return tx.InsertPresence(ctx, presenceAt("ws_beat", "p_two", "2026-01-01T00:00:30.000Z", "2026-01-01T00:01:00.000Z"))
 	})
-	read(t, e, func(ctx context.Context, tx engine.Tx) error {
+	read(t, e, func(ctx context.Context, tx store.Tx) error {
 		p, found, err := tx.PresenceByID(ctx, "p_one")
 		if err != nil || !found {
 			return fmt.Errorf("PresenceByID found=%v err=%v", found, err)
@@ -130,8 +130,8 @@ func presenceUpdatesCountVersions(t *testing.T, e engine.Engine) {
 		return nil
 	})
 	const beat, expiry, left = "2026-01-01T00:02:00.000Z", "2026-01-01T00:03:00.000Z", "2026-01-01T00:04:00.000Z"
-	write(t, e, func(ctx context.Context, tx engine.Tx) error { return tx.RefreshPresence(ctx, "p_one", beat, expiry) })
-	read(t, e, func(ctx context.Context, tx engine.Tx) error {
+	write(t, e, func(ctx context.Context, tx store.Tx) error { return tx.RefreshPresence(ctx, "p_one", beat, expiry) })
+	read(t, e, func(ctx context.Context, tx store.Tx) error {
 		p, _, err := tx.PresenceByID(ctx, "p_one")
 		if err != nil || p.Version != 2 || p.LastSeenAt != beat || p.PresenceExpiresAt != expiry || p.JoinedAt != clock {
 			return fmt.Errorf("after a heartbeat: %+v, %v", p, err)
@@ -142,8 +142,8 @@ func presenceUpdatesCountVersions(t *testing.T, e engine.Engine) {
 		}
 		return nil
 	})
-	write(t, e, func(ctx context.Context, tx engine.Tx) error { return tx.MarkPresenceLeft(ctx, "p_one", left) })
-	read(t, e, func(ctx context.Context, tx engine.Tx) error {
+	write(t, e, func(ctx context.Context, tx store.Tx) error { return tx.MarkPresenceLeft(ctx, "p_one", left) })
+	read(t, e, func(ctx context.Context, tx store.Tx) error {
 		p, _, err := tx.PresenceByID(ctx, "p_one")
 		if err != nil || p.Version != 3 || p.LeftAt == nil || *p.LeftAt != left || p.LastSeenAt != beat {
 			return fmt.Errorf("after leaving: %+v, %v", p, err)
@@ -158,14 +158,14 @@ func presenceUpdatesCountVersions(t *testing.T, e engine.Engine) {
 
 // clientInstanceIsUniquePerWorkspace inserts a second hint for the same
 // client instance of a workspace: the engine refuses it.
-func clientInstanceIsUniquePerWorkspace(t *testing.T, e engine.Engine) {
+func clientInstanceIsUniquePerWorkspace(t *testing.T, e store.Engine) {
 	defer e.Close()
 	createWorkspace(t, e, "ws_unique")
 	first := presenceAt("ws_unique", "p_first", clock, clock)
-	write(t, e, func(ctx context.Context, tx engine.Tx) error { return tx.InsertPresence(ctx, first) })
+	write(t, e, func(ctx context.Context, tx store.Tx) error { return tx.InsertPresence(ctx, first) })
 	second := presenceAt("ws_unique", "p_second", clock, clock)
 	second.ClientInstanceID = first.ClientInstanceID
-	err := e.Write(context.Background(), func(tx engine.Tx) error { return tx.InsertPresence(context.Background(), second) })
+	err := e.Write(context.Background(), func(tx store.Tx) error { return tx.InsertPresence(context.Background(), second) })
 	if err == nil {
 		t.Fatal("a second presence hint for the same client instance was accepted")
 	}
@@ -174,7 +174,7 @@ func clientInstanceIsUniquePerWorkspace(t *testing.T, e engine.Engine) {
 // repositoryWorkspacesInCreationOrder lists a repository's workspaces by
 // (created_at, id), none of another repository, and an empty list for an
 // unknown one.
-func repositoryWorkspacesInCreationOrder(t *testing.T, e engine.Engine) {
+func repositoryWorkspacesInCreationOrder(t *testing.T, e store.Engine) {
 	defer e.Close()
 	ctx := context.Background()
 	for _, w := range []struct{ id, repo, at string }{
@@ -183,8 +183,8 @@ func repositoryWorkspacesInCreationOrder(t *testing.T, e engine.Engine) {
 		{"ws_p_a", "local-git:split", "2026-01-01T00:00:01.000Z"},
 		{"ws_p_alone", "local-git:whole", "2026-01-01T00:00:00.000Z"},
 	} {
-		write(t, e, func(ctx context.Context, tx engine.Tx) error {
-			return tx.CreateWorkspace(ctx, engine.NewWorkspace{ID: w.id, EpochID: "epoch_" + w.id,
+		write(t, e, func(ctx context.Context, tx store.Tx) error {
+			return tx.CreateWorkspace(ctx, store.NewWorkspace{ID: w.id, EpochID: "epoch_" + w.id,
 				RootPath: "/enginetest/" + w.id, Name: w.id, RepositoryKey: w.repo, CreatedAt: w.at})
 		})
 	}
@@ -197,7 +197,7 @@ func repositoryWorkspacesInCreationOrder(t *testing.T, e engine.Engine) {
 		{"local-git:unknown", []string{}},
 	}
 	for _, c := range cases {
-		err := e.Read(ctx, func(tx engine.Tx) error {
+		err := e.Read(ctx, func(tx store.Tx) error {
 			ids, err := tx.RepositoryWorkspaces(ctx, c.repo)
 			if err != nil {
 				return err
