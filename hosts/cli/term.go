@@ -15,16 +15,16 @@ import (
 	"github.com/agenttool/collab/hosts/command"
 )
 
-// Exit codes shared by every command.
+// Exit codes shared by every command (hosts/command states them once).
 const (
 	// ExitOK: the command did what was asked.
-	ExitOK = 0
+	ExitOK = command.ExitOK
 	// ExitRefused: the store refused the action, or a check found a problem
 	// (an invalid journal, a failed demo step).
-	ExitRefused = 1
+	ExitRefused = command.ExitFailed
 	// ExitUsage: bad flags or arguments, or nothing to work on (no database,
 	// a database needing migration, an unknown workspace).
-	ExitUsage = 2
+	ExitUsage = command.ExitUsage
 )
 
 // UsageExit maps a flag parsing error to the exit status: 0 for -h/--help
