@@ -11,6 +11,7 @@ import (
 
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store/engine/enginetest"
 	"github.com/agenttool/collab/core/store/sqlite"
 )
 
@@ -276,7 +277,7 @@ func BenchmarkVerify50000(b *testing.B) {
 			}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				ok, found, err := e.VerifyChain(ctx, "ws_bench")
+				ok, found, err := enginetest.VerifyChain(ctx, e, "ws_bench")
 				if err != nil || !ok || !found {
 					b.Fatalf("verify: ok=%v found=%v err=%v", ok, found, err)
 				}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store/engine/enginetest"
 )
 
 // The contention checks: many writers, in goroutines, in several engines
@@ -181,7 +182,7 @@ func checkContention(t *testing.T, e engine.Engine, writers, perWriter int, winn
 			t.Errorf("%s appended %d times", id, n)
 		}
 	}
-	if ok, found, err := e.VerifyChain(ctx, contentionWS); err != nil || !ok || !found {
+	if ok, found, err := enginetest.VerifyChain(ctx, e, contentionWS); err != nil || !ok || !found {
 		t.Fatalf("verify the chain: ok=%v found=%v err=%v", ok, found, err)
 	}
 	if task.Status != engine.TaskClaimed || task.Version != 2 || task.Assignee == nil || *task.Assignee != winners[0] {

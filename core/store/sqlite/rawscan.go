@@ -72,7 +72,7 @@ func streamDriver(ctx context.Context, c driver.Conn, h engine.Head, sp span, fn
 			return fmt.Errorf("read journal: %w", err)
 		}
 		if !eventFromValues(&e, vals, h.EpochID) {
-			return engine.ErrUnreadableEvent
+			return journal.ErrUnreadableEvent
 		}
 		if err := fn(&e); err != nil {
 			return err
