@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/place"
-	"github.com/agenttool/collab/core/store"
 )
 
 // ResumeIndex maps (principal, instance) to a bound session id, so that a
@@ -24,7 +24,7 @@ type ResumeIndex struct{ dir string }
 // NewResumeIndex returns the index beside the database at databasePath;
 // an in-memory database has an index that remembers nothing.
 func NewResumeIndex(databasePath string) (*ResumeIndex, error) {
-	if databasePath == store.MemoryPath {
+	if databasePath == backend.MemoryPath {
 		return &ResumeIndex{}, nil
 	}
 	b, err := place.BesideDatabase(databasePath)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/seat"
 	"github.com/agenttool/collab/core/store"
@@ -16,7 +17,7 @@ import (
 
 func openStore(t *testing.T) *store.Store {
 	t.Helper()
-	st, err := store.Open(context.Background(), store.Options{Path: filepath.Join(t.TempDir(), "seat.sqlite")})
+	st, err := backend.Open(context.Background(), backend.Options{Path: filepath.Join(t.TempDir(), "seat.sqlite")})
 	if err != nil {
 		t.Fatal(err)
 	}

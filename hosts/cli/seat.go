@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/user"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/place"
@@ -62,7 +63,7 @@ func takeSeat(ctx context.Context, c *common, actor string) (*personSeat, error)
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(ctx, store.Options{Path: db})
+	st, err := backend.Open(ctx, backend.Options{Path: db})
 	if err != nil {
 		return nil, fmt.Errorf("open %s to act: %w", place.Shown(db), err)
 	}
