@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"github.com/agenttool/collab/core/field"
 	"net/http"
 	"time"
 
@@ -53,7 +54,7 @@ type serverSlot struct {
 func (s *Server) newSessionServer(r *http.Request, ls *liveSession) *sdk.Server {
 	principal := principalOf(r.Context())
 	instance := r.Header.Get(InstanceHeader)
-	if !validInstance(instance) {
+	if !field.IsID(instance) {
 		instance = ""
 	}
 	cfg := mcp.ProcessConfig{Store: s.cfg.Store, Principal: principal, SearchIndex: s.searchIndex, Tools: s.tools,
