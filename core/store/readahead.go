@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 
+	"github.com/agenttool/collab/core/field"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store/engine"
 )
@@ -15,7 +16,7 @@ import (
 // workspace is left for it to refuse.
 func (s *Store) readAheadPoll(ctx context.Context, tx engine.Tx, sess CoordinationSession, known *journal.Anchor, limit int, now string) error {
 	ahead, ok := tx.(engine.ReadAheader)
-	if !ok || limit < 1 || limit > 50 {
+	if !ok || !field.EventLimit.Spec().Admits(int64(limit)) {
 		return nil
 	}
 	return s.recordPoll(ctx, tx, ahead, sess, known, limit, now)
