@@ -1,16 +1,24 @@
 package normalize
 
-import "github.com/agenttool/collab/core/field"
+import (
+	"math"
+
+	"github.com/agenttool/collab/core/field"
+)
 
 // Text applies the rule of a text or identifier field of the table: for
-// Text, CleanText with the field's Name and Max; for Identifier, ID. The
-// refusal is invalid_<Name>.
+// Text, CleanText with the field's Name and Max (a row without a Max
+// bounds no length); for Identifier, ID. The refusal is invalid_<Name>.
 func Text(v string, f field.Field) (string, error) {
 	s := f.Spec()
 	if s.Kind == field.Identifier {
 		return ID(v, s.Name)
 	}
-	return CleanText(v, s.Name, s.Limit())
+	longest := s.Limit()
+	if s.Max == 0 {
+		longest = math.MaxInt
+	}
+	return CleanText(v, s.Name, longest)
 }
 
 // Optional is Text for a field that may be left out: nil, empty and
