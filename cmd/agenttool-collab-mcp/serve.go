@@ -8,8 +8,6 @@ import (
 	"os"
 	"time"
 
-	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
@@ -45,20 +43,19 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 	if links != nil {
 		links.proc = proc
 	}
-	transport := mcp.DrainOnStop(mcp.StdioTransport(stdin, stdout), ctx.Done())
 	if channel {
-		transport = proc.EnableChannel(transport)
+		proc.EnableChannel()
 	}
-	transport = proc.ServeCallsDirectly(transport)
 	resumed, err := proc.ResumeFromEnv(ctx)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	server := mcp.NewServer(appVersion(), proc)
-	session, err := server.Connect(ctx, transport, nil)
+	conn, err := mcp.StdioConn(ctx, stdin, stdout)
 	if err != nil {
 		return fail(stderr, err)
 	}
+	done := make(chan error, 1)
+	go func() { done <- proc.Dispatcher(appVersion()).Serve(ctx, conn, ctx.Done()) }()
 	kind := "local SQLite journal"
 	if place.IsPostgres(choice.Path) {
 		kind = "PostgreSQL journal " + st.Path()
@@ -70,7 +67,7 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// A malformed line never gets here (the transport answers it and reads
 	// on); an error here means stdin or stdout itself broke.
-	if err := waitOrStop(ctx, session); err != nil && !errors.Is(err, io.EOF) && ctx.Err() == nil {
+	if err := waitOrStop(ctx, done); err != nil && !errors.Is(err, io.EOF) && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "✖ MCP transport failed: %v\n", err)
 		return 1
 	}
@@ -81,14 +78,12 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 // wind down (calls in flight answer within it; each is one transaction).
 const stopGrace = 5 * time.Second
 
-// waitOrStop waits for the session to end. Once ctx ends (SIGINT,
-// SIGTERM) the transport stops reading and ends the session as soon as
-// every call it took is answered; a session still open after stopGrace is
-// closed without waiting: a read blocked on a terminal or an idle pipe
-// cannot be interrupted, and must not keep a signalled server alive.
-func waitOrStop(ctx context.Context, session *sdkmcp.ServerSession) error {
-	done := make(chan error, 1)
-	go func() { done <- session.Wait() }()
+// waitOrStop waits for the server loop to end. Once ctx ends (SIGINT,
+// SIGTERM) the loop stops reading and ends as soon as every call it took
+// is answered; a loop still running after stopGrace is left behind: a
+// read blocked on a terminal or an idle pipe cannot be interrupted, and
+// must not keep a signalled server alive.
+func waitOrStop(ctx context.Context, done <-chan error) error {
 	select {
 	case err := <-done:
 		return err
@@ -99,9 +94,6 @@ func waitOrStop(ctx context.Context, session *sdkmcp.ServerSession) error {
 		return err
 	case <-time.After(stopGrace):
 	}
-	// Close itself waits for the read loop, which a blocked read of a
-	// terminal never ends: it must not hold the exit either.
-	go session.Close()
 	return nil
 }
 

@@ -90,11 +90,12 @@ func (s *seat) connect(ctx context.Context, getenv func(string) string) (*mcpcli
 }
 
 func (s *seat) serve(ctx context.Context, proc *mcp.Process) (*mcpclient.Conn, *mcp.Process, error) {
-	server := mcp.NewServer("cli", proc)
 	clientT, serverT := sdk.NewInMemoryTransports()
-	if _, err := server.Connect(ctx, serverT, nil); err != nil {
+	serverConn, err := serverT.Connect(ctx)
+	if err != nil {
 		return nil, nil, fmt.Errorf("serve in-process: %w", err)
 	}
+	go proc.Dispatcher("cli").Serve(ctx, serverConn, nil)
 	conn, err := mcpclient.Connect(ctx, clientT, "collab-cli")
 	return conn, proc, err
 }

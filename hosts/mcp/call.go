@@ -9,56 +9,6 @@ import (
 	"github.com/agenttool/collab/core/canon"
 )
 
-// ServerName is the MCP implementation name every host sees.
-const ServerName = "agenttool-collab"
-
-// NewServer builds the MCP server exposing the tools of p's profile
-// (AGENTOOL_COLLAB_TOOLS; every tool when unset or invalid: call
-// p.Profile first to refuse an invalid one). A hidden tool answers
-// exactly like an unknown one.
-func NewServer(version string, p *Process) *sdk.Server {
-	return newServer(version, p, "")
-}
-
-// NewSessionServer builds the server for one network MCP session whose
-// Mcp-Session-Id is sessionID (chosen by the caller, so it can tie the id
-// to the client that created it). The tools are NewServer's.
-func NewSessionServer(version string, p *Process, sessionID string) *sdk.Server {
-	return newServer(version, p, sessionID)
-}
-
-func newServer(version string, p *Process, sessionID string) *sdk.Server {
-	return newServerEncoding(version, p, sessionID, true)
-}
-
-// newServerEncoding is newServer; encodeResults false leaves every tool
-// result for the SDK to encode (wire.go), for tests that compare the two.
-func newServerEncoding(version string, p *Process, sessionID string, encodeResults bool) *sdk.Server {
-	opts := &sdk.ServerOptions{
-		Instructions: Instructions,
-		Capabilities: p.capabilities(),
-	}
-	if sessionID != "" {
-		opts.GetSessionID = func() string { return sessionID }
-	}
-	srv := sdk.NewServer(&sdk.Implementation{Name: ServerName, Version: version}, opts)
-	c := newCatalog(p, srv)
-	c.encodeResults = encodeResults
-	srv.AddReceivingMiddleware(c.middleware)
-	return srv
-}
-
-// listing is the tool as tools/list presents it.
-func (t Tool) listing() *sdk.Tool {
-	return &sdk.Tool{
-		Name:        t.Name,
-		Title:       t.Title,
-		Description: t.Description,
-		InputSchema: t.Input.topLevel(),
-		Annotations: t.Class.annotations(),
-	}
-}
-
 // call validates raw arguments against the tool's schema and runs it.
 func (p *Process) call(ctx context.Context, t Tool, raw []byte) (*sdk.CallToolResult, error) {
 	args, vs := decodeArgs(raw)
