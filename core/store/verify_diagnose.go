@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // journalFault is where and how a journal first fails verification.
@@ -21,7 +20,7 @@ var errFaultFound = errors.New("journal fault found")
 // diagnoseJournal re-reads a journal that failed verification and names
 // the first sequence at which it goes wrong and what is wrong there. It is
 // the slow path, run only for invalid chains, and reads on one goroutine.
-func diagnoseJournal(ctx context.Context, c engine.Chains, h engine.Head) (journalFault, error) {
+func diagnoseJournal(ctx context.Context, c Chains, h JournalHead) (journalFault, error) {
 	lastSeq, lastHash := int64(0), journal.GenesisHash
 	var hasher journal.Hasher
 	var fault journalFault

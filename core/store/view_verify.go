@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // verifyChunk is how many events VerifyWithProgress verifies between reports.
@@ -15,7 +13,7 @@ const verifyChunk = 2000
 // It stops at the first event that breaks the chain and reports false.
 func (s *Store) VerifyWithProgress(ctx context.Context, workspaceID string, progress func(done, total int64)) (bool, error) {
 	var ok, found bool
-	err := s.engine().ReadChains(ctx, func(c engine.Chains) error {
+	err := s.engine().ReadChains(ctx, func(c Chains) error {
 		h, has, err := c.Head(ctx, workspaceID)
 		if err != nil || !has {
 			return err

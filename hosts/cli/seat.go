@@ -9,6 +9,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
@@ -65,7 +66,7 @@ func takeSeat(ctx context.Context, c *common, actor string) (*seat, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(ctx, store.Options{Path: db})
+	st, err := backend.Open(ctx, backend.Options{Path: db})
 	if err != nil {
 		return nil, fmt.Errorf("open %s to act: %w", place.Shown(db), err)
 	}

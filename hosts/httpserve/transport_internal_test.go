@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/hosts/mcp"
 )
 
@@ -22,7 +22,7 @@ type transportRig struct {
 
 func newTransportRig(t *testing.T) *transportRig {
 	t.Helper()
-	st, err := store.Open(context.Background(), store.Options{Path: filepath.Join(t.TempDir(), "collab.sqlite")})
+	st, err := backend.Open(context.Background(), backend.Options{Path: filepath.Join(t.TempDir(), "collab.sqlite")})
 	if err != nil {
 		t.Fatal(err)
 	}

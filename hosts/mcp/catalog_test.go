@@ -11,7 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/core/backend"
 )
 
 // registryServer is the server as it was built on the SDK: every tool
@@ -66,7 +66,7 @@ func clientOf(tb testing.TB, srv *sdk.Server) *sdk.ClientSession {
 
 func profileProcess(tb testing.TB, profile string) *Process {
 	tb.Helper()
-	st, err := store.Open(context.Background(), store.Options{Path: store.MemoryPath})
+	st, err := backend.Open(context.Background(), backend.Options{Path: backend.MemoryPath})
 	if err != nil {
 		tb.Fatal(err)
 	}

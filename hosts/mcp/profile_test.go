@@ -10,8 +10,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/golden"
-	"github.com/agenttool/collab/core/store"
 )
 
 // connect serves a process with the given profile over an in-memory
@@ -19,7 +19,7 @@ import (
 func connect(t *testing.T, profile string) *sdk.ClientSession {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, store.Options{Path: store.MemoryPath})
+	st, err := backend.Open(ctx, backend.Options{Path: backend.MemoryPath})
 	if err != nil {
 		t.Fatal(err)
 	}

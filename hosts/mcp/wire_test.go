@@ -14,6 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/hosts/mcp/stdio"
 )
@@ -335,7 +336,7 @@ func burstAnswers(t *testing.T, st *store.Store, burst string) [][]byte {
 // fileStore is a store on a file of the test's own, closed when it ends.
 func fileStore(t testing.TB) *store.Store {
 	t.Helper()
-	st, err := store.Open(context.Background(), store.Options{Path: filepath.Join(t.TempDir(), "collab.sqlite")})
+	st, err := backend.Open(context.Background(), backend.Options{Path: filepath.Join(t.TempDir(), "collab.sqlite")})
 	if err != nil {
 		t.Fatal(err)
 	}

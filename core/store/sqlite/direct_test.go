@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // variedJournal is longJournal with rows a direct read must tell apart:
@@ -39,12 +39,12 @@ func variedJournal(t *testing.T) string {
 }
 
 // driverEvents reads h's journal through database/sql's conversions.
-func driverEvents(t *testing.T, db *DB, workspaceID string) (engine.Head, []journal.Event) {
+func driverEvents(t *testing.T, db *DB, workspaceID string) (store.JournalHead, []journal.Event) {
 	t.Helper()
 	ctx := context.Background()
-	var h engine.Head
+	var h store.JournalHead
 	var events []journal.Event
-	err := db.ReadChains(ctx, func(ec engine.Chains) error {
+	err := db.ReadChains(ctx, func(ec store.Chains) error {
 		c := ec.(*chains)
 		var err error
 		if h, _, err = c.Head(ctx, workspaceID); err != nil {
@@ -146,11 +146,11 @@ func TestDirectReadRefusesRowsOfTheWrongType(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer dc.Close()
-			h := engine.Head{WorkspaceID: "ws_long", Anchor: journal.Anchor{EpochID: "epoch_long"}}
+			h := store.JournalHead{WorkspaceID: "ws_long", Anchor: journal.Anchor{EpochID: "epoch_long"}}
 			seen := 0
 			err = streamDirect(context.Background(), dc, h, wholeJournal, func(*journal.Event) error { seen++; return nil })
-			if !errors.Is(err, engine.ErrUnreadableEvent) || seen != 19 {
-				t.Fatalf("after %d events: %v, want %v after 19", seen, err, engine.ErrUnreadableEvent)
+			if !errors.Is(err, store.ErrUnreadableEvent) || seen != 19 {
+				t.Fatalf("after %d events: %v, want %v after 19", seen, err, store.ErrUnreadableEvent)
 			}
 		})
 	}

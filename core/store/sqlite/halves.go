@@ -8,7 +8,7 @@ import (
 	"math"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // splitFrom is the journal length from which VerifyChain reads two halves
@@ -30,7 +30,7 @@ const splitFrom = 4096
 //     first range must end and the second begin (journal.VerifyRanges);
 //   - the first range starts below every sequence, so that a row before
 //     sequence 1 breaks it as it breaks a single pass.
-func (c *chains) verifyHalves(ctx context.Context, h engine.Head) (bool, error) {
+func (c *chains) verifyHalves(ctx context.Context, h store.JournalHead) (bool, error) {
 	var last sql.NullInt64
 	if err := c.q.QueryRowContext(ctx, "SELECT max(sequence) FROM events WHERE workspace_id = ?", h.WorkspaceID).Scan(&last); err != nil {
 		return false, fmt.Errorf("read journal length: %w", err)
@@ -63,7 +63,7 @@ func (c *chains) verifyHalves(ctx context.Context, h engine.Head) (bool, error) 
 		{FromSequence: mid, FromHash: cut.String, ToSequence: h.Sequence, ToHash: h.Hash,
 			Feed: stream(span{after: mid, upTo: h.Sequence}), Borrowed: true},
 	}, max(1, journal.ChainWorkers()/2))
-	if errors.Is(err, engine.ErrUnreadableEvent) {
+	if errors.Is(err, store.ErrUnreadableEvent) {
 		return false, nil
 	}
 	return ok, err

@@ -10,7 +10,7 @@ import (
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // longJournal writes a workspace whose journal holds n events (n at least
@@ -26,8 +26,8 @@ func longJournal(t *testing.T, n int) string {
 	}
 	defer db.Close()
 	e := Engine{DB: db}
-	if err := e.Write(ctx, func(tx engine.Tx) error {
-		return tx.CreateWorkspace(ctx, engine.NewWorkspace{ID: "ws_long", EpochID: "epoch_long", RootPath: "/long",
+	if err := e.Write(ctx, func(tx store.Tx) error {
+		return tx.CreateWorkspace(ctx, store.NewWorkspace{ID: "ws_long", EpochID: "epoch_long", RootPath: "/long",
 			Name: "long", RepositoryKey: "local-path:long", CreatedAt: "2026-01-01T00:00:00.000Z"})
 	}); err != nil {
 		t.Fatal(err)
@@ -44,7 +44,7 @@ func longJournal(t *testing.T, n int) string {
 // journal longJournal writes, in one transaction.
 func appendLong(ctx context.Context, e Engine, from, to int) error {
 	var hasher journal.Hasher
-	return e.Write(ctx, func(tx engine.Tx) error {
+	return e.Write(ctx, func(tx store.Tx) error {
 		for i := from; i < to; i++ {
 			h, _, err := tx.Head(ctx, "ws_long")
 			if err != nil {
