@@ -5,32 +5,45 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/agenttool/collab/core/field"
 )
 
 // Bound is what a tool's input schema allows of one argument a person's
 // command sends: at least Min and at most Max UTF-16 code units (0: no
-// bound), or one of Enum. The MCP face checks these before a call reaches
-// the store, which does not check them all again, so a person's command,
-// calling the store directly, checks them itself and refuses as the face
-// would. cmd's TestPeoplesArgumentBoundsFollowTheToolSchemas holds them
-// equal to the tool schemas.
+// bound), or one of Enum. The MCP face checks the schema before a call
+// reaches the store, whose own checks refuse with other codes, so a
+// person's command, calling the store directly, checks the schema's
+// bounds itself and refuses with the face's message. cmd's
+// TestPeoplesArgumentBoundsFollowTheToolSchemas holds them equal to the
+// tool schemas.
 type Bound struct {
 	Field    string
 	Min, Max int
 	Enum     []string
 }
 
+// stated is the bound the tool schema states for f's row of the field
+// table: an identifier's schema says only that it is not empty.
+func stated(f field.Field) Bound {
+	s := f.Spec()
+	if s.Kind == field.Identifier {
+		return Bound{Field: s.Name, Min: int(s.Min)}
+	}
+	return Bound{Field: s.Name, Min: int(s.Min), Max: int(s.StatedMax())}
+}
+
 // ArgumentBounds lists, per tool, the bounds of the arguments the people's
 // commands take from a person, in the order the tool's schema lists them.
 func ArgumentBounds() map[string][]Bound {
+	reportKinds := Bound{Field: "kind", Enum: []string{"observation", "inference", "proposal", "decision"}}
 	return map[string][]Bound{
-		"collab_session_start": {{Field: "root_path", Min: 1}, {Field: "actor", Min: 1, Max: 200}},
-		"collab_report_append": {{Field: "task_id", Min: 1}, {Field: "to_session_id", Min: 1},
-			{Field: "kind", Enum: []string{"observation", "inference", "proposal", "decision"}}, {Field: "body", Min: 1, Max: 8000}},
-		"collab_decision_record": {{Field: "topic", Min: 1, Max: 500}, {Field: "decision", Min: 1, Max: 4000},
-			{Field: "rationale", Max: 4000}, {Field: "authority_scope", Max: 1000}, {Field: "authority_basis", Max: 2000}},
-		"collab_task_get":    {{Field: "task_id", Min: 1}},
-		"collab_task_review": {{Field: "task_id", Min: 1}, {Field: "summary", Min: 1, Max: 4000}},
+		"collab_session_start": {stated(field.RootPath), stated(field.Actor)},
+		"collab_report_append": {stated(field.TaskID), stated(field.ToSessionID), reportKinds, stated(field.Body)},
+		"collab_decision_record": {stated(field.Topic), stated(field.Decision), stated(field.Rationale),
+			stated(field.AuthorityScope), stated(field.AuthorityBasis)},
+		"collab_task_get":    {stated(field.TaskID)},
+		"collab_task_review": {stated(field.TaskID), stated(field.Summary)},
 	}
 }
 
