@@ -60,7 +60,6 @@ type Tx interface {
 	Sessions
 	Tasks
 	TaskWrites
-	Leases
 	TaskRecords
 	PathClaims
 	Handoffs

@@ -2,45 +2,36 @@ package sqltx
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/agenttool/collab/core/store"
 )
 
-// claimedPathsSelect selects the reserving tasks ClaimedPaths reads; the
-// dialect appends their order (its parameters are the repository key and
-// the clock).
-const claimedPathsSelect = `SELECT t.id, t.workspace_id, t.assignee, t.assignee_session_id, t.lease_expires_at,
-t.path_scopes_json FROM tasks t JOIN workspaces w ON w.id = t.workspace_id
-WHERE w.repository_key = ? AND t.work_mode != 'read_only' AND (
-  (t.status = 'claimed' AND (t.lease_expires_at > ? OR t.assignee_session_id IS NOT NULL))
-  OR (t.status = 'completed' AND t.completion_policy = 'accepted' AND t.review_status = 'pending'))`
+// reservingTasksSelect selects the candidates for reserving paths of a
+// repository ("?"): tasks stored as claimed, or as completed with a
+// review pending; the dialect appends their order. Which of them reserve
+// at a given time is the rules' decision.
+var reservingTasksSelect = "SELECT t." + strings.ReplaceAll(taskColumns, ", ", ", t.") + `
+FROM tasks t JOIN workspaces w ON w.id = t.workspace_id
+WHERE w.repository_key = ? AND (t.status = 'claimed' OR (t.status = 'completed' AND t.review_status = 'pending'))`
 
-// ClaimedPaths lists the repository's path-reserving tasks. The order is
-// the one SQLite's indexes yield, which is the order the reference reports
-// conflicts in, ties by the dialect's row-order column; stating it keeps
-// both implementations alike.
-func (t *Tx) ClaimedPaths(ctx context.Context, repositoryKey, now string) ([]store.PathClaim, error) {
-	rows, err := t.QueryContext(ctx, t.d.claimedPaths, repositoryKey, now)
+// ReservingTasks lists the repository's candidates for reserving paths
+// in workspace insertion order, then task insertion order (the dialect's
+// row-order column).
+func (t *Tx) ReservingTasks(ctx context.Context, repositoryKey string) ([]store.Task, error) {
+	rows, err := t.QueryContext(ctx, t.d.reservingTasks, repositoryKey)
 	if err != nil {
 		return nil, fmt.Errorf("read reservations: %w", err)
 	}
 	defer rows.Close()
-	out := []store.PathClaim{}
+	out := []store.Task{}
 	for rows.Next() {
-		var r store.PathClaim
-		var scopes string
-		if err := rows.Scan(&r.TaskID, &r.WorkspaceID, &r.Assignee, &r.AssigneeSessionID, &r.LeaseExpiresAt, &scopes); err != nil {
-			return nil, err
+		task, err := scanTask(rows)
+		if err != nil {
+			return nil, fmt.Errorf("read reservations: %w", err)
 		}
-		if err := json.Unmarshal([]byte(scopes), &r.PathScopes); err != nil {
-			return nil, fmt.Errorf("task %s path scopes: %w", r.TaskID, err)
-		}
-		if r.PathScopes == nil {
-			r.PathScopes = []string{}
-		}
-		out = append(out, r)
+		out = append(out, task)
 	}
 	return out, rows.Err()
 }
