@@ -53,7 +53,10 @@ type PathClaims interface {
 	// ReservingTasks lists the tasks of every workspace of the
 	// repository that are stored as claimed, or as completed with a review
 	// pending, in workspace insertion order, then task insertion order;
-	// never nil.
+	// never nil. Each row carries what the path rules read and no more:
+	// ID, WorkspaceID, Title, Status, PathScopes, WorkMode,
+	// CompletionPolicy, ReviewStatus, Assignee, AssigneeSessionID,
+	// ClaimWorktreeID, LeaseExpiresAt and CreatedAt.
 	ReservingTasks(ctx context.Context, repositoryKey string) ([]Task, error)
 }
 
