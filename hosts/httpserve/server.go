@@ -9,9 +9,8 @@ import (
 	"sync"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/agenttool/collab/core/search"
+	"github.com/agenttool/collab/core/seat"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/tokens"
 	"github.com/agenttool/collab/hosts/hostguard"
@@ -74,17 +73,11 @@ type Config struct {
 type Server struct {
 	cfg    Config
 	log    *slog.Logger
-	mcp    *sdk.StreamableHTTPHandler
-	resume *resumeIndex
+	resume *seat.ResumeIndex
 	// tools is the one toolset every session serves.
 	tools *mcp.Toolset
-	// versions answers the SDK's per-request protocol-version lookups; it
-	// never serves a session.
-	versions *sdk.Server
 	// calls are the requests in flight, for cancellation (rpc.go).
 	calls *callRegistry
-	// listing orders tools/list answers as stdio orders them (rpc.go).
-	listing *mcp.ListingOrder
 	// stopping is closed when a drain starts; long-lived GET streams end.
 	stopping chan struct{}
 	stopOnce sync.Once
@@ -125,7 +118,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
-	idx, err := newResumeIndex(cfg.Store.Path())
+	idx, err := seat.NewResumeIndex(cfg.Store.Path())
 	if err != nil {
 		return nil, err
 	}
@@ -135,22 +128,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{
 		cfg: cfg, log: slog.New(slog.NewTextHandler(cfg.Log, nil)), resume: idx, tools: tools,
-		calls: newCallRegistry(), listing: mcp.NewListingOrder(), stopping: make(chan struct{}),
+		calls: newCallRegistry(), stopping: make(chan struct{}),
 		inflight: map[string]chan struct{}{},
 	}
 	s.sessions = newSessionTable(cfg, func(principal string, bound bool) {
 		s.log.Info("session expired idle", "client", principal, "bound", bound)
-	})
-	s.versions = mcp.NewServer(cfg.Version, mcp.NewProcess(mcp.ProcessConfig{Tools: tools}))
-	s.mcp = sdk.NewStreamableHTTPHandler(s.sessionServer, &sdk.StreamableHTTPOptions{
-		// No SessionTimeout: the session table owns every idle clock.
-		JSONResponse:        true,
-		MaxRequestBodyBytes: cfg.MaxBodyBytes,
-		// The guard has already applied cfg.Hosts, the one Host policy
-		// of every face. The SDK's own loopback check would be a second,
-		// different one: it knows no --allow-host, no case or trailing-dot
-		// spelling and no port, and it repeats the Host in its answer.
-		DisableLocalhostProtection: true,
 	})
 	return s, nil
 }
@@ -162,7 +144,7 @@ func (s *Server) Handler() http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		io.WriteString(w, "ok\n")
 	})
-	mux.Handle("/mcp", s.guard(s.rpc(s.mcp)))
+	mux.Handle("/mcp", s.guard(http.HandlerFunc(s.serveMCP)))
 	return mux
 }
 

@@ -4,10 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"github.com/agenttool/collab/core/field"
 	"net/http"
 	"time"
-
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/credfile"
@@ -17,43 +16,16 @@ import (
 // resumeTimeout bounds the resume done when a session is created.
 const resumeTimeout = 30 * time.Second
 
-// sessionServer is the SDK's getServer callback, called once per new MCP
-// session: it builds a Process of the session's own (one binding, as one
-// stdio process has), resumes the client instance's session if it has
-// one, and ties the new MCP session id to the client that made it.
-//
-// The SDK also calls getServer on every request, only to read the
-// protocol versions, and twice for the request that creates a session: a
-// request naming a session gets the shared versions-only server, and the
-// per-request slot makes the second call return the first call's server.
-func (s *Server) sessionServer(r *http.Request) *sdk.Server {
-	if r.Header.Get("Mcp-Session-Id") != "" || r.Method != http.MethodPost {
-		return s.versions
-	}
-	slot, _ := r.Context().Value(slotKey{}).(*serverSlot)
-	if slot == nil || slot.session == nil {
-		return s.versions
-	}
-	if slot.server == nil {
-		slot.server = s.newSessionServer(r, slot.session)
-	}
-	return slot.server
-}
-
-// slotKey carries a request's *serverSlot.
-type slotKey struct{}
-
-// serverSlot holds the server built for one request, and the place in the
-// session caps that request reserved.
-type serverSlot struct {
-	server  *sdk.Server
-	session *liveSession
-}
-
-func (s *Server) newSessionServer(r *http.Request, ls *liveSession) *sdk.Server {
+// newSession builds what answers the MCP session that the request r
+// initialises: a Process of the session's own (one binding, as one stdio
+// process has) over the shared store and toolset, and its dispatcher.
+// open, called once the dispatcher accepted the initialize, names the
+// session (tying the new id to the client that made it), resumes the
+// client instance's session if it has one, and returns the id.
+func (s *Server) newSession(r *http.Request, ls *liveSession) (disp *mcp.Dispatcher, open func() string) {
 	principal := principalOf(r.Context())
 	instance := r.Header.Get(InstanceHeader)
-	if !validInstance(instance) {
+	if !field.IsID(instance) {
 		instance = ""
 	}
 	cfg := mcp.ProcessConfig{Store: s.cfg.Store, Principal: principal, SearchIndex: s.searchIndex, Tools: s.tools,
@@ -63,32 +35,34 @@ func (s *Server) newSessionServer(r *http.Request, ls *liveSession) *sdk.Server 
 		if instance == "" {
 			return
 		}
-		if err := s.resume.record(principal, instance, id); err != nil {
+		if err := s.resume.Record(principal, instance, id); err != nil {
 			s.log.Warn("resume index not updated", "client", principal, "error", err)
 		}
 	}
 	cfg.OnUnbind = func(id string) {
 		s.sessions.setBound(ls, false)
 		if instance != "" {
-			s.resume.forget(principal, instance, id)
+			s.resume.Forget(principal, instance, id)
 		}
 	}
 	proc := mcp.NewProcess(cfg)
-	id := newSessionID()
-	srv := mcp.NewSessionServer(s.cfg.Version, proc, id)
-	s.sessions.name(ls, id, srv)
-	if instance != "" {
-		s.resumeInstance(r.Context(), proc, principal, instance)
+	disp = proc.Dispatcher(s.cfg.Version)
+	return disp, func() string {
+		id := newSessionID()
+		s.sessions.name(ls, id, disp)
+		if instance != "" {
+			s.resumeInstance(r.Context(), proc, principal, instance)
+		}
+		s.log.Info("session", "client", principal, "resumable", instance != "")
+		return id
 	}
-	s.log.Info("session", "client", principal, "resumable", instance != "")
-	return srv
 }
 
 // resumeInstance binds the session the instance last held, if it can; a
 // session that ended or cannot be resumed is forgotten and the client
 // starts unbound.
 func (s *Server) resumeInstance(ctx context.Context, proc *mcp.Process, principal, instance string) {
-	sid := s.resume.lookup(principal, instance)
+	sid := s.resume.Lookup(principal, instance)
 	if sid == "" {
 		return
 	}
@@ -100,7 +74,7 @@ func (s *Server) resumeInstance(ctx context.Context, proc *mcp.Process, principa
 	}
 	if err != nil {
 		s.log.Info("resume skipped", "client", principal, "reason", refusalCode(err))
-		s.resume.forget(principal, instance, sid)
+		s.resume.Forget(principal, instance, sid)
 	}
 }
 
@@ -118,4 +92,13 @@ func newSessionID() string {
 		panic("crypto/rand failed: " + err.Error())
 	}
 	return hex.EncodeToString(b)
+}
+
+// slotKey carries a request's *sessionSlot.
+type slotKey struct{}
+
+// sessionSlot holds the place in the session caps that a request naming
+// no session reserved (guard), for the session it may initialise.
+type sessionSlot struct {
+	session *liveSession
 }

@@ -30,16 +30,7 @@ func connect(t *testing.T, profile string) *sdk.ClientSession {
 		}
 		return ""
 	}})
-	ct, stt := sdk.NewInMemoryTransports()
-	if _, err := NewServer("test", p).Connect(ctx, stt, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return serveInMemory(t, p)
 }
 
 // profileSize is one profile's tools/list result as a host receives it.
