@@ -185,10 +185,8 @@ func (s *DB) VerifyChain(ctx context.Context, workspaceID string) (ok, found boo
 // the journal is long, the file current and direct connections at hand,
 // otherwise in one pass.
 func (c *chains) verify(ctx context.Context, h engine.Head) (bool, error) {
-	if h.Sequence >= splitFrom && journal.ChainWorkers() >= 2 && c.directURI != "" {
-		if col, err := c.sessionColumn(ctx); err == nil && col == "session_id" {
-			return c.verifyHalves(ctx, h)
-		}
+	if ok, done, err := c.verifyLong(ctx, h); done {
+		return ok, err
 	}
 	return verifyChains(ctx, c, h)
 }

@@ -1,3 +1,5 @@
+//go:build !collab_nodirect
+
 package sqlite
 
 import (
@@ -11,10 +13,31 @@ import (
 	"github.com/agenttool/collab/core/store/engine"
 )
 
+// This file is the entry to the direct read connections (direct.go,
+// directscan.go): a speed trick that bypasses the driver to call the SQLite
+// library that modernc.org/sqlite transpiles. Building with the tag
+// collab_nodirect leaves all three out (direct_off.go stands in), and long
+// journals are then verified in one pass of driver rows (rawscan.go), with
+// the same verdicts. Its gain and how to measure it: docs/performance.md.
+
 // splitFrom is the journal length from which VerifyChain reads two halves
 // at once: below it, a second connection and snapshot cost more than they
 // save.
 const splitFrom = 4096
+
+// verifyLong verifies h's journal in halves (verifyHalves) when it is long
+// enough, two cores are at hand and c has a file for direct connections;
+// done is false when it is not, and the caller verifies in one pass.
+func (c *chains) verifyLong(ctx context.Context, h engine.Head) (ok, done bool, err error) {
+	if h.Sequence < splitFrom || journal.ChainWorkers() < 2 || c.directURI == "" {
+		return false, false, nil
+	}
+	if col, err := c.sessionColumn(ctx); err != nil || col != "session_id" {
+		return false, false, nil
+	}
+	ok, err = c.verifyHalves(ctx, h)
+	return ok, true, err
+}
 
 // verifyHalves verifies h's journal from genesis as two ranges read at the
 // same time, each on a direct connection of its own (directConn: no
