@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/agenttool/collab/core/covertest"
+	"github.com/agenttool/collab/hosts/command"
 	"github.com/agenttool/collab/hosts/demo"
+	"github.com/agenttool/collab/hosts/program"
 )
 
 // TestDemoRunsTheWholeScript runs `demo --json --keep DIR` as a real
@@ -100,12 +102,12 @@ func TestShortNameShowsPeopleHelp(t *testing.T) {
 		argv0 string
 		want  bool
 	}{{"collab", true}, {"/usr/bin/collab", true}, {`C:\x\collab.exe`, true}, {"agenttool-collab-mcp", false}, {"collabx", false}} {
-		if got := invokedAsCollab(tc.argv0); got != tc.want {
-			t.Errorf("invokedAsCollab(%q) = %v", tc.argv0, got)
+		if got := command.NameFor(tc.argv0) == command.ShortName; got != tc.want {
+			t.Errorf("NameFor(%q) is collab = %v", tc.argv0, got)
 		}
 	}
 	var b strings.Builder
-	printPeopleUsage(&b)
+	program.PrintPeopleUsage(&b)
 	for _, cmd := range []string{"demo", "status", "tail", "tasks", "show", "reports", "decisions", "sessions", "post", "decide", "review", "handoff respond", "whoami", "logout"} {
 		if !strings.Contains(b.String(), "collab "+cmd) {
 			t.Errorf("people's help lacks %q", cmd)

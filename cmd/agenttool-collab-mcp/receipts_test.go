@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/hosts/mcp/mcptest"
@@ -199,7 +200,7 @@ func TestBadReceiptInputIsRefusedWithNothingWritten(t *testing.T) {
 			t.Errorf("%s: accepted: %v", c.name, r.Structured)
 		}
 	}
-	st, err := store.Open(context.Background(), store.Options{Path: w.s.db})
+	st, err := backend.Open(context.Background(), backend.Options{Path: w.s.db})
 	if err != nil {
 		t.Fatal(err)
 	}

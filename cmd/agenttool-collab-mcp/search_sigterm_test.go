@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -32,7 +33,7 @@ func wordyJournal(t *testing.T, s *sandbox) string {
 	if err := os.MkdirAll(filepath.Dir(s.db), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(ctx, store.Options{Path: s.db})
+	st, err := backend.Open(ctx, backend.Options{Path: s.db})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -230,3 +230,32 @@ func writeAndSearch(c *mcptest.Client, ws string, p, rounds int) error {
 	}
 	return nil
 }
+
+// TestSearchCommandFindsWhatAPersonMeans is issue 38's search, end to end:
+// agents write a decision about rate limits and two tasks on them, and a
+// person's `search rate limit` (two bare words) finds all three, the
+// decision first, with snippets of text only.
+func TestSearchCommandFindsWhatAPersonMeans(t *testing.T) {
+	s := newSandbox(t)
+	repo := s.repo("main", map[string]string{"a.txt": "a\n"})
+	agent := s.start()
+	ws := str(ok(t, agent, "collab_workspace_open", map[string]any{"root_path": repo, "actor": "ann"}), "workspace.id")
+	ok(t, agent, "collab_decision_record", map[string]any{"workspace_id": ws, "actor": "ann", "idempotency_key": "d1",
+		"topic": "rate limits: per token", "decision": "Every token gets a bucket of its own"})
+	for i, title := range []string{"Document the rate limits", "Add a rate limiter", "Tidy the changelog"} {
+		ok(t, agent, "collab_task_create", map[string]any{"workspace_id": ws, "actor": "ann",
+			"idempotency_key": fmt.Sprintf("t%d", i), "title": title})
+	}
+	hits := s.searchHits("rate", "limit")
+	var kinds []string
+	for _, h := range hits {
+		kinds = append(kinds, fmt.Sprint(h["kind"], ": ", h["title"]))
+	}
+	if len(hits) != 3 || hits[0]["kind"] != "decision" {
+		t.Fatalf("search rate limit: want the decision first and both tasks, got %q", kinds)
+	}
+	out, code := s.searchCLI("rate", "limi")
+	if code != 0 || !strings.Contains(out, "3 hits") {
+		t.Errorf("the start of a word should be enough (exit %d):\n%s", code, out)
+	}
+}

@@ -11,10 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/hosts/mcp/mcptest"
+	"github.com/agenttool/collab/hosts/notice"
 )
 
 // wakeDeadline bounds each wait in the wake tests. The goal is 1 s from
@@ -51,7 +52,7 @@ func (w *wakePair) offerToBob(t *testing.T, id string) {
 // bobCursor reads bob's persisted cursor straight from the database.
 func (w *wakePair) bobCursor(t *testing.T) (journal.Anchor, int64) {
 	t.Helper()
-	st, err := store.Open(context.Background(), store.Options{Path: w.s.db, ReadOnly: true})
+	st, err := backend.Open(context.Background(), backend.Options{Path: w.s.db, ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func TestWatchAndPeekSeeAHandoffWithoutMovingTheCursor(t *testing.T) {
 		Unread int64          `json:"unread_events"`
 		Counts map[string]int `json:"counts"`
 	}
-	if code != peekNew || json.Unmarshal([]byte(out), &sum) != nil || sum.Counts["handoff_offered"] != 1 || sum.Unread == 0 {
+	if code != notice.PeekNew || json.Unmarshal([]byte(out), &sum) != nil || sum.Counts["handoff_offered"] != 1 || sum.Unread == 0 {
 		t.Fatalf("peek after the offer: exit %d, %q %q", code, out, errs)
 	}
 	if strings.Contains(out+errs, w.bobFile) {

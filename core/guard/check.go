@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -62,13 +63,13 @@ func Check(ctx context.Context, in CheckInput) (Verdict, error) {
 	if len(changes) == 0 {
 		return v, nil
 	}
-	opts := store.Options{Path: in.Database, ReadOnly: true}
+	opts := backend.Options{Path: in.Database, ReadOnly: true}
 	if deadline, ok := ctx.Deadline(); ok {
 		// A locked file must not hold the hook past its budget: SQLite's
 		// lock wait is not interrupted by the context, so bound it too.
 		opts.LockWait = max(time.Until(deadline), time.Millisecond)
 	}
-	st, err := store.Open(ctx, opts)
+	st, err := backend.Open(ctx, opts)
 	if err != nil {
 		return v, fmt.Errorf("open the collab database: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/gitstate"
 	"github.com/agenttool/collab/core/store"
 )
@@ -50,7 +51,7 @@ func fillClaims(b *testing.B, ctx context.Context, db, root string, n int) {
 		return id, gitstate.Checkpoint{}, err
 	}
 	capture := func(context.Context, gitstate.Identity) gitstate.Checkpoint { return gitstate.Checkpoint{} }
-	st, err := store.Open(ctx, store.Options{Path: db, Observe: observe, Capture: capture})
+	st, err := backend.Open(ctx, backend.Options{Path: db, Observe: observe, Capture: capture})
 	if err != nil {
 		b.Fatal(err)
 	}

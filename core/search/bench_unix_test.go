@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/canon"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/search"
@@ -162,7 +163,7 @@ func benchJournal(b *testing.B) (string, string) {
 		root := filepath.Join(dir, "repo")
 		os.Mkdir(root, 0o700)
 		benchBase = filepath.Join(dir, "base.sqlite")
-		st, err := store.Open(context.Background(), store.Options{Path: benchBase})
+		st, err := backend.Open(context.Background(), backend.Options{Path: benchBase})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -36,6 +36,16 @@ var skippedKeys = map[string]bool{
 	"completion_basis": true, "id": true,
 }
 
+// vocabularyKeys hold one word of a fixed vocabulary (a report's kind,
+// confidence and relation, a task's statuses and modes, a review's
+// outcome): they are filters, not text a person wrote, and in a snippet
+// they read as noise ("high observation informs").
+var vocabularyKeys = map[string]bool{
+	"kind": true, "confidence": true, "relation": true, "status": true, "review_status": true,
+	"coordination_mode": true, "work_mode": true, "completion_policy": true, "outcome": true,
+	"action": true, "runtime_kind": true, "protocol": true,
+}
+
 // notedTypes are the event types whose "note" a person wrote; every other
 // type's note is a fixed statement of the implementation.
 var notedTypes = map[string]bool{"task.unblocked": true}
@@ -43,7 +53,7 @@ var notedTypes = map[string]bool{"task.unblocked": true}
 // skipKey reports whether a payload key holds machine data (ids, hashes,
 // timestamps) or boilerplate rather than text worth searching.
 func skipKey(eventType, key string) bool {
-	if skippedKeys[key] {
+	if skippedKeys[key] || vocabularyKeys[key] {
 		return true
 	}
 	if key == "note" && !notedTypes[eventType] {

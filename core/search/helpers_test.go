@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/search"
 	"github.com/agenttool/collab/core/store"
 )
@@ -45,7 +46,7 @@ func copyFixture(t testing.TB) string {
 
 func openStore(t testing.TB, path string) *store.Store {
 	t.Helper()
-	st, err := store.Open(context.Background(), store.Options{Path: path})
+	st, err := backend.Open(context.Background(), backend.Options{Path: path})
 	if err != nil {
 		t.Fatal(err)
 	}

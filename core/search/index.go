@@ -7,6 +7,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -48,7 +49,7 @@ func Open(ctx context.Context, st *store.Store) (*Index, error) {
 // OpenWith is Open with explicit Options.
 func OpenWith(ctx context.Context, st *store.Store, opts Options) (*Index, error) {
 	ix := &Index{store: st, path: memoryPath, opts: opts.withDefaults()}
-	if st.Path() != store.MemoryPath {
+	if st.Path() != backend.MemoryPath {
 		ix.path = SidecarPath(st.Path())
 	}
 	ix.mu.Lock()

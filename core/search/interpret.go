@@ -29,3 +29,16 @@ func words(text, join string) string {
 	}
 	return strings.Join(out, join)
 }
+
+// prefixes is words with every phrase a prefix term, so that a word a
+// person typed part of still matches: "rate limi" becomes
+// "rate"* "limi"*.
+func prefixes(text string) string {
+	terms := strings.Fields(words(text, " "))
+	for i, t := range terms {
+		if !strings.HasSuffix(t, "*") {
+			terms[i] = t + "*"
+		}
+	}
+	return strings.Join(terms, " ")
+}

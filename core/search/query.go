@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/agenttool/collab/core/collaberr"
 )
@@ -193,15 +194,20 @@ func (ix *Index) page(ctx context.Context, db *sql.DB, q Query) (Result, error) 
 // Interpretations of a query, tried in order on the first page and fixed
 // by the cursor for the pages after it.
 const (
-	asWritten = iota // FTS5 syntax, as the caller wrote it
-	allWords         // not valid FTS5: every word, quoted, must match
-	anyWord          // no hit needing every word: any word may match
+	asWritten   = iota // FTS5 syntax, as the caller wrote it
+	allWords           // not valid FTS5: every word, quoted, must match
+	allPrefixes        // plain words that found nothing: every word as a prefix
+	anyWord            // no hit needing every word: any word may match
 )
 
 // interpretAndRun runs the query as written; if SQLite refuses its syntax,
-// as quoted words that must all match; and if that finds nothing, as
-// quoted words any of which may match. A person's raw text therefore never
-// fails on syntax. pos.Mode records the choice for later pages.
+// as quoted words that must all match. Plain words (a person's text with
+// no FTS5 syntax) that find nothing as written are tried again with every
+// word as a prefix ("limi" finds "limiter"), when there are few enough of
+// them for the prefix limit. Last, any word may match, best first. A
+// person's raw text therefore never fails on syntax, and an expression
+// written in FTS5 syntax that is valid runs exactly as written. pos.Mode
+// records the choice for later pages.
 func (ix *Index) interpretAndRun(ctx context.Context, db *sql.DB, q Query, pos *position) (string, []scored, error) {
 	if q.Cursor != "" {
 		expr := interpretation(q.Text, pos.Mode)
@@ -209,10 +215,14 @@ func (ix *Index) interpretAndRun(ctx context.Context, db *sql.DB, q Query, pos *
 		return expr, hits, err
 	}
 	hits, err := ix.run(ctx, db, q, q.Text, *pos)
-	if err == nil || ctx.Err() != nil || !isQuerySyntax(err) {
+	plain := plainWords(q.Text)
+	switch {
+	case err == nil && (len(hits) > 0 || !plain):
+		return q.Text, hits, nil
+	case err != nil && (ctx.Err() != nil || !isQuerySyntax(err)):
 		return q.Text, hits, err
 	}
-	for _, mode := range []int{allWords, anyWord} {
+	for _, mode := range ix.fallbacks(q.Text, plain) {
 		pos.Mode = mode
 		expr := interpretation(q.Text, mode)
 		if hits, err = ix.run(ctx, db, q, expr, *pos); err != nil || len(hits) > 0 {
@@ -222,10 +232,43 @@ func (ix *Index) interpretAndRun(ctx context.Context, db *sql.DB, q Query, pos *
 	return interpretation(q.Text, anyWord), nil, nil
 }
 
+// fallbacks lists the interpretations to try after the query as written
+// found nothing (plain words) or was not valid FTS5.
+func (ix *Index) fallbacks(text string, plain bool) []int {
+	var modes []int
+	if !plain {
+		modes = append(modes, allWords)
+	}
+	if n := len(strings.Fields(words(text, " "))); n > 0 && n <= ix.opts.Limits.Prefixes {
+		modes = append(modes, allPrefixes)
+	}
+	return append(modes, anyWord)
+}
+
+// plainWords reports whether text is words only: letters, digits and
+// spaces, none of them an FTS5 operator. Such text means the same as
+// written and as quoted words.
+func plainWords(text string) bool {
+	for _, tok := range strings.Fields(text) {
+		switch tok {
+		case "AND", "OR", "NOT", "NEAR":
+			return false
+		}
+		for _, r := range tok {
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func interpretation(text string, mode int) string {
 	switch mode {
 	case allWords:
 		return words(text, " ")
+	case allPrefixes:
+		return prefixes(text)
 	case anyWord:
 		return words(text, " OR ")
 	}

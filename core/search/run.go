@@ -20,6 +20,10 @@ type scored struct {
 // bm25Weights rank a match in the title above one in the body.
 const bm25Weights = "4.0, 1.0"
 
+// rankExpr is a hit's rank: its bm25 score (lower is better), doubled for
+// decisions, which a person searching a topic wants first.
+const rankExpr = "bm25(text, " + bm25Weights + ") * CASE d.kind WHEN 'decision' THEN 2.0 ELSE 1.0 END"
+
 // run returns up to q.Limit+1 hits of expr after pos, without snippets.
 func (ix *Index) run(ctx context.Context, db *sql.DB, q Query, expr string, pos position) ([]scored, error) {
 	var where []string
@@ -58,7 +62,7 @@ func (ix *Index) run(ctx context.Context, db *sql.DB, q Query, expr string, pos 
 		}
 	}
 	query := `SELECT d.id, d.kind, d.event_type, w.workspace_id, d.sequence, d.ref_id, d.task_id, d.actor, d.session_id,
-d.occurred_at, bm25(text, ` + bm25Weights + `) AS rank
+d.occurred_at, ` + rankExpr + ` AS rank
 FROM text JOIN docs d ON d.id = text.rowid JOIN workspaces w ON w.ws = d.ws
 WHERE text MATCH ? AND d.id <= ?`
 	for _, c := range where {

@@ -24,8 +24,9 @@ import (
 const sidecarApplicationID = 0x41544353
 
 // sidecarFormat is the sidecar's user_version; a sidecar of another format
-// is emptied and rebuilt.
-const sidecarFormat = 1
+// is emptied and rebuilt. Format 2 stems words (the porter tokenizer) and
+// leaves fixed vocabulary out of the body.
+const sidecarFormat = 2
 
 // SidecarPath names the index file of the database at dbPath: the same
 // directory, the database's name plus place.SearchSuffix; for a
@@ -61,7 +62,7 @@ var sidecarSchema = []string{
   occurred_at TEXT NOT NULL
 )`,
 	`CREATE INDEX IF NOT EXISTS docs_ws_sequence ON docs(ws, sequence)`,
-	`CREATE VIRTUAL TABLE IF NOT EXISTS text USING fts5(title, body, tokenize = 'unicode61 remove_diacritics 2')`,
+	`CREATE VIRTUAL TABLE IF NOT EXISTS text USING fts5(title, body, tokenize = 'porter unicode61 remove_diacritics 2')`,
 }
 
 var sidecarTables = []string{"text", "docs", "workspaces", "meta", "sqlite_sequence"}

@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/agenttool/collab/core/answer"
+	"github.com/agenttool/collab/core/backend"
+	"github.com/agenttool/collab/core/store"
 )
 
 // answerJSON is a mutation's answer as the tool result's bytes, for tests
@@ -25,7 +27,7 @@ func answerJSON[T any](a *answer.Of[T], err error) (json.RawMessage, error) {
 type answerCheck struct {
 	t   *testing.T
 	ctx context.Context
-	s   *Store
+	s   *store.Store
 	now time.Time
 	ops map[string]bool
 }
@@ -54,7 +56,7 @@ func checkAnswer[T any](c *answerCheck, op, key string, call func(key string) (*
 	}
 	var stored []byte
 	var operation string
-	if err := c.s.raw().QueryRowContext(c.ctx, "SELECT operation, response_json FROM mutations WHERE idempotency_key = ?", key).
+	if err := readPool(c.s).QueryRowContext(c.ctx, "SELECT operation, response_json FROM mutations WHERE idempotency_key = ?", key).
 		Scan(&operation, &stored); err != nil {
 		c.t.Fatalf("%s receipt: %v", op, err)
 	}
@@ -91,7 +93,7 @@ func answerOrNil[T any](a *answer.Of[T]) []byte {
 func TestEveryMutationAnswersAndStoresWhatItDidBefore(t *testing.T) {
 	dir := t.TempDir()
 	c := &answerCheck{t: t, ctx: context.Background(), now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), ops: map[string]bool{}}
-	s, err := Open(c.ctx, Options{Path: filepath.Join(dir, "collab.sqlite"), Now: func() time.Time { return c.now }})
+	s, err := backend.Open(c.ctx, backend.Options{Path: filepath.Join(dir, "collab.sqlite"), Now: func() time.Time { return c.now }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,8 +103,8 @@ func TestEveryMutationAnswersAndStoresWhatItDidBefore(t *testing.T) {
 	if err := os.Mkdir(root, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	start := func(actor string) Credential {
-		ss, err := s.StartSession(c.ctx, StartSessionInput{RootPath: root, Actor: actor})
+	start := func(actor string) store.Credential {
+		ss, err := s.StartSession(c.ctx, store.StartSessionInput{RootPath: root, Actor: actor})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,15 +119,15 @@ func TestEveryMutationAnswersAndStoresWhatItDidBefore(t *testing.T) {
 	legacyPlane(c, ws)
 	sessionPlane(c, ws, a, b)
 
-	p, err := s.JoinPresence(c.ctx, JoinInput{WorkspaceID: ws, ClientInstanceID: "client-1", ActorLabel: "al <&>", RuntimeKind: "codex"})
+	p, err := s.JoinPresence(c.ctx, store.JoinInput{WorkspaceID: ws, ClientInstanceID: "client-1", ActorLabel: "al <&>", RuntimeKind: "codex"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	beat := checkAnswer(c, "session.heartbeat", "beat", func(k string) (*answer.Of[PresenceAnswer], error) {
-		return s.HeartbeatPresence(c.ctx, PresenceUpdate{SessionID: p.ID, IdempotencyKey: k, ExpectedVersion: p.Version})
+	beat := checkAnswer(c, "session.heartbeat", "beat", func(k string) (*answer.Of[store.PresenceAnswer], error) {
+		return s.HeartbeatPresence(c.ctx, store.PresenceUpdate{SessionID: p.ID, IdempotencyKey: k, ExpectedVersion: p.Version})
 	})
-	checkAnswer(c, "session.leave", "leave", func(k string) (*answer.Of[PresenceAnswer], error) {
-		return s.LeavePresence(c.ctx, PresenceUpdate{SessionID: p.ID, IdempotencyKey: k, ExpectedVersion: beat.Session.Version})
+	checkAnswer(c, "session.leave", "leave", func(k string) (*answer.Of[store.PresenceAnswer], error) {
+		return s.LeavePresence(c.ctx, store.PresenceUpdate{SessionID: p.ID, IdempotencyKey: k, ExpectedVersion: beat.Session.Version})
 	})
 
 	for _, op := range []string{"task.create", "task.claim", "task.progress", "task.renew", "artifact.attach", "handoff.offer",
@@ -142,125 +144,125 @@ func TestEveryMutationAnswersAndStoresWhatItDidBefore(t *testing.T) {
 // legacyPlane runs every label-based mutation.
 func legacyPlane(c *answerCheck, ws string) {
 	s, ctx := c.s, c.ctx
-	carol, dave := LabelActor("carol"), LabelActor("dave")
+	carol, dave := store.LabelActor("carol"), store.LabelActor("dave")
 	id := "legacy-task"
-	tk := checkAnswer(c, "task.create", "l-create", func(k string) (*answer.Of[TaskAnswer], error) {
-		return s.CreateTask(ctx, carol, CreateTaskInput{WorkspaceID: ws, IdempotencyKey: k, TaskID: &id,
+	tk := checkAnswer(c, "task.create", "l-create", func(k string) (*answer.Of[store.TaskAnswer], error) {
+		return s.CreateTask(ctx, carol, store.CreateTaskInput{WorkspaceID: ws, IdempotencyKey: k, TaskID: &id,
 			Title: "Legacy \u2028 <title> & more", PathScopes: []string{"legacy/**"}})
 	}).Task
-	claim := func(key string) Task {
-		return checkAnswer(c, "task.claim", key, func(k string) (*answer.Of[TaskAnswer], error) {
-			return s.ClaimTask(ctx, carol, ClaimInput{WorkspaceID: ws, TaskID: id, IdempotencyKey: k, ExpectedVersion: tk.Version})
+	claim := func(key string) store.Task {
+		return checkAnswer(c, "task.claim", key, func(k string) (*answer.Of[store.TaskAnswer], error) {
+			return s.ClaimTask(ctx, carol, store.ClaimInput{WorkspaceID: ws, TaskID: id, IdempotencyKey: k, ExpectedVersion: tk.Version})
 		}).Task
 	}
 	tk = claim("l-claim")
-	lease := func(k string) LeaseInput {
-		return LeaseInput{WorkspaceID: ws, TaskID: id, LeaseID: *tk.LeaseID, IdempotencyKey: k, ExpectedVersion: tk.Version}
+	lease := func(k string) store.LeaseInput {
+		return store.LeaseInput{WorkspaceID: ws, TaskID: id, LeaseID: *tk.LeaseID, IdempotencyKey: k, ExpectedVersion: tk.Version}
 	}
-	tk = checkAnswer(c, "task.progress", "l-progress", func(k string) (*answer.Of[TaskAnswer], error) {
+	tk = checkAnswer(c, "task.progress", "l-progress", func(k string) (*answer.Of[store.TaskAnswer], error) {
 		return s.RecordProgress(ctx, carol, lease(k), "half \u2029 way")
 	}).Task
-	tk = checkAnswer(c, "task.renew", "l-renew", func(k string) (*answer.Of[TaskAnswer], error) {
+	tk = checkAnswer(c, "task.renew", "l-renew", func(k string) (*answer.Of[store.TaskAnswer], error) {
 		return s.RenewLease(ctx, carol, lease(k), nil)
 	}).Task
-	tk = checkAnswer(c, "artifact.attach", "l-attach", func(k string) (*answer.Of[AttachAnswer], error) {
-		return s.AttachArtifact(ctx, carol, lease(k), ArtifactInput{Kind: "file", URI: "legacy/a.go", Label: ptr("<a>")})
+	tk = checkAnswer(c, "artifact.attach", "l-attach", func(k string) (*answer.Of[store.AttachAnswer], error) {
+		return s.AttachArtifact(ctx, carol, lease(k), store.ArtifactInput{Kind: "file", URI: "legacy/a.go", Label: ptr("<a>")})
 	}).Task
-	offer := checkAnswer(c, "handoff.offer", "l-offer", func(k string) (*answer.Of[HandoffAnswer], error) {
-		return s.OfferHandoff(ctx, carol, OfferInput{Lease: lease(k), ToActor: ptr("dave"), Summary: "yours"})
+	offer := checkAnswer(c, "handoff.offer", "l-offer", func(k string) (*answer.Of[store.HandoffAnswer], error) {
+		return s.OfferHandoff(ctx, carol, store.OfferInput{Lease: lease(k), ToActor: ptr("dave"), Summary: "yours"})
 	})
-	tk = checkAnswer(c, "handoff.respond", "l-respond", func(k string) (*answer.Of[HandoffAnswer], error) {
-		return s.RespondToHandoff(ctx, dave, RespondInput{WorkspaceID: ws, HandoffID: offer.Handoff.ID, IdempotencyKey: k,
+	tk = checkAnswer(c, "handoff.respond", "l-respond", func(k string) (*answer.Of[store.HandoffAnswer], error) {
+		return s.RespondToHandoff(ctx, dave, store.RespondInput{WorkspaceID: ws, HandoffID: offer.Handoff.ID, IdempotencyKey: k,
 			ExpectedVersion: offer.Task.Version, Response: "accept"})
 	}).Task
-	tk = checkAnswer(c, "task.release", "l-release", func(k string) (*answer.Of[TaskAnswer], error) {
+	tk = checkAnswer(c, "task.release", "l-release", func(k string) (*answer.Of[store.TaskAnswer], error) {
 		return s.ReleaseLease(ctx, dave, lease(k), ptr("back"))
 	}).Task
 	tk = claim("l-claim-2")
-	tk = checkAnswer(c, "task.block", "l-block", func(k string) (*answer.Of[TaskAnswer], error) {
+	tk = checkAnswer(c, "task.block", "l-block", func(k string) (*answer.Of[store.TaskAnswer], error) {
 		return s.BlockTask(ctx, carol, lease(k), "waiting")
 	}).Task
-	tk = checkAnswer(c, "task.unblock", "l-unblock", func(k string) (*answer.Of[TaskAnswer], error) {
-		return s.UnblockTask(ctx, carol, UnblockInput{WorkspaceID: ws, TaskID: id, IdempotencyKey: k, ExpectedVersion: tk.Version})
+	tk = checkAnswer(c, "task.unblock", "l-unblock", func(k string) (*answer.Of[store.TaskAnswer], error) {
+		return s.UnblockTask(ctx, carol, store.UnblockInput{WorkspaceID: ws, TaskID: id, IdempotencyKey: k, ExpectedVersion: tk.Version})
 	}).Task
 	tk = claim("l-claim-3")
-	checkAnswer(c, "task.complete", "l-complete", func(k string) (*answer.Of[TaskAnswer], error) {
-		return s.CompleteTask(ctx, carol, CompleteInput{Lease: lease(k), Summary: "done <ok>"})
+	checkAnswer(c, "task.complete", "l-complete", func(k string) (*answer.Of[store.TaskAnswer], error) {
+		return s.CompleteTask(ctx, carol, store.CompleteInput{Lease: lease(k), Summary: "done <ok>"})
 	})
-	checkAnswer(c, "decision.record", "l-decision", func(k string) (*answer.Of[DecisionAnswer], error) {
-		return s.RecordDecision(ctx, carol, RecordDecisionInput{WorkspaceID: ws, IdempotencyKey: k, Topic: "t & <u>", Decision: "d"})
+	checkAnswer(c, "decision.record", "l-decision", func(k string) (*answer.Of[store.DecisionAnswer], error) {
+		return s.RecordDecision(ctx, carol, store.RecordDecisionInput{WorkspaceID: ws, IdempotencyKey: k, Topic: "t & <u>", Decision: "d"})
 	})
 }
 
 // sessionPlane runs every credential-bound mutation.
-func sessionPlane(c *answerCheck, ws string, a, b Credential) {
+func sessionPlane(c *answerCheck, ws string, a, b store.Credential) {
 	s, ctx := c.s, c.ctx
-	asA, asB := SessionActor(a), SessionActor(b)
+	asA, asB := store.SessionActor(a), store.SessionActor(b)
 	id := "session-task"
 	policy := "accepted"
-	tk := checkAnswer(c, "task.create.v2", "s-create", func(k string) (*answer.Of[TaskAnswer], error) {
-		return s.CreateTask(ctx, asA, CreateTaskInput{WorkspaceID: ws, IdempotencyKey: k, TaskID: &id, Title: "Session <task>", PathScopes: []string{"src/**"},
+	tk := checkAnswer(c, "task.create.v2", "s-create", func(k string) (*answer.Of[store.TaskAnswer], error) {
+		return s.CreateTask(ctx, asA, store.CreateTaskInput{WorkspaceID: ws, IdempotencyKey: k, TaskID: &id, Title: "Session <task>", PathScopes: []string{"src/**"},
 			CompletionPolicy: &policy})
 	}).Task
-	claim := func(key string, who Actor, task string, version int64) Task {
-		return checkAnswer(c, "task.claim.v2", key, func(k string) (*answer.Of[TaskAnswer], error) {
-			return s.ClaimTask(ctx, who, ClaimInput{WorkspaceID: ws, TaskID: task, IdempotencyKey: k, ExpectedVersion: version})
+	claim := func(key string, who store.Actor, task string, version int64) store.Task {
+		return checkAnswer(c, "task.claim.v2", key, func(k string) (*answer.Of[store.TaskAnswer], error) {
+			return s.ClaimTask(ctx, who, store.ClaimInput{WorkspaceID: ws, TaskID: task, IdempotencyKey: k, ExpectedVersion: version})
 		}).Task
 	}
 	tk = claim("s-claim", asA, id, tk.Version)
-	lease := func(k string) LeaseInput {
-		return LeaseInput{WorkspaceID: ws, TaskID: id, LeaseID: *tk.LeaseID, IdempotencyKey: k, ExpectedVersion: tk.Version}
+	lease := func(k string) store.LeaseInput {
+		return store.LeaseInput{WorkspaceID: ws, TaskID: id, LeaseID: *tk.LeaseID, IdempotencyKey: k, ExpectedVersion: tk.Version}
 	}
-	tk = checkAnswer(c, "task.progress.v2", "s-progress", func(k string) (*answer.Of[TaskAnswer], error) {
+	tk = checkAnswer(c, "task.progress.v2", "s-progress", func(k string) (*answer.Of[store.TaskAnswer], error) {
 		return s.RecordProgress(ctx, asA, lease(k), "going")
 	}).Task
-	tk = checkAnswer(c, "task.renew.v2", "s-renew", func(k string) (*answer.Of[TaskAnswer], error) {
+	tk = checkAnswer(c, "task.renew.v2", "s-renew", func(k string) (*answer.Of[store.TaskAnswer], error) {
 		return s.RenewLease(ctx, asA, lease(k), nil)
 	}).Task
-	tk = checkAnswer(c, "artifact.attach.v2", "s-attach", func(k string) (*answer.Of[AttachAnswer], error) {
-		return s.AttachArtifact(ctx, asA, lease(k), ArtifactInput{Kind: "url", URI: "https://example.invalid/?a=1&b=<2>"})
+	tk = checkAnswer(c, "artifact.attach.v2", "s-attach", func(k string) (*answer.Of[store.AttachAnswer], error) {
+		return s.AttachArtifact(ctx, asA, lease(k), store.ArtifactInput{Kind: "url", URI: "https://example.invalid/?a=1&b=<2>"})
 	}).Task
-	offer := checkAnswer(c, "handoff.offer.v2", "s-offer", func(k string) (*answer.Of[HandoffAnswer], error) {
-		return s.OfferHandoff(ctx, asA, OfferInput{Lease: lease(k), ToSessionID: &b.SessionID, Summary: "take it"})
+	offer := checkAnswer(c, "handoff.offer.v2", "s-offer", func(k string) (*answer.Of[store.HandoffAnswer], error) {
+		return s.OfferHandoff(ctx, asA, store.OfferInput{Lease: lease(k), ToSessionID: &b.SessionID, Summary: "take it"})
 	})
-	tk = checkAnswer(c, "handoff.respond.v2", "s-respond", func(k string) (*answer.Of[HandoffAnswer], error) {
-		return s.RespondToHandoff(ctx, asB, RespondInput{WorkspaceID: ws, HandoffID: offer.Handoff.ID, IdempotencyKey: k,
+	tk = checkAnswer(c, "handoff.respond.v2", "s-respond", func(k string) (*answer.Of[store.HandoffAnswer], error) {
+		return s.RespondToHandoff(ctx, asB, store.RespondInput{WorkspaceID: ws, HandoffID: offer.Handoff.ID, IdempotencyKey: k,
 			ExpectedVersion: offer.Task.Version, Response: "decline"})
 	}).Task
-	tk = checkAnswer(c, "task.release.v2", "s-release", func(k string) (*answer.Of[TaskAnswer], error) {
+	tk = checkAnswer(c, "task.release.v2", "s-release", func(k string) (*answer.Of[store.TaskAnswer], error) {
 		return s.ReleaseLease(ctx, asA, lease(k), nil)
 	}).Task
 	tk = claim("s-claim-2", asA, id, tk.Version)
-	tk = checkAnswer(c, "task.block.v2", "s-block", func(k string) (*answer.Of[TaskAnswer], error) {
+	tk = checkAnswer(c, "task.block.v2", "s-block", func(k string) (*answer.Of[store.TaskAnswer], error) {
 		return s.BlockTask(ctx, asA, lease(k), "blocked \u2028")
 	}).Task
-	tk = checkAnswer(c, "task.unblock.v2", "s-unblock", func(k string) (*answer.Of[TaskAnswer], error) {
-		return s.UnblockTask(ctx, asA, UnblockInput{WorkspaceID: ws, TaskID: id, IdempotencyKey: k, ExpectedVersion: tk.Version})
+	tk = checkAnswer(c, "task.unblock.v2", "s-unblock", func(k string) (*answer.Of[store.TaskAnswer], error) {
+		return s.UnblockTask(ctx, asA, store.UnblockInput{WorkspaceID: ws, TaskID: id, IdempotencyKey: k, ExpectedVersion: tk.Version})
 	}).Task
 	tk = claim("s-claim-3", asA, id, tk.Version)
-	tk = checkAnswer(c, "task.complete.v2", "s-complete", func(k string) (*answer.Of[TaskAnswer], error) {
-		return s.CompleteTask(ctx, asA, CompleteInput{Lease: lease(k), Summary: "done"})
+	tk = checkAnswer(c, "task.complete.v2", "s-complete", func(k string) (*answer.Of[store.TaskAnswer], error) {
+		return s.CompleteTask(ctx, asA, store.CompleteInput{Lease: lease(k), Summary: "done"})
 	}).Task
-	checkAnswer(c, "task.review.v2", "s-review", func(k string) (*answer.Of[ReviewAnswer], error) {
-		return s.ReviewTask(ctx, b, ReviewInput{WorkspaceID: ws, TaskID: id, IdempotencyKey: k, ExpectedVersion: tk.Version,
+	checkAnswer(c, "task.review.v2", "s-review", func(k string) (*answer.Of[store.ReviewAnswer], error) {
+		return s.ReviewTask(ctx, b, store.ReviewInput{WorkspaceID: ws, TaskID: id, IdempotencyKey: k, ExpectedVersion: tk.Version,
 			Outcome: "accept", Summary: "looks <right>"})
 	})
-	checkAnswer(c, "report.append.v2", "s-report", func(k string) (*answer.Of[ReportAnswer], error) {
-		return s.AppendReport(ctx, a, AppendReportInput{IdempotencyKey: k, Kind: "observation", Body: "seen & noted"})
+	checkAnswer(c, "report.append.v2", "s-report", func(k string) (*answer.Of[store.ReportAnswer], error) {
+		return s.AppendReport(ctx, a, store.AppendReportInput{IdempotencyKey: k, Kind: "observation", Body: "seen & noted"})
 	})
-	checkAnswer(c, "report.append.v2", "s-decision", func(k string) (*answer.Of[DecisionAnswer], error) {
-		return s.RecordDecision(ctx, asA, RecordDecisionInput{WorkspaceID: ws, IdempotencyKey: k, Topic: "x", Decision: "y",
+	checkAnswer(c, "report.append.v2", "s-decision", func(k string) (*answer.Of[store.DecisionAnswer], error) {
+		return s.RecordDecision(ctx, asA, store.RecordDecisionInput{WorkspaceID: ws, IdempotencyKey: k, Topic: "x", Decision: "y",
 			AuthorityScope: ptr("repo"), AuthorityBasis: ptr("owner")})
 	})
 
 	lost := "lost-task"
-	created := checkAnswer(c, "task.create.v2", "s-create-lost", func(k string) (*answer.Of[TaskAnswer], error) {
-		return s.CreateTask(ctx, asA, CreateTaskInput{WorkspaceID: ws, IdempotencyKey: k, TaskID: &lost, Title: "Lost", PathScopes: []string{"lost/**"}})
+	created := checkAnswer(c, "task.create.v2", "s-create-lost", func(k string) (*answer.Of[store.TaskAnswer], error) {
+		return s.CreateTask(ctx, asA, store.CreateTaskInput{WorkspaceID: ws, IdempotencyKey: k, TaskID: &lost, Title: "Lost", PathScopes: []string{"lost/**"}})
 	}).Task
 	held := claim("s-claim-lost", asA, lost, created.Version)
 	c.now = c.now.Add(48 * time.Hour)
-	checkAnswer(c, "task.recover.v2", "s-recover", func(k string) (*answer.Of[TaskAnswer], error) {
-		return s.RecoverTask(ctx, b, RecoverInput{WorkspaceID: ws, TaskID: lost, IdempotencyKey: k, ExpectedVersion: held.Version,
+	checkAnswer(c, "task.recover.v2", "s-recover", func(k string) (*answer.Of[store.TaskAnswer], error) {
+		return s.RecoverTask(ctx, b, store.RecoverInput{WorkspaceID: ws, TaskID: lost, IdempotencyKey: k, ExpectedVersion: held.Version,
 			RecoveryNote: "lease lapsed", Action: ptr("release")})
 	})
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // ArtifactInput is a reference to attach to a held task.
@@ -63,7 +62,7 @@ func (s *Store) AttachArtifact(ctx context.Context, who Actor, in LeaseInput, a 
 	extra := map[string]any{"kind": f.kind, "uri": f.uri, "sha256": nullable(f.sha), "media_type": nullable(f.mediaType), "label": nullable(f.label)}
 	return mutateLease(ctx, s, lc, leaseChange[AttachAnswer]{
 		operation: "artifact.attach", extra: extra,
-		apply: func(ctx context.Context, tx engine.Tx, t Task, h holder, now string) (*AttachAnswer, error) {
+		apply: func(ctx context.Context, tx Tx, t Task, h holder, now string) (*AttachAnswer, error) {
 			art := Artifact{ID: "artifact_" + newUUID(), TaskID: t.ID, Kind: f.kind, URI: f.uri, SHA256: f.sha,
 				MediaType: f.mediaType, Label: f.label, AttachedBy: h.actor, AttachedAt: now, AttachedBySessionID: h.sessionID}
 			if err := tx.InsertArtifact(ctx, t.WorkspaceID, art); err != nil {

@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -6,26 +6,29 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agenttool/collab/core/backend"
+	"github.com/agenttool/collab/core/store"
 )
 
 // benchStore opens a fresh store with one workspace holding n events
 // (written in one transaction, so setup stays quick).
-func benchStore(b *testing.B, n int) (*Store, string) {
+func benchStore(b *testing.B, n int) (*store.Store, string) {
 	b.Helper()
 	ctx := context.Background()
-	st, err := Open(ctx, Options{Path: filepath.Join(b.TempDir(), "bench.sqlite")})
+	st, err := backend.Open(ctx, backend.Options{Path: filepath.Join(b.TempDir(), "bench.sqlite")})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { st.Close() })
-	opened, err := st.OpenWorkspace(ctx, OpenWorkspaceInput{RootPath: b.TempDir(), Actor: "bench"})
+	opened, err := st.OpenWorkspace(ctx, store.OpenWorkspaceInput{RootPath: b.TempDir(), Actor: "bench"})
 	if err != nil {
 		b.Fatal(err)
 	}
 	ws := opened.Workspace.ID
-	err = st.rawWrite(ctx, func(tx *Tx) error {
+	err = rawWrite(ctx, st, func(tx *Tx) error {
 		for i := 1; i < n; i++ {
-			if _, err := st.appendEvent(ctx, tx, ws, benchEvent(i)); err != nil {
+			if _, err := st.AppendEvent(ctx, tx, ws, benchEvent(i)); err != nil {
 				return err
 			}
 		}
@@ -41,14 +44,14 @@ func benchStore(b *testing.B, n int) (*Store, string) {
 // of about 800 bytes, so that the journal's pages lie between those of
 // another table, as they do in a file grown by report appends (event,
 // report, receipt and their indexes written together).
-func benchReportStore(b *testing.B, n int) (*Store, string) {
+func benchReportStore(b *testing.B, n int) (*store.Store, string) {
 	b.Helper()
 	st, ws := benchStore(b, 1)
 	ctx := context.Background()
 	response := strings.Repeat("r", 800)
-	err := st.rawWrite(ctx, func(tx *Tx) error {
+	err := rawWrite(ctx, st, func(tx *Tx) error {
 		for i := 1; i < n; i++ {
-			if _, err := st.appendEvent(ctx, tx, ws, benchEvent(i)); err != nil {
+			if _, err := st.AppendEvent(ctx, tx, ws, benchEvent(i)); err != nil {
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO mutations (workspace_id, actor, idempotency_key, operation,
@@ -66,8 +69,8 @@ func benchReportStore(b *testing.B, n int) (*Store, string) {
 }
 
 // benchEvent is a typical task event payload (~300 bytes).
-func benchEvent(i int) newEvent {
-	return newEvent{Type: "task.progressed", EntityID: fmt.Sprintf("task_%d", i%97), Actor: "codex:alpha",
+func benchEvent(i int) store.NewEvent {
+	return store.NewEvent{Type: "task.progressed", EntityID: fmt.Sprintf("task_%d", i%97), Actor: "codex:alpha",
 		Payload: map[string]any{"message": fmt.Sprintf("Parser step %d done; tokenizer tests green, docs pending review by beta", i),
 			"version": i, "lease_id": "lease_5f0c2f4e-7f61-4b7b-9d43-0f5f6c1d2e3a", "path_scopes": []any{"src/parser", "docs/parser.md"}}}
 }
@@ -79,8 +82,8 @@ func BenchmarkAppendEvent(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := st.rawWrite(ctx, func(tx *Tx) error {
-			_, err := st.appendEvent(ctx, tx, ws, benchEvent(i))
+		if err := rawWrite(ctx, st, func(tx *Tx) error {
+			_, err := st.AppendEvent(ctx, tx, ws, benchEvent(i))
 			return err
 		}); err != nil {
 			b.Fatal(err)
@@ -131,7 +134,7 @@ func BenchmarkOpenVerifiesJournals(b *testing.B) {
 	path := st.Path()
 	ctx := context.Background()
 	for b.Loop() {
-		again, err := Open(ctx, Options{Path: path})
+		again, err := backend.Open(ctx, backend.Options{Path: path})
 		if err != nil {
 			b.Fatal(err)
 		}

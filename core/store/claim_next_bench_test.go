@@ -1,9 +1,11 @@
-package store
+package store_test
 
 import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/agenttool/collab/core/store"
 )
 
 // BenchmarkClaimTask measures one legacy claim of a task with a path
@@ -15,17 +17,17 @@ import (
 func BenchmarkClaimTask(b *testing.B) {
 	st, ws := benchStore(b, 1)
 	ctx := context.Background()
-	who := LabelActor("bench")
+	who := store.LabelActor("bench")
 	for i := 0; i <= 20; i++ {
 		id := fmt.Sprintf("task_%d", i)
-		if _, err := st.CreateTask(ctx, who, CreateTaskInput{WorkspaceID: ws, IdempotencyKey: "c" + id, TaskID: ptr(id),
+		if _, err := st.CreateTask(ctx, who, store.CreateTaskInput{WorkspaceID: ws, IdempotencyKey: "c" + id, TaskID: ptr(id),
 			Title: "bench", PathScopes: []string{"src/" + id}}); err != nil {
 			b.Fatal(err)
 		}
 		if i == 0 {
 			continue
 		}
-		if _, err := st.ClaimTask(ctx, who, ClaimInput{WorkspaceID: ws, TaskID: id, IdempotencyKey: "k" + id,
+		if _, err := st.ClaimTask(ctx, who, store.ClaimInput{WorkspaceID: ws, TaskID: id, IdempotencyKey: "k" + id,
 			ExpectedVersion: 1}); err != nil {
 			b.Fatal(err)
 		}
@@ -34,7 +36,7 @@ func BenchmarkClaimTask(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := st.ClaimTask(ctx, who, ClaimInput{WorkspaceID: ws, TaskID: "task_0", IdempotencyKey: fmt.Sprintf("k%d", i),
+		if _, err := st.ClaimTask(ctx, who, store.ClaimInput{WorkspaceID: ws, TaskID: "task_0", IdempotencyKey: fmt.Sprintf("k%d", i),
 			ExpectedVersion: version}); err != nil {
 			b.Fatal(err)
 		}
@@ -43,7 +45,7 @@ func BenchmarkClaimTask(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := st.ReleaseLease(ctx, who, LeaseInput{WorkspaceID: ws, TaskID: t.ID, LeaseID: *t.LeaseID,
+		if _, err := st.ReleaseLease(ctx, who, store.LeaseInput{WorkspaceID: ws, TaskID: t.ID, LeaseID: *t.LeaseID,
 			IdempotencyKey: fmt.Sprintf("r%d", i), ExpectedVersion: t.Version}, nil); err != nil {
 			b.Fatal(err)
 		}
@@ -83,20 +85,20 @@ func BenchmarkNextAndAck(b *testing.B) {
 // benchClaimedStore is a workspace with 30 tasks claimed by one session,
 // each over a path scope of its own, and 20 reports: what a busy
 // repository's status and polls read.
-func benchClaimedStore(b *testing.B) (*Store, StartedSession) {
+func benchClaimedStore(b *testing.B) (*store.Store, store.StartedSession) {
 	b.Helper()
 	st, ss := benchSession(b)
 	ctx := context.Background()
 	cred := benchCred(ss)
-	who := SessionActor(cred)
+	who := store.SessionActor(cred)
 	ws := ss.Session.WorkspaceID
 	for i := range 30 {
 		id := fmt.Sprintf("task_%d", i)
-		if _, err := st.CreateTask(ctx, who, CreateTaskInput{WorkspaceID: ws, IdempotencyKey: "c" + id, TaskID: ptr(id),
+		if _, err := st.CreateTask(ctx, who, store.CreateTaskInput{WorkspaceID: ws, IdempotencyKey: "c" + id, TaskID: ptr(id),
 			Title: "bench " + id, PathScopes: []string{"src/" + id + "/", "docs/" + id + ".md"}}); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := st.ClaimTask(ctx, who, ClaimInput{WorkspaceID: ws, TaskID: id, IdempotencyKey: "k" + id,
+		if _, err := st.ClaimTask(ctx, who, store.ClaimInput{WorkspaceID: ws, TaskID: id, IdempotencyKey: "k" + id,
 			ExpectedVersion: 1}); err != nil {
 			b.Fatal(err)
 		}

@@ -1,23 +1,25 @@
-package store
+package store_test
 
 import (
 	"bytes"
 	"encoding/json"
 	"testing"
+
+	"github.com/agenttool/collab/core/store"
 )
 
 // claimed creates a coordination task for ss, claims it, and returns the
 // claim's lease id (the task is then at version 2).
-func (f *reportFixture) claimed(ss StartedSession, id string) string {
+func (f *reportFixture) claimed(ss store.StartedSession, id string) string {
 	f.t.Helper()
 	f.task(ss, id)
-	out, err := answerJSON(f.s.ClaimTask(f.ctx, SessionActor(cred(ss)), ClaimInput{WorkspaceID: ss.Workspace.ID, TaskID: id,
+	out, err := answerJSON(f.s.ClaimTask(f.ctx, store.SessionActor(cred(ss)), store.ClaimInput{WorkspaceID: ss.Workspace.ID, TaskID: id,
 		IdempotencyKey: f.nextKey(), ExpectedVersion: 1}))
 	if err != nil {
 		f.t.Fatalf("claim %s: %v", id, err)
 	}
 	var r struct {
-		Task Task `json:"task"`
+		Task store.Task `json:"task"`
 	}
 	if err := json.Unmarshal(out, &r); err != nil || r.Task.LeaseID == nil {
 		f.t.Fatalf("claim answer %s: %v", out, err)
@@ -28,7 +30,7 @@ func (f *reportFixture) claimed(ss StartedSession, id string) string {
 func (f *reportFixture) storedReceipt(key string) string {
 	f.t.Helper()
 	var s string
-	if err := f.s.raw().QueryRowContext(f.ctx, "SELECT response_json FROM mutations WHERE idempotency_key = ?", key).Scan(&s); err != nil {
+	if err := readPool(f.s).QueryRowContext(f.ctx, "SELECT response_json FROM mutations WHERE idempotency_key = ?", key).Scan(&s); err != nil {
 		f.t.Fatalf("receipt %s: %v", key, err)
 	}
 	return s
@@ -42,8 +44,8 @@ func TestReceiptsHoldTheBareObjectAndReplaysWrapIt(t *testing.T) {
 	f := newReportFixture(t)
 	ws := f.a.Workspace.ID
 	id := "bare"
-	in := CreateTaskInput{WorkspaceID: ws, IdempotencyKey: "legacy-create", TaskID: &id, Title: "T \u2028 line"}
-	answer, err := answerJSON(f.s.CreateTask(f.ctx, LabelActor("carol"), in))
+	in := store.CreateTaskInput{WorkspaceID: ws, IdempotencyKey: "legacy-create", TaskID: &id, Title: "T \u2028 line"}
+	answer, err := answerJSON(f.s.CreateTask(f.ctx, store.LabelActor("carol"), in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,24 +56,24 @@ func TestReceiptsHoldTheBareObjectAndReplaysWrapIt(t *testing.T) {
 	if !bytes.Contains(answer, []byte("\u2028")) {
 		t.Errorf("U+2028 is not written raw: %s", answer)
 	}
-	replay, err := answerJSON(f.s.CreateTask(f.ctx, LabelActor("carol"), in))
+	replay, err := answerJSON(f.s.CreateTask(f.ctx, store.LabelActor("carol"), in))
 	if err != nil || !bytes.Equal(replay, answer) {
 		t.Fatalf("replay %s (%v), want %s", replay, err, answer)
 	}
-	if err := f.s.rawWrite(f.ctx, func(tx *Tx) error {
+	if err := rawWrite(f.ctx, f.s, func(tx *Tx) error {
 		_, err := tx.ExecContext(f.ctx, `UPDATE mutations SET response_json = '{"task":' || response_json || '}'
 WHERE idempotency_key = 'legacy-create'`)
 		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if replay, err := answerJSON(f.s.CreateTask(f.ctx, LabelActor("carol"), in)); err != nil || !bytes.Equal(replay, answer) {
+	if replay, err := answerJSON(f.s.CreateTask(f.ctx, store.LabelActor("carol"), in)); err != nil || !bytes.Equal(replay, answer) {
 		t.Fatalf("replay of an old wrapped receipt %s (%v), want %s", replay, err, answer)
 	}
 
 	lease := f.claimed(f.a, "attach")
-	att, err := answerJSON(f.s.AttachArtifact(f.ctx, SessionActor(cred(f.a)), LeaseInput{WorkspaceID: ws, TaskID: "attach",
-		LeaseID: lease, IdempotencyKey: "attach-key", ExpectedVersion: 2}, ArtifactInput{Kind: "file", URI: "file:///x"}))
+	att, err := answerJSON(f.s.AttachArtifact(f.ctx, store.SessionActor(cred(f.a)), store.LeaseInput{WorkspaceID: ws, TaskID: "attach",
+		LeaseID: lease, IdempotencyKey: "attach-key", ExpectedVersion: 2}, store.ArtifactInput{Kind: "file", URI: "file:///x"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +82,7 @@ WHERE idempotency_key = 'legacy-create'`)
 	}
 }
 
-func ptrCred(c Credential) *Credential { return &c }
+func ptrCred(c store.Credential) *store.Credential { return &c }
 
 // TestSessionOfferJudgesTheTargetBeforeTheTask: a stale version or an
 // unknown task does not hide a bad target.
@@ -89,7 +91,7 @@ func TestSessionOfferJudgesTheTargetBeforeTheTask(t *testing.T) {
 	ws := f.a.Workspace.ID
 	lease := f.claimed(f.a, "offered")
 	offer := func(task string, version int64, to string) error {
-		_, err := answerJSON(f.s.OfferHandoff(f.ctx, SessionActor(cred(f.a)), OfferInput{Lease: LeaseInput{WorkspaceID: ws, TaskID: task,
+		_, err := answerJSON(f.s.OfferHandoff(f.ctx, store.SessionActor(cred(f.a)), store.OfferInput{Lease: store.LeaseInput{WorkspaceID: ws, TaskID: task,
 			LeaseID: lease, IdempotencyKey: f.nextKey(), ExpectedVersion: version}, ToSessionID: &to, Summary: "s"}))
 		return err
 	}
@@ -107,16 +109,16 @@ func TestSessionReleaseJournalsOfferExpiryWithoutASession(t *testing.T) {
 	ws := f.a.Workspace.ID
 	lease := f.claimed(f.a, "released")
 	to := f.b.Session.ID
-	if _, err := answerJSON(f.s.OfferHandoff(f.ctx, SessionActor(cred(f.a)), OfferInput{Lease: LeaseInput{WorkspaceID: ws, TaskID: "released",
+	if _, err := answerJSON(f.s.OfferHandoff(f.ctx, store.SessionActor(cred(f.a)), store.OfferInput{Lease: store.LeaseInput{WorkspaceID: ws, TaskID: "released",
 		LeaseID: lease, IdempotencyKey: f.nextKey(), ExpectedVersion: 2}, ToSessionID: &to, Summary: "s"})); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := answerJSON(f.s.ReleaseLease(f.ctx, SessionActor(cred(f.a)), LeaseInput{WorkspaceID: ws, TaskID: "released", LeaseID: lease,
+	if _, err := answerJSON(f.s.ReleaseLease(f.ctx, store.SessionActor(cred(f.a)), store.LeaseInput{WorkspaceID: ws, TaskID: "released", LeaseID: lease,
 		IdempotencyKey: f.nextKey(), ExpectedVersion: 3}, nil)); err != nil {
 		t.Fatal(err)
 	}
 	var seq int64
-	if err := f.s.raw().QueryRowContext(f.ctx, "SELECT sequence FROM events WHERE type = 'handoff.expired'").Scan(&seq); err != nil {
+	if err := readPool(f.s).QueryRowContext(f.ctx, "SELECT sequence FROM events WHERE type = 'handoff.expired'").Scan(&seq); err != nil {
 		t.Fatal(err)
 	}
 	if _, session, _ := f.eventAt(ws, seq); session.Valid {
@@ -128,7 +130,7 @@ func TestSessionReleaseJournalsOfferExpiryWithoutASession(t *testing.T) {
 func TestBlankPresenceLabelsAreAbsent(t *testing.T) {
 	f := newReportFixture(t)
 	for i, blank := range []string{"   ", "\u3000", "\ufeff"} {
-		p, err := f.s.JoinPresence(f.ctx, JoinInput{WorkspaceID: f.a.Workspace.ID, ClientInstanceID: "client-" + string(rune('a'+i)),
+		p, err := f.s.JoinPresence(f.ctx, store.JoinInput{WorkspaceID: f.a.Workspace.ID, ClientInstanceID: "client-" + string(rune('a'+i)),
 			ActorLabel: "al", RuntimeKind: "codex", ProviderLabel: ptr(blank), ModelLabel: ptr(blank)})
 		if err != nil {
 			t.Fatalf("%q: %v", blank, err)

@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttool/collab/core/backend"
+	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/stress"
 )
 
@@ -42,11 +44,11 @@ func TestOneStoreServesManyGoroutinesAtOnce(t *testing.T) {
 	// the stacks, so a hang shows where it waits.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	s, err := Open(ctx, Options{Path: filepath.Join(dir, "state", "collab.sqlite")})
+	s, err := backend.Open(ctx, backend.Options{Path: filepath.Join(dir, "state", "collab.sqlite")})
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
-	seed, err := s.StartSession(ctx, StartSessionInput{RootPath: root, Actor: "seed"})
+	seed, err := s.StartSession(ctx, store.StartSessionInput{RootPath: root, Actor: "seed"})
 	if err != nil {
 		t.Fatalf("start seed session: %v", err)
 	}
@@ -122,7 +124,7 @@ func TestOneStoreServesManyGoroutinesAtOnce(t *testing.T) {
 
 // checkConcurrentOutcome confirms every writer's work landed: all tasks
 // completed, its reports and decisions present, and a valid chain.
-func checkConcurrentOutcome(t *testing.T, ctx context.Context, s *Store, wsID string, cycles int) {
+func checkConcurrentOutcome(t *testing.T, ctx context.Context, s *store.Store, wsID string, cycles int) {
 	t.Helper()
 	tasks, err := s.ListTasks(ctx, wsID, "")
 	if err != nil {
@@ -139,7 +141,7 @@ func checkConcurrentOutcome(t *testing.T, ctx context.Context, s *Store, wsID st
 	// A session's decision is a report of kind decision; a completion adds
 	// an observation report of its own beside the round's observation.
 	kinds := map[string]int{}
-	rows, err := s.raw().QueryContext(ctx, "SELECT kind, count(*) FROM reports GROUP BY kind")
+	rows, err := readPool(s).QueryContext(ctx, "SELECT kind, count(*) FROM reports GROUP BY kind")
 	if err != nil {
 		t.Fatalf("count reports: %v", err)
 	}
@@ -173,7 +175,7 @@ func checkConcurrentOutcome(t *testing.T, ctx context.Context, s *Store, wsID st
 // life cycle between two fresh sessions of its own.
 type storeWorker struct {
 	ctx        context.Context
-	s          *Store
+	s          *store.Store
 	root, wsID string
 	id, keys   int
 	ticks      chan<- struct{}
@@ -191,10 +193,10 @@ func (w *storeWorker) key() string {
 }
 
 // decodeTaskResult decodes the task (and handoff) a task mutation returns.
-func decodeTaskResult(raw json.RawMessage, err error) (Task, Handoff, error) {
+func decodeTaskResult(raw json.RawMessage, err error) (store.Task, store.Handoff, error) {
 	var out struct {
-		Task    Task    `json:"task"`
-		Handoff Handoff `json:"handoff"`
+		Task    store.Task    `json:"task"`
+		Handoff store.Handoff `json:"handoff"`
 	}
 	if err != nil {
 		return out.Task, out.Handoff, err
@@ -206,21 +208,21 @@ func decodeTaskResult(raw json.RawMessage, err error) (Task, Handoff, error) {
 }
 
 // lease addresses the lease t holds with a fresh idempotency key.
-func (w *storeWorker) lease(t Task) LeaseInput {
+func (w *storeWorker) lease(t store.Task) store.LeaseInput {
 	var id string
 	if t.LeaseID != nil {
 		id = *t.LeaseID
 	}
-	return LeaseInput{WorkspaceID: w.wsID, TaskID: t.ID, LeaseID: id, IdempotencyKey: w.key(), ExpectedVersion: t.Version}
+	return store.LeaseInput{WorkspaceID: w.wsID, TaskID: t.ID, LeaseID: id, IdempotencyKey: w.key(), ExpectedVersion: t.Version}
 }
 
 func (w *storeWorker) round(r int) error {
 	ctx, s := w.ctx, w.s
-	a, err := s.StartSession(ctx, StartSessionInput{RootPath: w.root, Actor: fmt.Sprintf("writer-%d", w.id)})
+	a, err := s.StartSession(ctx, store.StartSessionInput{RootPath: w.root, Actor: fmt.Sprintf("writer-%d", w.id)})
 	if err != nil {
 		return fmt.Errorf("start session: %w", err)
 	}
-	b, err := s.StartSession(ctx, StartSessionInput{RootPath: w.root, Actor: fmt.Sprintf("partner-%d", w.id)})
+	b, err := s.StartSession(ctx, store.StartSessionInput{RootPath: w.root, Actor: fmt.Sprintf("partner-%d", w.id)})
 	if err != nil {
 		return fmt.Errorf("start partner session: %w", err)
 	}
@@ -232,11 +234,11 @@ func (w *storeWorker) round(r int) error {
 	if err := w.lifeCycle(ca, cb, b.Session.ID, task); err != nil {
 		return fmt.Errorf("task %s: %w", task, err)
 	}
-	if _, err := answerJSON(s.AppendReport(ctx, ca, AppendReportInput{IdempotencyKey: w.key(), TaskID: &task,
+	if _, err := answerJSON(s.AppendReport(ctx, ca, store.AppendReportInput{IdempotencyKey: w.key(), TaskID: &task,
 		Kind: "observation", Body: fmt.Sprintf("round %d of writer %d", r, w.id)})); err != nil {
 		return fmt.Errorf("append report: %w", err)
 	}
-	if _, err := answerJSON(s.RecordDecision(ctx, SessionActor(cb), RecordDecisionInput{IdempotencyKey: w.key(),
+	if _, err := answerJSON(s.RecordDecision(ctx, store.SessionActor(cb), store.RecordDecisionInput{IdempotencyKey: w.key(),
 		Topic: fmt.Sprintf("topic-%d-%d", w.id, r), Decision: "keep going",
 		AuthorityScope: ptr("this task"), AuthorityBasis: ptr("assigned by the lead")})); err != nil {
 		return fmt.Errorf("record decision: %w", err)
@@ -248,7 +250,7 @@ func (w *storeWorker) round(r int) error {
 	if _, err := s.AckCursor(ctx, cb, w.wsID, next.Events.NextAnchor, next.Session.CursorVersion); err != nil {
 		return fmt.Errorf("ack cursor: %w", err)
 	}
-	for _, c := range []Credential{ca, cb} {
+	for _, c := range []store.Credential{ca, cb} {
 		if _, err := s.EndSession(ctx, c, nil); err != nil {
 			return fmt.Errorf("end session: %w", err)
 		}
@@ -259,43 +261,43 @@ func (w *storeWorker) round(r int) error {
 // lifeCycle creates a task as a, claims, renews, reports progress,
 // releases and claims it again, blocks, unblocks and claims it a third
 // time, then offers it to session toB, which accepts and completes it.
-func (w *storeWorker) lifeCycle(ca, cb Credential, toB, id string) error {
+func (w *storeWorker) lifeCycle(ca, cb store.Credential, toB, id string) error {
 	ctx, s := w.ctx, w.s
 	mode := "coordination"
-	t, _, err := decodeTaskResult(answerJSON(s.CreateTask(ctx, SessionActor(ca), CreateTaskInput{IdempotencyKey: w.key(), TaskID: &id,
+	t, _, err := decodeTaskResult(answerJSON(s.CreateTask(ctx, store.SessionActor(ca), store.CreateTaskInput{IdempotencyKey: w.key(), TaskID: &id,
 		Title: "Task " + id, WorkMode: &mode})))
 	if err != nil {
 		return fmt.Errorf("create: %w", err)
 	}
 	steps := []struct {
 		name string
-		run  func(t Task) (json.RawMessage, error)
+		run  func(t store.Task) (json.RawMessage, error)
 	}{
-		{"claim", func(t Task) (json.RawMessage, error) {
-			return answerJSON(s.ClaimTask(ctx, SessionActor(ca), ClaimInput{TaskID: t.ID, IdempotencyKey: w.key(), ExpectedVersion: t.Version}))
+		{"claim", func(t store.Task) (json.RawMessage, error) {
+			return answerJSON(s.ClaimTask(ctx, store.SessionActor(ca), store.ClaimInput{TaskID: t.ID, IdempotencyKey: w.key(), ExpectedVersion: t.Version}))
 		}},
-		{"renew", func(t Task) (json.RawMessage, error) {
+		{"renew", func(t store.Task) (json.RawMessage, error) {
 			ttl := int64(600)
-			return answerJSON(s.RenewLease(ctx, SessionActor(ca), w.lease(t), &ttl))
+			return answerJSON(s.RenewLease(ctx, store.SessionActor(ca), w.lease(t), &ttl))
 		}},
-		{"progress", func(t Task) (json.RawMessage, error) {
-			return answerJSON(s.RecordProgress(ctx, SessionActor(ca), w.lease(t), "halfway"))
+		{"progress", func(t store.Task) (json.RawMessage, error) {
+			return answerJSON(s.RecordProgress(ctx, store.SessionActor(ca), w.lease(t), "halfway"))
 		}},
-		{"release", func(t Task) (json.RawMessage, error) {
+		{"release", func(t store.Task) (json.RawMessage, error) {
 			summary := "handing back"
-			return answerJSON(s.ReleaseLease(ctx, SessionActor(ca), w.lease(t), &summary))
+			return answerJSON(s.ReleaseLease(ctx, store.SessionActor(ca), w.lease(t), &summary))
 		}},
-		{"reclaim", func(t Task) (json.RawMessage, error) {
-			return answerJSON(s.ClaimTask(ctx, SessionActor(ca), ClaimInput{TaskID: t.ID, IdempotencyKey: w.key(), ExpectedVersion: t.Version}))
+		{"reclaim", func(t store.Task) (json.RawMessage, error) {
+			return answerJSON(s.ClaimTask(ctx, store.SessionActor(ca), store.ClaimInput{TaskID: t.ID, IdempotencyKey: w.key(), ExpectedVersion: t.Version}))
 		}},
-		{"block", func(t Task) (json.RawMessage, error) {
-			return answerJSON(s.BlockTask(ctx, SessionActor(ca), w.lease(t), "waiting on a review"))
+		{"block", func(t store.Task) (json.RawMessage, error) {
+			return answerJSON(s.BlockTask(ctx, store.SessionActor(ca), w.lease(t), "waiting on a review"))
 		}},
-		{"unblock", func(t Task) (json.RawMessage, error) {
-			return answerJSON(s.UnblockTask(ctx, SessionActor(ca), UnblockInput{WorkspaceID: w.wsID, TaskID: t.ID, IdempotencyKey: w.key(), ExpectedVersion: t.Version}))
+		{"unblock", func(t store.Task) (json.RawMessage, error) {
+			return answerJSON(s.UnblockTask(ctx, store.SessionActor(ca), store.UnblockInput{WorkspaceID: w.wsID, TaskID: t.ID, IdempotencyKey: w.key(), ExpectedVersion: t.Version}))
 		}},
-		{"claim after unblock", func(t Task) (json.RawMessage, error) {
-			return answerJSON(s.ClaimTask(ctx, SessionActor(ca), ClaimInput{TaskID: t.ID, IdempotencyKey: w.key(), ExpectedVersion: t.Version}))
+		{"claim after unblock", func(t store.Task) (json.RawMessage, error) {
+			return answerJSON(s.ClaimTask(ctx, store.SessionActor(ca), store.ClaimInput{TaskID: t.ID, IdempotencyKey: w.key(), ExpectedVersion: t.Version}))
 		}},
 	}
 	for _, step := range steps {
@@ -303,15 +305,15 @@ func (w *storeWorker) lifeCycle(ca, cb Credential, toB, id string) error {
 			return fmt.Errorf("%s: %w", step.name, err)
 		}
 	}
-	t, h, err := decodeTaskResult(answerJSON(s.OfferHandoff(ctx, SessionActor(ca), OfferInput{Lease: w.lease(t), ToSessionID: &toB, Summary: "yours now"})))
+	t, h, err := decodeTaskResult(answerJSON(s.OfferHandoff(ctx, store.SessionActor(ca), store.OfferInput{Lease: w.lease(t), ToSessionID: &toB, Summary: "yours now"})))
 	if err != nil {
 		return fmt.Errorf("offer handoff: %w", err)
 	}
-	if t, _, err = decodeTaskResult(answerJSON(s.RespondToHandoff(ctx, SessionActor(cb), RespondInput{HandoffID: h.ID, IdempotencyKey: w.key(),
+	if t, _, err = decodeTaskResult(answerJSON(s.RespondToHandoff(ctx, store.SessionActor(cb), store.RespondInput{HandoffID: h.ID, IdempotencyKey: w.key(),
 		ExpectedVersion: t.Version, Response: "accept"}))); err != nil {
 		return fmt.Errorf("accept handoff: %w", err)
 	}
-	if _, _, err = decodeTaskResult(answerJSON(s.CompleteTask(ctx, SessionActor(cb), CompleteInput{Lease: w.lease(t), Summary: "done"}))); err != nil {
+	if _, _, err = decodeTaskResult(answerJSON(s.CompleteTask(ctx, store.SessionActor(cb), store.CompleteInput{Lease: w.lease(t), Summary: "done"}))); err != nil {
 		return fmt.Errorf("complete: %w", err)
 	}
 	return nil
@@ -320,22 +322,22 @@ func (w *storeWorker) lifeCycle(ca, cb Credential, toB, id string) error {
 // presence joins, heartbeats and leaves a presence hint.
 func (w *storeWorker) presence(r int) error {
 	ctx, s := w.ctx, w.s
-	p, err := s.JoinPresence(ctx, JoinInput{WorkspaceID: w.wsID, ClientInstanceID: fmt.Sprintf("client-%d-%d", w.id, r),
+	p, err := s.JoinPresence(ctx, store.JoinInput{WorkspaceID: w.wsID, ClientInstanceID: fmt.Sprintf("client-%d-%d", w.id, r),
 		ActorLabel: fmt.Sprintf("writer-%d", w.id), RuntimeKind: "test"})
 	if err != nil {
 		return fmt.Errorf("join presence: %w", err)
 	}
-	if _, err := answerJSON(s.HeartbeatPresence(ctx, PresenceUpdate{SessionID: p.ID, IdempotencyKey: w.key(), ExpectedVersion: p.Version})); err != nil {
+	if _, err := answerJSON(s.HeartbeatPresence(ctx, store.PresenceUpdate{SessionID: p.ID, IdempotencyKey: w.key(), ExpectedVersion: p.Version})); err != nil {
 		return fmt.Errorf("heartbeat: %w", err)
 	}
-	if _, err := answerJSON(s.LeavePresence(ctx, PresenceUpdate{SessionID: p.ID, IdempotencyKey: w.key(), ExpectedVersion: p.Version + 1})); err != nil {
+	if _, err := answerJSON(s.LeavePresence(ctx, store.PresenceUpdate{SessionID: p.ID, IdempotencyKey: w.key(), ExpectedVersion: p.Version + 1})); err != nil {
 		return fmt.Errorf("leave presence: %w", err)
 	}
 	return nil
 }
 
 // readOnce runs one of the store's read paths, chosen by n.
-func readOnce(ctx context.Context, s *Store, wsID, sessionID string, n int) error {
+func readOnce(ctx context.Context, s *store.Store, wsID, sessionID string, n int) error {
 	var err error
 	switch n % 9 {
 	case 0:
@@ -343,7 +345,7 @@ func readOnce(ctx context.Context, s *Store, wsID, sessionID string, n int) erro
 	case 1:
 		_, err = s.Status(ctx, wsID)
 	case 2:
-		_, err = s.ListReports(ctx, ListReportsInput{WorkspaceID: wsID})
+		_, err = s.ListReports(ctx, store.ListReportsInput{WorkspaceID: wsID})
 	case 3:
 		_, err = s.EventsSince(ctx, wsID, nil, nil, 50)
 	case 4:

@@ -6,7 +6,6 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // AckCursor moves the session's cursor forward to an exact anchor of its
@@ -14,7 +13,7 @@ import (
 // or onto a different hash is refused. It appends no event.
 func (s *Store) AckCursor(ctx context.Context, cred Credential, workspaceID string, a journal.Anchor, expectedVersion int64) (CoordinationSession, error) {
 	var out CoordinationSession
-	err := s.writeTx(ctx, func(tx engine.Tx) error {
+	err := s.writeTx(ctx, func(tx Tx) error {
 		readAheadAck(ctx, tx, cred, workspaceID, a)
 		sess, err := authenticate(ctx, tx, cred, false)
 		if err != nil {
@@ -74,7 +73,7 @@ func (s *Store) ResetCursor(ctx context.Context, cred Credential, in ResetCursor
 	_, err = mutateAsSession(ctx, s, sessionMutation[cursorAnswer]{
 		cred: cred, operation: "cursor.reset.v2", key: in.IdempotencyKey, allowRecovery: true,
 		request: map[string]any{"expected_cursor_version": in.ExpectedVersion, "target": target, "reason": reason},
-		apply: func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*cursorAnswer, error) {
+		apply: func(ctx context.Context, tx Tx, sess CoordinationSession) (*cursorAnswer, error) {
 			return s.applyReset(ctx, tx, sess, in, reason)
 		},
 	})
@@ -93,7 +92,7 @@ func (s *Store) ResetCursor(ctx context.Context, cred Credential, in ResetCursor
 	return sess, nil
 }
 
-func (s *Store) applyReset(ctx context.Context, tx engine.Tx, sess CoordinationSession, in ResetCursorInput, reason string) (*cursorAnswer, error) {
+func (s *Store) applyReset(ctx context.Context, tx Tx, sess CoordinationSession, in ResetCursorInput, reason string) (*cursorAnswer, error) {
 	if sess.CursorVersion != in.ExpectedVersion {
 		return nil, collaberr.New(collaberr.CursorVersionConflict, "The session cursor moved since you read it; read the session again")
 	}
@@ -104,7 +103,7 @@ func (s *Store) applyReset(ctx context.Context, tx engine.Tx, sess CoordinationS
 	resetID := "cursor_reset_" + newUUID()
 	gen := sess.ResetGeneration + 1
 	from := sess.Cursor
-	if err := tx.ResetCursor(ctx, engine.CursorReset{ID: resetID, SessionID: sess.ID, From: from, To: in.Target,
+	if err := tx.ResetCursor(ctx, CursorReset{ID: resetID, SessionID: sess.ID, From: from, To: in.Target,
 		Reason: reason, Generation: gen, CreatedAt: now}); err != nil {
 		return nil, err
 	}

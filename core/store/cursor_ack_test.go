@@ -1,8 +1,10 @@
-package store
+package store_test
 
 import (
 	"reflect"
 	"testing"
+
+	"github.com/agenttool/collab/core/store"
 )
 
 // TestAckAnswersTheSessionAsStored checks that collab_cursor_ack's answer,
@@ -10,7 +12,7 @@ import (
 // acknowledgement left it.
 func TestAckAnswersTheSessionAsStored(t *testing.T) {
 	f := newReportFixture(t)
-	if _, err := f.append(f.b, AppendReportInput{Kind: "observation", Body: "something to read"}); err != nil {
+	if _, err := f.append(f.b, store.AppendReportInput{Kind: "observation", Body: "something to read"}); err != nil {
 		t.Fatal(err)
 	}
 	next, err := f.s.NextForSession(f.ctx, cred(f.a), nil, 50)

@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"bytes"
@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/gitstate"
+	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/store/sqlite"
 )
 
@@ -101,7 +103,7 @@ func TestSidecarsNotPrivateToThisUserAreRefusedBeforeSQLiteReplaysThem(t *testin
 			before := readFile(t, db)
 			tc.plant(t, db)
 			for _, readOnly := range []bool{false, true} {
-				st, err := Open(context.Background(), Options{Path: db, ReadOnly: readOnly})
+				st, err := backend.Open(context.Background(), backend.Options{Path: db, ReadOnly: readOnly})
 				if err == nil {
 					st.Close()
 				}
@@ -132,7 +134,7 @@ func TestARefusedOpenNeverCheckpointsTheLogIntoTheMainFile(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := readFile(t, db)
-			st, err := Open(context.Background(), Options{Path: db})
+			st, err := backend.Open(context.Background(), backend.Options{Path: db})
 			if err == nil {
 				st.Close()
 			}
@@ -168,7 +170,7 @@ func TestADamagedPageIsReportedAsCorruptionNotAsForeignKeys(t *testing.T) {
 	copyFile(t, currentFixture, db, 0o600)
 	corruptLastPage(t, db)
 	before := readFile(t, db)
-	st, err := Open(context.Background(), Options{Path: db})
+	st, err := backend.Open(context.Background(), backend.Options{Path: db})
 	if err == nil {
 		st.Close()
 	}
@@ -177,7 +179,7 @@ func TestADamagedPageIsReportedAsCorruptionNotAsForeignKeys(t *testing.T) {
 		t.Fatal("the refused open changed the damaged file")
 	}
 
-	ro, err := Open(context.Background(), Options{Path: db, ReadOnly: true})
+	ro, err := backend.Open(context.Background(), backend.Options{Path: db, ReadOnly: true})
 	if err != nil {
 		t.Fatalf("a damaged file should still open for inspection: %v", err)
 	}
@@ -191,7 +193,7 @@ func TestADamagedPageIsReportedAsCorruptionNotAsForeignKeys(t *testing.T) {
 func TestQuickCheckFindsNothingInASoundFile(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "collab.sqlite")
 	copyFile(t, currentFixture, db, 0o600)
-	st, err := Open(context.Background(), Options{Path: db, ReadOnly: true})
+	st, err := backend.Open(context.Background(), backend.Options{Path: db, ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,16 +230,16 @@ func TestWritesAreRefusedOnceTheFileIsDeletedOrReplaced(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			db := filepath.Join(dir, "collab.sqlite")
-			st, err := Open(context.Background(), Options{Path: db, Observe: fixedObserve})
+			st, err := backend.Open(context.Background(), backend.Options{Path: db, Observe: fixedObserve})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer st.Close()
-			if _, err := st.OpenWorkspace(context.Background(), OpenWorkspaceInput{RootPath: dir, Actor: "a"}); err != nil {
+			if _, err := st.OpenWorkspace(context.Background(), store.OpenWorkspaceInput{RootPath: dir, Actor: "a"}); err != nil {
 				t.Fatal(err)
 			}
 			tc.replace(t, db)
-			_, err = st.OpenWorkspace(context.Background(), OpenWorkspaceInput{RootPath: filepath.Join(dir, "b"), Actor: "a"})
+			_, err = st.OpenWorkspace(context.Background(), store.OpenWorkspaceInput{RootPath: filepath.Join(dir, "b"), Actor: "a"})
 			requireCode(t, err, "database_file_replaced")
 		})
 	}
@@ -254,7 +256,7 @@ func BenchmarkCheckSameFile(b *testing.B) {
 	st, _ := benchStore(b, 1)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := st.sqliteDB().CheckSameFile(); err != nil {
+		if err := sqliteDB(st).CheckSameFile(); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -267,19 +269,19 @@ func BenchmarkCheckSameFile(b *testing.B) {
 func TestAReadOnlyStoreSeesLaterWrites(t *testing.T) {
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "collab.sqlite")
-	w, err := Open(ctx, Options{Path: db})
+	w, err := backend.Open(ctx, backend.Options{Path: db})
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.Close()
-	ro, err := Open(ctx, Options{Path: db, ReadOnly: true})
+	ro, err := backend.Open(ctx, backend.Options{Path: db, ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ro.Close()
 	count := func() int {
 		var n int
-		if err := ro.raw().QueryRowContext(ctx, "SELECT count(*) FROM workspaces").Scan(&n); err != nil {
+		if err := readPool(ro).QueryRowContext(ctx, "SELECT count(*) FROM workspaces").Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n
@@ -287,12 +289,12 @@ func TestAReadOnlyStoreSeesLaterWrites(t *testing.T) {
 	if count() != 0 {
 		t.Fatal("a new file should hold no workspace")
 	}
-	w, err = Open(ctx, Options{Path: db})
+	w, err = backend.Open(ctx, backend.Options{Path: db})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	if _, err := w.OpenWorkspace(ctx, OpenWorkspaceInput{RootPath: t.TempDir(), Actor: "a"}); err != nil {
+	if _, err := w.OpenWorkspace(ctx, store.OpenWorkspaceInput{RootPath: t.TempDir(), Actor: "a"}); err != nil {
 		t.Fatal(err)
 	}
 	if count() != 1 {

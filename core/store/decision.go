@@ -6,7 +6,6 @@ import (
 	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // RecordDecisionInput is one decision as collab_decision_record receives it.
@@ -71,7 +70,7 @@ func (s *Store) recordDecisionAsLabel(ctx context.Context, in RecordDecisionInpu
 	}
 	return mutateAsActor(ctx, s, legacyMutation[DecisionAnswer]{
 		workspaceID: in.WorkspaceID, actor: f.actor, operation: "decision.record", key: f.key, request: request,
-		apply: func(ctx context.Context, tx engine.Tx) (*DecisionAnswer, error) {
+		apply: func(ctx context.Context, tx Tx) (*DecisionAnswer, error) {
 			return s.insertDecision(ctx, tx, in.WorkspaceID, f)
 		},
 	})
@@ -80,8 +79,8 @@ func (s *Store) recordDecisionAsLabel(ctx context.Context, in RecordDecisionInpu
 // decisionWriter is what recording a legacy decision needs: the decision
 // records and the journal, for its decision.recorded event.
 type decisionWriter interface {
-	engine.Decisions
-	engine.Journal
+	Decisions
+	Journal
 }
 
 func (s *Store) insertDecision(ctx context.Context, tx decisionWriter, wsID string, f decisionFields) (*DecisionAnswer, error) {

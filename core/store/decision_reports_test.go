@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"crypto/sha256"
@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/agenttool/collab/core/store"
 )
 
 // TestRecordDecisionLegacyWritesRowEventAndReceipt proves the legacy path:
@@ -17,13 +19,13 @@ func TestRecordDecisionLegacyWritesRowEventAndReceipt(t *testing.T) {
 	f := newReportFixture(t)
 	v := loadReportVectors(t)
 	ws := f.a.Workspace.ID
-	in := RecordDecisionInput{WorkspaceID: ws, IdempotencyKey: "d1", Topic: " Branching ",
+	in := store.RecordDecisionInput{WorkspaceID: ws, IdempotencyKey: "d1", Topic: " Branching ",
 		Decision: "Trunk based", Rationale: ptr("   "), AuthorityScope: ptr("ignored in legacy mode")}
-	raw, err := answerJSON(f.s.RecordDecision(f.ctx, LabelActor(" lead "), in))
+	raw, err := answerJSON(f.s.RecordDecision(f.ctx, store.LabelActor(" lead "), in))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out struct{ Decision Decision }
+	var out struct{ Decision store.Decision }
 	if err := json.Unmarshal(raw, &out); err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +41,7 @@ func TestRecordDecisionLegacyWritesRowEventAndReceipt(t *testing.T) {
 		t.Fatalf("event %s session %v payload %v", typ, session, payload)
 	}
 	var op, hash string
-	if err := f.s.raw().QueryRow("SELECT operation, request_hash FROM mutations WHERE actor = 'lead' AND idempotency_key = 'd1'").
+	if err := readPool(f.s).QueryRow("SELECT operation, request_hash FROM mutations WHERE actor = 'lead' AND idempotency_key = 'd1'").
 		Scan(&op, &hash); err != nil {
 		t.Fatal(err)
 	}
@@ -48,12 +50,12 @@ func TestRecordDecisionLegacyWritesRowEventAndReceipt(t *testing.T) {
 		t.Fatalf("receipt %s %s", op, hash)
 	}
 	before := f.footprint()
-	again, err := answerJSON(f.s.RecordDecision(f.ctx, LabelActor(" lead "), in))
+	again, err := answerJSON(f.s.RecordDecision(f.ctx, store.LabelActor(" lead "), in))
 	if err != nil || string(again) != string(raw) {
 		t.Fatalf("replay %s, %v; want %s", again, err, raw)
 	}
 	in.Decision = "Release branches"
-	_, err = answerJSON(f.s.RecordDecision(f.ctx, LabelActor(" lead "), in))
+	_, err = answerJSON(f.s.RecordDecision(f.ctx, store.LabelActor(" lead "), in))
 	wantCode(t, err, "idempotency_conflict")
 	if after := f.footprint(); after != before {
 		t.Fatalf("retries wrote something: %+v -> %+v", before, after)
@@ -68,15 +70,15 @@ func TestRecordDecisionLegacyValidationOrder(t *testing.T) {
 	cases := []struct {
 		name  string
 		actor string
-		in    RecordDecisionInput
+		in    store.RecordDecisionInput
 		code  string
 	}{
-		{"actor first", " ", RecordDecisionInput{IdempotencyKey: "bad key", WorkspaceID: "ws_missing"}, "invalid_actor"},
-		{"key before topic", "", RecordDecisionInput{IdempotencyKey: "bad key", Topic: " "}, "invalid_idempotency_key"},
-		{"topic before decision", "", RecordDecisionInput{Topic: long(501), Decision: " "}, "invalid_topic"},
-		{"decision before rationale", "", RecordDecisionInput{Decision: long(4001), Rationale: ptr(long(4001))}, "invalid_decision"},
-		{"rationale", "", RecordDecisionInput{Rationale: ptr("a\x00b"), WorkspaceID: "ws_missing"}, "invalid_rationale"},
-		{"then the workspace", "", RecordDecisionInput{WorkspaceID: "ws_missing"}, "workspace_not_found"},
+		{"actor first", " ", store.RecordDecisionInput{IdempotencyKey: "bad key", WorkspaceID: "ws_missing"}, "invalid_actor"},
+		{"key before topic", "", store.RecordDecisionInput{IdempotencyKey: "bad key", Topic: " "}, "invalid_idempotency_key"},
+		{"topic before decision", "", store.RecordDecisionInput{Topic: long(501), Decision: " "}, "invalid_topic"},
+		{"decision before rationale", "", store.RecordDecisionInput{Decision: long(4001), Rationale: ptr(long(4001))}, "invalid_decision"},
+		{"rationale", "", store.RecordDecisionInput{Rationale: ptr("a\x00b"), WorkspaceID: "ws_missing"}, "invalid_rationale"},
+		{"then the workspace", "", store.RecordDecisionInput{WorkspaceID: "ws_missing"}, "workspace_not_found"},
 	}
 	before := f.footprint()
 	for _, c := range cases {
@@ -93,7 +95,7 @@ func TestRecordDecisionLegacyValidationOrder(t *testing.T) {
 			fill(&in.IdempotencyKey, "k")
 			fill(&in.Topic, "Topic")
 			fill(&in.Decision, "Decision")
-			_, err := answerJSON(f.s.RecordDecision(f.ctx, LabelActor(actor), in))
+			_, err := answerJSON(f.s.RecordDecision(f.ctx, store.LabelActor(actor), in))
 			wantCode(t, err, c.code)
 		})
 	}
@@ -116,7 +118,7 @@ func TestDecisionBodyUsesRawPieces(t *testing.T) {
 		{" Release ", " Ship ", ptr("  "), " Release :  Ship \nRationale:   "},
 	}
 	for _, c := range cases {
-		got := decisionBody(RecordDecisionInput{Topic: c.topic, Decision: c.decision, Rationale: c.rationale})
+		got := store.DecisionBody(store.RecordDecisionInput{Topic: c.topic, Decision: c.decision, Rationale: c.rationale})
 		if got != c.want {
 			t.Errorf("decisionBody(%q, %q, %v) = %q, want %q", c.topic, c.decision, c.rationale, got, c.want)
 		}
@@ -128,23 +130,23 @@ func TestDecisionBodyUsesRawPieces(t *testing.T) {
 // a trimmed composed body, refused without both authority fields.
 func TestRecordDecisionForSessionBecomesADecisionReport(t *testing.T) {
 	f := newReportFixture(t)
-	in := RecordDecisionInput{IdempotencyKey: "bd1", Topic: " Release", Decision: "Ship ", Rationale: ptr(" "),
+	in := store.RecordDecisionInput{IdempotencyKey: "bd1", Topic: " Release", Decision: "Ship ", Rationale: ptr(" "),
 		AuthorityScope: ptr("release timing")}
 	before := f.footprint()
-	_, err := answerJSON(f.s.RecordDecision(f.ctx, SessionActor(cred(f.a)), in))
+	_, err := answerJSON(f.s.RecordDecision(f.ctx, store.SessionActor(cred(f.a)), in))
 	wantCode(t, err, "decision_authority_required")
 	in.AuthorityBasis = ptr("\t")
-	_, err = answerJSON(f.s.RecordDecision(f.ctx, SessionActor(cred(f.a)), in))
+	_, err = answerJSON(f.s.RecordDecision(f.ctx, store.SessionActor(cred(f.a)), in))
 	wantCode(t, err, "decision_authority_required")
 	if after := f.footprint(); after != before {
 		t.Fatalf("refusals wrote something: %+v -> %+v", before, after)
 	}
 	in.AuthorityBasis = ptr(" Delegated by the maintainer ")
-	raw, err := answerJSON(f.s.RecordDecision(f.ctx, SessionActor(cred(f.a)), in))
+	raw, err := answerJSON(f.s.RecordDecision(f.ctx, store.SessionActor(cred(f.a)), in))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out struct{ Report Report }
+	var out struct{ Report store.Report }
 	if err := json.Unmarshal(raw, &out); err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +160,7 @@ func TestRecordDecisionForSessionBecomesADecisionReport(t *testing.T) {
 		t.Fatalf("footprint %+v after %+v", got, before)
 	}
 	var op string
-	if err := f.s.raw().QueryRow("SELECT operation FROM mutations WHERE idempotency_key = 'bd1'").Scan(&op); err != nil ||
+	if err := readPool(f.s).QueryRow("SELECT operation FROM mutations WHERE idempotency_key = 'bd1'").Scan(&op); err != nil ||
 		op != "report.append.v2" {
 		t.Fatalf("receipt operation %q, %v", op, err)
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/normalize"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // The paths through which a recipient's side announces what is addressed
@@ -62,7 +61,7 @@ func (s *Store) RecordAnnouncement(ctx context.Context, cred Credential, channel
 		return 0, nil
 	}
 	recorded := 0
-	err := s.writeTx(ctx, func(tx engine.Tx) error {
+	err := s.writeTx(ctx, func(tx Tx) error {
 		recorded = 0
 		sess, err := authenticate(ctx, tx, cred, true)
 		if err != nil {
@@ -73,7 +72,7 @@ func (s *Store) RecordAnnouncement(ctx context.Context, cred Credential, channel
 			if _, err := addressedTo(ctx, tx, sess, sub); err != nil {
 				return err
 			}
-			ok, err := tx.InsertDelivery(ctx, engine.Delivery{WorkspaceID: sess.WorkspaceID, SessionID: sess.ID,
+			ok, err := tx.InsertDelivery(ctx, Delivery{WorkspaceID: sess.WorkspaceID, SessionID: sess.ID,
 				SubjectKind: sub.Kind, SubjectID: sub.ID, Kind: "announced", Channel: channel, RecordedAt: now})
 			if err != nil {
 				return err
@@ -118,7 +117,7 @@ func (s *Store) MarkDelivery(ctx context.Context, cred Credential, sub Subject, 
 		note = &clean
 	}
 	var out DeliveryMark
-	err := s.writeTx(ctx, func(tx engine.Tx) error {
+	err := s.writeTx(ctx, func(tx Tx) error {
 		sess, err := authenticate(ctx, tx, cred, true)
 		if err != nil {
 			return err
@@ -127,7 +126,7 @@ func (s *Store) MarkDelivery(ctx context.Context, cred Credential, sub Subject, 
 			return err
 		}
 		out = DeliveryMark{Subject: sub, State: state, Note: note, RecordedAt: s.nowISO()}
-		ok, err := tx.InsertDelivery(ctx, engine.Delivery{WorkspaceID: sess.WorkspaceID, SessionID: sess.ID,
+		ok, err := tx.InsertDelivery(ctx, Delivery{WorkspaceID: sess.WorkspaceID, SessionID: sess.ID,
 			SubjectKind: sub.Kind, SubjectID: sub.ID, Kind: state, Note: note, RecordedAt: out.RecordedAt})
 		if err != nil || ok {
 			return err
@@ -148,7 +147,7 @@ func (s *Store) MarkDelivery(ctx context.Context, cred Credential, sub Subject, 
 }
 
 // storedMark reads the recipient's mark on sub.
-func storedMark(ctx context.Context, tx engine.Tx, sess CoordinationSession, sub Subject) (DeliveryMark, error) {
+func storedMark(ctx context.Context, tx Tx, sess CoordinationSession, sub Subject) (DeliveryMark, error) {
 	all, err := tx.DeliveriesOf(ctx, sess.WorkspaceID, sub.Kind, []string{sub.ID})
 	if err != nil {
 		return DeliveryMark{}, err
@@ -177,7 +176,7 @@ func checkSubjects(subjects []Subject) error {
 // addressedTo checks that sub exists in the session's workspace and is
 // addressed to the session, and returns the journal sequence that
 // delivered it.
-func addressedTo(ctx context.Context, tx engine.Tx, sess CoordinationSession, sub Subject) (int64, error) {
+func addressedTo(ctx context.Context, tx Tx, sess CoordinationSession, sub Subject) (int64, error) {
 	to, seq, found, err := subjectFacts(ctx, tx, sess.WorkspaceID, sub)
 	if err != nil {
 		return 0, err
@@ -198,7 +197,7 @@ func notAddressed(sub Subject) error {
 
 // subjectFacts reads who a subject is addressed to and the sequence of
 // the event that delivered it.
-func subjectFacts(ctx context.Context, tx engine.Tx, workspaceID string, sub Subject) (*string, int64, bool, error) {
+func subjectFacts(ctx context.Context, tx Tx, workspaceID string, sub Subject) (*string, int64, bool, error) {
 	if sub.Kind == SubjectReport {
 		r, found, err := tx.Report(ctx, sub.ID)
 		if err != nil || !found || r.WorkspaceID != workspaceID {

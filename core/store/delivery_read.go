@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/agenttool/collab/core/collaberr"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // Announcement is one channel through which a subject was announced to
@@ -41,7 +40,7 @@ func (s *Store) DeliveryReceiptsOf(ctx context.Context, workspaceID string, subj
 		return nil, err
 	}
 	out := make([]DeliveryReceipts, 0, len(subjects))
-	err := s.readTx(ctx, func(tx engine.Tx) error {
+	err := s.readTx(ctx, func(tx Tx) error {
 		out = out[:0]
 		for _, sub := range subjects {
 			r, err := receiptsOf(ctx, tx, workspaceID, sub)
@@ -56,7 +55,7 @@ func (s *Store) DeliveryReceiptsOf(ctx context.Context, workspaceID string, subj
 }
 
 // receiptsOf gathers one subject's receipts inside tx.
-func receiptsOf(ctx context.Context, tx engine.Tx, workspaceID string, sub Subject) (DeliveryReceipts, error) {
+func receiptsOf(ctx context.Context, tx Tx, workspaceID string, sub Subject) (DeliveryReceipts, error) {
 	to, seq, found, err := subjectFacts(ctx, tx, workspaceID, sub)
 	if err != nil {
 		return DeliveryReceipts{}, err
@@ -99,7 +98,7 @@ func receiptsOf(ctx context.Context, tx engine.Tx, workspaceID string, sub Subje
 // record before it opens the database for writing.
 func (s *Store) PendingAnnouncements(ctx context.Context, workspaceID, sessionID, channel string, subjects []Subject) ([]Subject, error) {
 	var out []Subject
-	err := s.readTx(ctx, func(tx engine.Tx) error {
+	err := s.readTx(ctx, func(tx Tx) error {
 		out = out[:0]
 		for _, sub := range subjects {
 			all, err := tx.DeliveriesOf(ctx, workspaceID, sub.Kind, []string{sub.ID})
@@ -115,7 +114,7 @@ func (s *Store) PendingAnnouncements(ctx context.Context, workspaceID, sessionID
 	return out, err
 }
 
-func announcedThrough(all []engine.Delivery, sessionID, channel string) bool {
+func announcedThrough(all []Delivery, sessionID, channel string) bool {
 	for _, d := range all {
 		if d.SessionID == sessionID && d.Kind == "announced" && d.Channel == channel {
 			return true
@@ -139,9 +138,9 @@ func subjectNotFound(sub Subject) error {
 // newest sentScan reports are looked at.
 func (s *Store) SentAddressed(ctx context.Context, workspaceID, sessionID string, limit int) ([]Subject, error) {
 	out := []Subject{}
-	err := s.readTx(ctx, func(tx engine.Tx) error {
+	err := s.readTx(ctx, func(tx Tx) error {
 		out = out[:0]
-		reports, err := tx.ReportsAfter(ctx, workspaceID, engine.ReportFilter{NewestFirst: true, Limit: sentScan})
+		reports, err := tx.ReportsAfter(ctx, workspaceID, ReportFilter{NewestFirst: true, Limit: sentScan})
 		if err != nil {
 			return err
 		}

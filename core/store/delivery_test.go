@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agenttool/collab/core/backend"
+	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/store/postgres/pgtest"
 )
 
@@ -28,14 +30,14 @@ func TestDeliveryReceiptsOnBothEngines(t *testing.T) {
 	for _, e := range engines {
 		t.Run(e.name, func(t *testing.T) {
 			ctx := context.Background()
-			st, err := Open(ctx, Options{Path: e.path(t), Observe: fixedObserve})
+			st, err := backend.Open(ctx, backend.Options{Path: e.path(t), Observe: fixedObserve})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer st.Close()
 			root := t.TempDir()
-			start := func(actor string) StartedSession {
-				ss, err := st.StartSession(ctx, StartSessionInput{RootPath: root, Actor: actor})
+			start := func(actor string) store.StartedSession {
+				ss, err := st.StartSession(ctx, store.StartSessionInput{RootPath: root, Actor: actor})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -43,7 +45,7 @@ func TestDeliveryReceiptsOnBothEngines(t *testing.T) {
 			}
 			alice, bob := start("alice"), start("bob")
 			ws := alice.Workspace.ID
-			if _, err := st.AppendReport(ctx, cred(alice), AppendReportInput{IdempotencyKey: "r1", ToSessionID: &bob.Session.ID,
+			if _, err := st.AppendReport(ctx, cred(alice), store.AppendReportInput{IdempotencyKey: "r1", ToSessionID: &bob.Session.ID,
 				Kind: "observation", Body: "for bob"}); err != nil {
 				t.Fatal(err)
 			}
@@ -51,7 +53,7 @@ func TestDeliveryReceiptsOnBothEngines(t *testing.T) {
 			if err != nil || len(subs) != 1 {
 				t.Fatalf("alice's addressed reports: %v %v", subs, err)
 			}
-			receipts := func() DeliveryReceipts {
+			receipts := func() store.DeliveryReceipts {
 				t.Helper()
 				got, err := st.DeliveryReceiptsOf(ctx, ws, subs)
 				if err != nil || len(got) != 1 {
@@ -60,12 +62,12 @@ func TestDeliveryReceiptsOnBothEngines(t *testing.T) {
 				return got[0]
 			}
 			for i, want := range []int{1, 0, 1} {
-				channel := []string{ChannelWait, ChannelWait, ChannelHook}[i]
+				channel := []string{store.ChannelWait, store.ChannelWait, store.ChannelHook}[i]
 				if n, err := st.RecordAnnouncement(ctx, cred(bob), channel, subs); err != nil || n != want {
 					t.Fatalf("announcement %d through %s: %d, %v; want %d", i, channel, n, err, want)
 				}
 			}
-			if _, err := st.RecordAnnouncement(ctx, cred(alice), ChannelHook, subs); err == nil {
+			if _, err := st.RecordAnnouncement(ctx, cred(alice), store.ChannelHook, subs); err == nil {
 				t.Fatal("the sender recorded an announcement of its own report")
 			}
 			r := receipts()
@@ -87,14 +89,14 @@ func TestDeliveryReceiptsOnBothEngines(t *testing.T) {
 				t.Fatalf("after bob acknowledged: %+v", r)
 			}
 			note := "done"
-			if m, err := st.MarkDelivery(ctx, cred(bob), subs[0], MarkHandled, &note); err != nil || m.Replayed {
+			if m, err := st.MarkDelivery(ctx, cred(bob), subs[0], store.MarkHandled, &note); err != nil || m.Replayed {
 				t.Fatalf("mark: %+v %v", m, err)
 			}
-			if _, err := st.MarkDelivery(ctx, cred(bob), subs[0], MarkDeclined, nil); err == nil {
+			if _, err := st.MarkDelivery(ctx, cred(bob), subs[0], store.MarkDeclined, nil); err == nil {
 				t.Fatal("a second, different mark was accepted")
 			}
 			r = receipts()
-			if r.Mark == nil || r.Mark.State != MarkHandled || *r.Mark.Note != "done" || len(r.Announced) != 2 || !r.Read {
+			if r.Mark == nil || r.Mark.State != store.MarkHandled || *r.Mark.Note != "done" || len(r.Announced) != 2 || !r.Read {
 				t.Fatalf("all three receipts: %+v", r)
 			}
 		})

@@ -7,7 +7,6 @@ import (
 
 	"github.com/agenttool/collab/core/canon"
 	"github.com/agenttool/collab/core/collaberr"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // isEvidenceKind reports whether kind is one an evidence reference may
@@ -26,7 +25,7 @@ func isEvidenceKind(kind string) bool {
 // and names something recorded in the workspace. The first failure is
 // returned: invalid_evidence_ref for the syntax, evidence_not_found
 // (with the reference) for a dangling one.
-func resolveEvidence(ctx context.Context, q engine.Evidence, workspaceID string, refs []string) error {
+func resolveEvidence(ctx context.Context, q Evidence, workspaceID string, refs []string) error {
 	for _, ref := range refs {
 		kind, id, err := parseEvidenceRef(ref)
 		if err != nil {
@@ -63,7 +62,7 @@ func parseEvidenceRef(ref string) (kind, id string, err error) {
 }
 
 // evidenceExists looks up what one parsed reference names.
-func evidenceExists(ctx context.Context, q engine.Evidence, workspaceID, kind, id string) (bool, error) {
+func evidenceExists(ctx context.Context, q Evidence, workspaceID, kind, id string) (bool, error) {
 	switch kind {
 	case "artifact":
 		return q.ArtifactRecorded(ctx, workspaceID, id)
@@ -81,7 +80,7 @@ func evidenceExists(ctx context.Context, q engine.Evidence, workspaceID, kind, i
 // or result checkpoint whose digest (sha256 of its canonical JSON) is
 // digest. Checkpoints are digested in the order the engine returns them,
 // and the first match ends the search.
-func checkpointRecorded(ctx context.Context, q engine.Evidence, workspaceID, digest string) (bool, error) {
+func checkpointRecorded(ctx context.Context, q Evidence, workspaceID, digest string) (bool, error) {
 	stored, err := q.RecordedCheckpoints(ctx, workspaceID)
 	if err != nil {
 		return false, err

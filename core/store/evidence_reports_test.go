@@ -1,9 +1,9 @@
-package store
+package store_test
 
 import (
 	"testing"
 
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // evidenceWorld is a report fixture with one artifact and one checkpoint
@@ -18,12 +18,12 @@ func newEvidenceWorld(t *testing.T) evidenceWorld {
 	f := newReportFixture(t)
 	v := loadReportVectors(t)
 	w := evidenceWorld{reportFixture: f, artifactID: "artifact_fixture", digest: v.CheckpointDigest}
-	if _, err := answerJSON(f.s.CreateTask(f.ctx, LabelActor("lead"), CreateTaskInput{
+	if _, err := answerJSON(f.s.CreateTask(f.ctx, store.LabelActor("lead"), store.CreateTaskInput{
 		WorkspaceID: f.a.Workspace.ID, IdempotencyKey: "legacy", TaskID: ptr("legacy-1"), Title: "Legacy",
 	})); err != nil {
 		t.Fatalf("create legacy task: %v", err)
 	}
-	err := f.s.rawWrite(f.ctx, func(tx *Tx) error {
+	err := rawWrite(f.ctx, f.s, func(tx *Tx) error {
 		if _, err := tx.ExecContext(f.ctx, "UPDATE tasks SET base_checkpoint_json = ? WHERE id = 'legacy-1'", v.Checkpoint); err != nil {
 			return err
 		}
@@ -34,12 +34,12 @@ VALUES (?, ?, 'legacy-1', 'file', 'src/a.go', 'lead', '2026-07-21T12:00:00.000Z'
 	if err != nil {
 		t.Fatalf("record artifact and checkpoint: %v", err)
 	}
-	w.reportID = f.post(f.a, AppendReportInput{Kind: "observation", Body: "seen"}).ID
+	w.reportID = f.post(f.a, store.AppendReportInput{Kind: "observation", Body: "seen"}).ID
 	for _, q := range []struct {
 		ws  string
 		out *string
 	}{{f.a.Workspace.ID, &w.eventID}, {f.other.Workspace.ID, &w.foreignEvent}} {
-		if err := f.s.raw().QueryRow("SELECT id FROM events WHERE workspace_id = ? ORDER BY sequence LIMIT 1", q.ws).Scan(q.out); err != nil {
+		if err := readPool(f.s).QueryRow("SELECT id FROM events WHERE workspace_id = ? ORDER BY sequence LIMIT 1", q.ws).Scan(q.out); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -76,8 +76,8 @@ func TestResolveEvidenceChecksSyntaxThenExistence(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			err := w.s.engine().Read(w.ctx, func(tx engine.Tx) error {
-				return resolveEvidence(w.ctx, tx, w.a.Workspace.ID, c.refs)
+			err := w.s.Engine().Read(w.ctx, func(tx store.Tx) error {
+				return store.ResolveEvidence(w.ctx, tx, w.a.Workspace.ID, c.refs)
 			})
 			if c.code == "" {
 				if err != nil {
@@ -99,7 +99,7 @@ func TestStoredCheckpointDigestMatchesTheContractVector(t *testing.T) {
 	v := loadReportVectors(t)
 	for _, text := range []string{v.Checkpoint,
 		`{"worktree_id":"wt_000000000000000000000000","head_sha":null, "dirty":null,"captured_at":"2026-07-21T12:00:00.000Z","branch":null}`} {
-		got, err := storedCheckpointDigest(text)
+		got, err := store.StoredCheckpointDigest(text)
 		if err != nil || got != v.CheckpointDigest {
 			t.Errorf("digest of %s = %s, %v; want %s", text, got, err, v.CheckpointDigest)
 		}
@@ -110,13 +110,13 @@ func TestStoredCheckpointDigestMatchesTheContractVector(t *testing.T) {
 // trimmed, de-duplicated and sorted, so resolution order is sorted order.
 func TestAppendReportSortsEvidenceBeforeResolving(t *testing.T) {
 	w := newEvidenceWorld(t)
-	_, err := w.append(w.b, AppendReportInput{Kind: "observation", Body: "x",
+	_, err := w.append(w.b, store.AppendReportInput{Kind: "observation", Body: "x",
 		EvidenceRefs: []string{"report:report_missing", " artifact:artifact_missing "}})
 	ce := wantCode(t, err, "evidence_not_found")
 	if got, _ := ce.Detail("reference"); got != "artifact:artifact_missing" {
 		t.Fatalf("reference %v; want the first in sorted order", got)
 	}
-	r := w.post(w.b, AppendReportInput{Kind: "observation", Body: "x",
+	r := w.post(w.b, store.AppendReportInput{Kind: "observation", Body: "x",
 		EvidenceRefs: []string{"report:" + w.reportID, "checkpoint:" + w.digest, " report:" + w.reportID + " "}})
 	if len(r.EvidenceRefs) != 2 || r.EvidenceRefs[0] != "checkpoint:"+w.digest {
 		t.Fatalf("stored refs %v", r.EvidenceRefs)

@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"bufio"
@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/covertest"
 	"github.com/agenttool/collab/core/stress"
@@ -31,7 +32,7 @@ func TestOpenerProcess(t *testing.T) {
 	}
 	fmt.Println("ready")
 	bufio.NewReader(os.Stdin).ReadString('\n')
-	st, err := Open(context.Background(), Options{Path: path, Observe: fixedObserve})
+	st, err := backend.Open(context.Background(), backend.Options{Path: path, Observe: fixedObserve})
 	switch ce, refused := collaberr.As(err); {
 	case err == nil:
 		st.Close()
@@ -113,7 +114,7 @@ func TestConcurrentFirstStartsOnANewFileAllSucceed(t *testing.T) {
 				t.Errorf("round %d, process %d: %s", round, i, r)
 			}
 		}
-		st, err := Open(context.Background(), Options{Path: db, ReadOnly: true})
+		st, err := backend.Open(context.Background(), backend.Options{Path: db, ReadOnly: true})
 		if err != nil {
 			t.Fatalf("round %d: the file is not a sound database afterwards: %v", round, err)
 		}

@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -10,8 +10,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/credfile"
+	"github.com/agenttool/collab/core/store"
 )
 
 // fixtureManifest is the part of a reference fixture's manifest.json the
@@ -84,7 +86,7 @@ func TestReferenceDatabasesOpenAndEveryJournalVerifies(t *testing.T) {
 			dir := filepath.Join("testdata", "fixtures", "versions", version)
 			m := loadManifest(t, dir)
 			ctx := context.Background()
-			st, err := Open(ctx, Options{Path: copyFixture(t, filepath.Join(dir, "collab.sqlite"))})
+			st, err := backend.Open(ctx, backend.Options{Path: copyFixture(t, filepath.Join(dir, "collab.sqlite"))})
 			if err != nil {
 				t.Fatalf("open: %v", err)
 			}
@@ -100,9 +102,9 @@ func TestReferenceDatabasesOpenAndEveryJournalVerifies(t *testing.T) {
 				}
 			}
 			var uv, app int64
-			st.raw().QueryRow("PRAGMA user_version").Scan(&uv)
-			st.raw().QueryRow("PRAGMA application_id").Scan(&app)
-			if uv != SchemaVersion || app != ApplicationID {
+			readPool(st).QueryRow("PRAGMA user_version").Scan(&uv)
+			readPool(st).QueryRow("PRAGMA application_id").Scan(&app)
+			if uv != backend.SchemaVersion || app != backend.ApplicationID {
 				t.Fatalf("after open user_version=%d application_id=%d", uv, app)
 			}
 		})
@@ -111,13 +113,13 @@ func TestReferenceDatabasesOpenAndEveryJournalVerifies(t *testing.T) {
 
 func TestUnicodeEdgeJournalVerifies(t *testing.T) {
 	ctx := context.Background()
-	st, err := Open(ctx, Options{Path: copyFixture(t, filepath.Join("testdata", "fixtures", "edge", "v0.4.0-unicode-edge", "collab.sqlite"))})
+	st, err := backend.Open(ctx, backend.Options{Path: copyFixture(t, filepath.Join("testdata", "fixtures", "edge", "v0.4.0-unicode-edge", "collab.sqlite"))})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
 	defer st.Close()
 	var ids []string
-	rows, _ := st.raw().Query("SELECT id FROM workspaces")
+	rows, _ := readPool(st).Query("SELECT id FROM workspaces")
 	for rows.Next() {
 		var id string
 		rows.Scan(&id)
@@ -137,7 +139,7 @@ func TestUnicodeEdgeJournalVerifies(t *testing.T) {
 func TestCorruptedReferenceJournalIsRefusedAndLeftUnchanged(t *testing.T) {
 	path := copyFixture(t, filepath.Join("testdata", "fixtures", "edge", "v0.4.0-lone-surrogate-actor", "collab.sqlite"))
 	before := fileSHA(t, path)
-	_, err := Open(context.Background(), Options{Path: path})
+	_, err := backend.Open(context.Background(), backend.Options{Path: path})
 	if !collaberr.HasCode(err, "database_journal_invalid") {
 		t.Fatalf("want database_journal_invalid, got %v", err)
 	}
@@ -158,7 +160,7 @@ func TestReferenceCredentialFileResumesAgainstItsDatabase(t *testing.T) {
 		t.Fatalf("no credential files in fixture: %v", err)
 	}
 	ctx := context.Background()
-	st, err := Open(ctx, Options{Path: db})
+	st, err := backend.Open(ctx, backend.Options{Path: db})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +179,7 @@ func TestReferenceCredentialFileResumesAgainstItsDatabase(t *testing.T) {
 		if res.Credential.Generation != cred.Generation+1 || res.Recovery != nil {
 			t.Fatalf("%s: resumed at generation %d (recovery %v)", e.Name(), res.Credential.Generation, res.Recovery)
 		}
-		next, err := st.NextForSession(ctx, Credential{SessionID: cred.SessionID, Token: cred.Token, Generation: res.Credential.Generation}, nil, 10)
+		next, err := st.NextForSession(ctx, store.Credential{SessionID: cred.SessionID, Token: cred.Token, Generation: res.Credential.Generation}, nil, 10)
 		if err != nil || !next.Events.ChainValid {
 			t.Fatalf("%s: next after resume: %v", e.Name(), err)
 		}

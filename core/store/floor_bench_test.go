@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -81,7 +81,7 @@ func BenchmarkReportAppendStatementsOnly(b *testing.B) {
 		b.Fatal(err)
 	}
 	var rows appendRows
-	err := st.rawWrite(ctx, func(tx *Tx) (err error) {
+	err := rawWrite(ctx, st, func(tx *Tx) (err error) {
 		rows, err = readAppendRows(ctx, tx)
 		return err
 	})
@@ -92,7 +92,7 @@ func BenchmarkReportAppendStatementsOnly(b *testing.B) {
 	s := reportAppendStatements
 	for i := 0; b.Loop(); i++ {
 		key := fmt.Sprintf("floor-%d", i)
-		err := st.rawWrite(ctx, func(tx *Tx) error {
+		err := rawWrite(ctx, st, func(tx *Tx) error {
 			if _, err := scanAll(tx.QueryRowContext(ctx, s.session, sess), 18); err != nil {
 				return fmt.Errorf("session: %w", err)
 			}

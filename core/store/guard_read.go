@@ -4,14 +4,7 @@ import (
 	"context"
 
 	"github.com/agenttool/collab/core/collaberr"
-	"github.com/agenttool/collab/core/store/engine"
 )
-
-// Reservation is a task that holds its path scopes against the work of
-// everyone else in its repository: a claim whose lease is live (or a
-// session claim not yet recovered), or a completion waiting for review.
-// These are exactly the tasks conflict projection counts.
-type Reservation = engine.Reservation
 
 // RepositoryReservations reads, in one snapshot, every reservation of the
 // repository that the worktree at rootPath (a canonical path, as workspaces
@@ -19,7 +12,7 @@ type Reservation = engine.Reservation
 // when no workspace or worktree is registered at rootPath; the store is
 // never written.
 func (s *Store) RepositoryReservations(ctx context.Context, rootPath string) (res []Reservation, found bool, err error) {
-	err = s.engine().Read(ctx, func(tx engine.Tx) error {
+	err = s.engine().Read(ctx, func(tx Tx) error {
 		key, ok, err := tx.RepositoryAt(ctx, rootPath)
 		if err != nil || !ok {
 			return err
@@ -37,7 +30,7 @@ func (s *Store) RepositoryReservations(ctx context.Context, rootPath string) (re
 // is false, not an error.
 func (s *Store) AuthenticSession(ctx context.Context, cred Credential) (bool, error) {
 	var ok bool
-	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+	err := s.engine().Read(ctx, func(tx Tx) error {
 		_, err := authenticate(ctx, tx, cred, true)
 		if err == nil {
 			ok = true

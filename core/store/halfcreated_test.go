@@ -1,10 +1,13 @@
-package store
+package store_test
 
 import (
 	"context"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/agenttool/collab/core/backend"
+	"github.com/agenttool/collab/core/store"
 )
 
 // TestAFileNoServerFinishedCreatingHoldsNoJournal covers what a first
@@ -22,7 +25,7 @@ func TestAFileNoServerFinishedCreatingHoldsNoJournal(t *testing.T) {
 	if err := os.WriteFile(path, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ro, err := Open(ctx, Options{Path: path, ReadOnly: true})
+	ro, err := backend.Open(ctx, backend.Options{Path: path, ReadOnly: true})
 	if err != nil {
 		t.Fatalf("read-only open of an empty file: %v", err)
 	}
@@ -34,12 +37,12 @@ func TestAFileNoServerFinishedCreatingHoldsNoJournal(t *testing.T) {
 	if info, err := os.Stat(path); err != nil || info.Size() != 0 {
 		t.Fatalf("the read-only open changed the file: %v, %v", info, err)
 	}
-	rw, err := Open(ctx, Options{Path: path})
+	rw, err := backend.Open(ctx, backend.Options{Path: path})
 	if err != nil {
 		t.Fatalf("the next server cannot open the file: %v", err)
 	}
 	defer rw.Close()
-	opened, err := rw.OpenWorkspace(ctx, OpenWorkspaceInput{RootPath: t.TempDir(), Actor: "next"})
+	opened, err := rw.OpenWorkspace(ctx, store.OpenWorkspaceInput{RootPath: t.TempDir(), Actor: "next"})
 	if err != nil {
 		t.Fatalf("the next server cannot write: %v", err)
 	}

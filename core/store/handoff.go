@@ -7,7 +7,6 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // Notes recorded with every offer.
@@ -65,13 +64,13 @@ func (s *Store) OfferHandoff(ctx context.Context, who Actor, in OfferInput) (*an
 		}
 	}
 	change := leaseChange[HandoffAnswer]{operation: "handoff.offer", extra: extra,
-		apply: func(ctx context.Context, tx engine.Tx, t Task, h holder, now string) (*HandoffAnswer, error) {
+		apply: func(ctx context.Context, tx Tx, t Task, h holder, now string) (*HandoffAnswer, error) {
 			return s.insertOffer(ctx, tx, t, h, target, summary, ttl, now)
 		}}
 	if lc.cred != nil {
 		// The reference judges the target session before the task, its
 		// version and the lease: self, unknown, then ended or elsewhere.
-		change.precheck = func(ctx context.Context, tx engine.Tx, wsID string, h holder) error {
+		change.precheck = func(ctx context.Context, tx Tx, wsID string, h holder) error {
 			return checkOfferTarget(ctx, tx, wsID, *h.sessionID, target, &Handoff{})
 		}
 	}
@@ -84,12 +83,12 @@ func (s *Store) reapTaskOffers(ctx context.Context, wsID, taskID, actor string) 
 	if ok, err := s.workspaceExists(ctx, wsID); err != nil || !ok {
 		return err
 	}
-	return s.engine().Write(ctx, func(tx engine.Tx) error {
+	return s.engine().Write(ctx, func(tx Tx) error {
 		return s.reapElapsedHandoffs(ctx, tx, wsID, taskID, actor, s.nowISO())
 	})
 }
 
-func (s *Store) insertOffer(ctx context.Context, tx engine.Tx, t Task, h holder, target, summary string, ttl int64, now string) (*HandoffAnswer, error) {
+func (s *Store) insertOffer(ctx context.Context, tx Tx, t Task, h holder, target, summary string, ttl int64, now string) (*HandoffAnswer, error) {
 	offer := Handoff{ID: "handoff_" + newUUID(), WorkspaceID: t.WorkspaceID, TaskID: t.ID, FromActor: h.actor, ToActor: target,
 		Summary: summary, Status: HandoffPending, OfferedAt: now, ExpiresAt: addSeconds(now, ttl)}
 	if *t.LeaseExpiresAt < offer.ExpiresAt {
@@ -131,7 +130,7 @@ func (s *Store) insertOffer(ctx context.Context, tx engine.Tx, t Task, h holder,
 
 // checkOfferTarget requires an active session of the same workspace other
 // than the offerer, and fills the offer's session and label fields.
-func checkOfferTarget(ctx context.Context, q engine.Sessions, wsID, fromSession, target string, offer *Handoff) error {
+func checkOfferTarget(ctx context.Context, q Sessions, wsID, fromSession, target string, offer *Handoff) error {
 	if target == fromSession {
 		return collaberr.New(collaberr.InvalidHandoff, "A handoff must go to a different session")
 	}
@@ -156,7 +155,7 @@ func handoffMap(h Handoff) map[string]any {
 		"resolved_at": nullable(h.ResolvedAt), "from_session_id": nullable(h.FromSessionID), "to_session_id": nullable(h.ToSessionID)}
 }
 
-func findHandoff(ctx context.Context, q engine.Handoffs, id string) (Handoff, bool, error) {
+func findHandoff(ctx context.Context, q Handoffs, id string) (Handoff, bool, error) {
 	return q.Handoff(ctx, id)
 }
 
@@ -164,6 +163,6 @@ func handoffNotFound(id string) error {
 	return collaberr.Newf(collaberr.HandoffNotFound, "Handoff '%s' was not found in this workspace", id)
 }
 
-func resolveHandoff(ctx context.Context, q engine.Handoffs, id string, status HandoffStatus, now string) error {
+func resolveHandoff(ctx context.Context, q Handoffs, id string, status HandoffStatus, now string) error {
 	return q.ResolveHandoff(ctx, id, status, now)
 }

@@ -4,11 +4,10 @@ import (
 	"context"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // expireHandoff marks one pending offer expired and journals why.
-func (s *Store) expireHandoff(ctx context.Context, q engine.Tx, h Handoff, reason, actor string, sessionID *string, now string) error {
+func (s *Store) expireHandoff(ctx context.Context, q Tx, h Handoff, reason, actor string, sessionID *string, now string) error {
 	if err := q.ResolveHandoff(ctx, h.ID, HandoffExpired, now); err != nil {
 		return err
 	}
@@ -21,7 +20,7 @@ func (s *Store) expireHandoff(ctx context.Context, q engine.Tx, h Handoff, reaso
 
 // expireTaskHandoffs expires every pending offer of a task (on release,
 // block, completion or lease expiry).
-func (s *Store) expireTaskHandoffs(ctx context.Context, q engine.Tx, workspaceID, taskID, reason, actor string, sessionID *string, now string) error {
+func (s *Store) expireTaskHandoffs(ctx context.Context, q Tx, workspaceID, taskID, reason, actor string, sessionID *string, now string) error {
 	offers, err := q.TaskOffersToSweep(ctx, workspaceID, taskID)
 	if err != nil {
 		return err
@@ -36,7 +35,7 @@ func (s *Store) expireTaskHandoffs(ctx context.Context, q engine.Tx, workspaceID
 
 // reapElapsedHandoffs expires pending offers whose deadline has passed.
 // taskID narrows the sweep to one task when non-empty.
-func (s *Store) reapElapsedHandoffs(ctx context.Context, q engine.Tx, workspaceID, taskID, actor, now string) error {
+func (s *Store) reapElapsedHandoffs(ctx context.Context, q Tx, workspaceID, taskID, actor, now string) error {
 	offers, err := q.ElapsedOffersToSweep(ctx, workspaceID, taskID, now)
 	if err != nil {
 		return err

@@ -7,7 +7,6 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // RespondInput accepts or declines an offer.
@@ -70,7 +69,7 @@ func (s *Store) respondToHandoffAsLabel(ctx context.Context, in RespondInput) (*
 		return nil, err
 	}
 	if ok, err := s.workspaceExists(ctx, in.WorkspaceID); err == nil && ok {
-		if err := s.engine().Write(ctx, func(tx engine.Tx) error {
+		if err := s.engine().Write(ctx, func(tx Tx) error {
 			return s.reapElapsedHandoffs(ctx, tx, in.WorkspaceID, "", clockActor, s.nowISO())
 		}); err != nil {
 			return nil, err
@@ -79,12 +78,12 @@ func (s *Store) respondToHandoffAsLabel(ctx context.Context, in RespondInput) (*
 	request := map[string]any{"workspace_id": in.WorkspaceID, "actor": actor, "handoff_id": f.handoffID, "idempotency_key": f.key,
 		"expected_version": f.version, "response": f.response, "ttl_seconds": f.ttl}
 	return mutateAsActor(ctx, s, legacyMutation[HandoffAnswer]{workspaceID: in.WorkspaceID, actor: actor, operation: "handoff.respond", key: f.key,
-		request: request, apply: func(ctx context.Context, tx engine.Tx) (*HandoffAnswer, error) {
+		request: request, apply: func(ctx context.Context, tx Tx) (*HandoffAnswer, error) {
 			return s.applyLegacyResponse(ctx, tx, in.WorkspaceID, actor, f)
 		}})
 }
 
-func (s *Store) applyLegacyResponse(ctx context.Context, tx engine.Tx, wsID, actor string, f respondFields) (*HandoffAnswer, error) {
+func (s *Store) applyLegacyResponse(ctx context.Context, tx Tx, wsID, actor string, f respondFields) (*HandoffAnswer, error) {
 	now := s.nowISO()
 	h, ok, err := findHandoff(ctx, tx, f.handoffID)
 	if err != nil {
@@ -115,7 +114,7 @@ func (s *Store) applyLegacyResponse(ctx context.Context, tx engine.Tx, wsID, act
 		return nil, err
 	}
 	leaseID, expires := "lease_"+newUUID(), addSeconds(now, f.ttl)
-	if err := tx.TransferLease(ctx, wsID, t.ID, engine.Lease{ID: leaseID, ExpiresAt: expires, Assignee: actor}, now); err != nil {
+	if err := tx.TransferLease(ctx, wsID, t.ID, Lease{ID: leaseID, ExpiresAt: expires, Assignee: actor}, now); err != nil {
 		return nil, err
 	}
 	payload := map[string]any{"task_id": t.ID, "from_actor": h.FromActor, "to_actor": h.ToActor, "lease_id": leaseID,
@@ -125,7 +124,7 @@ func (s *Store) applyLegacyResponse(ctx context.Context, tx engine.Tx, wsID, act
 
 // respondableTask checks that the offer is still pending and unexpired
 // and that its task is at the version the responder read.
-func respondableTask(ctx context.Context, q engine.Tasks, h Handoff, version int64, session bool, now string) (Task, error) {
+func respondableTask(ctx context.Context, q Tasks, h Handoff, version int64, session bool, now string) (Task, error) {
 	if err := checkPending(h, session); err != nil {
 		return Task{}, err
 	}
@@ -156,7 +155,7 @@ func checkPending(h Handoff, session bool) error {
 	}
 }
 
-func (s *Store) declineHandoff(ctx context.Context, tx engine.Tx, h Handoff, t Task, who holder, now string) (*HandoffAnswer, error) {
+func (s *Store) declineHandoff(ctx context.Context, tx Tx, h Handoff, t Task, who holder, now string) (*HandoffAnswer, error) {
 	if err := resolveHandoff(ctx, tx, h.ID, HandoffDeclined, now); err != nil {
 		return nil, err
 	}
@@ -166,7 +165,7 @@ func (s *Store) declineHandoff(ctx context.Context, tx engine.Tx, h Handoff, t T
 	return s.handoffEvent(ctx, tx, h, t, who, journal.KindHandoffDeclined, map[string]any{"task_id": t.ID, "task_version": t.Version + 1}, now)
 }
 
-func (s *Store) handoffEvent(ctx context.Context, tx engine.Tx, h Handoff, t Task, who holder, typ journal.Kind, payload map[string]any, now string) (*HandoffAnswer, error) {
+func (s *Store) handoffEvent(ctx context.Context, tx Tx, h Handoff, t Task, who holder, typ journal.Kind, payload map[string]any, now string) (*HandoffAnswer, error) {
 	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: typ, EntityID: h.ID, Actor: who.actor, SessionID: who.sessionID, Payload: payload}); err != nil {
 		return nil, err
 	}
@@ -198,12 +197,12 @@ func (s *Store) respondToHandoffAsSession(ctx context.Context, cred Credential, 
 		}
 	}
 	return mutateAsSession(ctx, s, sessionMutation[HandoffAnswer]{cred: cred, operation: "handoff.respond.v2", key: f.key, request: request,
-		apply: func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*HandoffAnswer, error) {
+		apply: func(ctx context.Context, tx Tx, sess CoordinationSession) (*HandoffAnswer, error) {
 			return s.applySessionResponse(ctx, tx, sess, f, prep)
 		}})
 }
 
-func (s *Store) applySessionResponse(ctx context.Context, tx engine.Tx, sess CoordinationSession, f respondFields, prep prepared) (*HandoffAnswer, error) {
+func (s *Store) applySessionResponse(ctx context.Context, tx Tx, sess CoordinationSession, f respondFields, prep prepared) (*HandoffAnswer, error) {
 	now := s.nowISO()
 	h, ok, err := findHandoff(ctx, tx, f.handoffID)
 	if err != nil {

@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -9,8 +9,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/collaberr"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // reportFixture is a real store with two sessions (alice, bob) in one
@@ -18,8 +19,8 @@ import (
 type reportFixture struct {
 	t           *testing.T
 	ctx         context.Context
-	s           *Store
-	a, b, other StartedSession
+	s           *store.Store
+	a, b, other store.StartedSession
 	keys        int
 }
 
@@ -27,7 +28,7 @@ func newReportFixture(t *testing.T) *reportFixture {
 	t.Helper()
 	dir := t.TempDir()
 	ctx := context.Background()
-	s, err := Open(ctx, Options{Path: filepath.Join(dir, "state", "collab.sqlite")})
+	s, err := backend.Open(ctx, backend.Options{Path: filepath.Join(dir, "state", "collab.sqlite")})
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
@@ -43,20 +44,20 @@ func newReportFixture(t *testing.T) *reportFixture {
 	return f
 }
 
-func (f *reportFixture) start(root, actor string) StartedSession {
+func (f *reportFixture) start(root, actor string) store.StartedSession {
 	f.t.Helper()
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		f.t.Fatal(err)
 	}
-	ss, err := f.s.StartSession(f.ctx, StartSessionInput{RootPath: root, Actor: actor})
+	ss, err := f.s.StartSession(f.ctx, store.StartSessionInput{RootPath: root, Actor: actor})
 	if err != nil {
 		f.t.Fatalf("start session %s: %v", actor, err)
 	}
 	return ss
 }
 
-func cred(ss StartedSession) Credential {
-	return Credential{SessionID: ss.Session.ID, Token: ss.Token, Generation: ss.Session.Generation}
+func cred(ss store.StartedSession) store.Credential {
+	return store.Credential{SessionID: ss.Session.ID, Token: ss.Token, Generation: ss.Session.Generation}
 }
 
 // nextKey returns a fresh idempotency key.
@@ -66,15 +67,15 @@ func (f *reportFixture) nextKey() string {
 }
 
 // append posts in as ss, filling in a fresh key when none is given.
-func (f *reportFixture) append(ss StartedSession, in AppendReportInput) (Report, error) {
+func (f *reportFixture) append(ss store.StartedSession, in store.AppendReportInput) (store.Report, error) {
 	if in.IdempotencyKey == "" {
 		in.IdempotencyKey = f.nextKey()
 	}
 	raw, err := answerJSON(f.s.AppendReport(f.ctx, cred(ss), in))
 	if err != nil {
-		return Report{}, err
+		return store.Report{}, err
 	}
-	var out struct{ Report Report }
+	var out struct{ Report store.Report }
 	if err := json.Unmarshal(raw, &out); err != nil {
 		f.t.Fatalf("decode report result %s: %v", raw, err)
 	}
@@ -82,7 +83,7 @@ func (f *reportFixture) append(ss StartedSession, in AppendReportInput) (Report,
 }
 
 // post is append that must succeed.
-func (f *reportFixture) post(ss StartedSession, in AppendReportInput) Report {
+func (f *reportFixture) post(ss store.StartedSession, in store.AppendReportInput) store.Report {
 	f.t.Helper()
 	r, err := f.append(ss, in)
 	if err != nil {
@@ -92,10 +93,10 @@ func (f *reportFixture) post(ss StartedSession, in AppendReportInput) Report {
 }
 
 // task creates a coordination task with the given id as ss.
-func (f *reportFixture) task(ss StartedSession, id string) {
+func (f *reportFixture) task(ss store.StartedSession, id string) {
 	f.t.Helper()
 	mode := "coordination"
-	if _, err := answerJSON(f.s.CreateTask(f.ctx, SessionActor(cred(ss)), CreateTaskInput{
+	if _, err := answerJSON(f.s.CreateTask(f.ctx, store.SessionActor(cred(ss)), store.CreateTaskInput{
 		IdempotencyKey: f.nextKey(), TaskID: &id, Title: "Task " + id, WorkMode: &mode,
 	})); err != nil {
 		f.t.Fatalf("create task %s: %v", id, err)
@@ -110,7 +111,7 @@ func (f *reportFixture) footprint() footprint {
 	var fp footprint
 	for table, n := range map[string]*int{"events": &fp.events, "reports": &fp.reports, "mutations": &fp.receipts,
 		"decisions": &fp.decisions} {
-		if err := f.s.raw().QueryRowContext(f.ctx, "SELECT count(*) FROM "+table).Scan(n); err != nil {
+		if err := readPool(f.s).QueryRowContext(f.ctx, "SELECT count(*) FROM "+table).Scan(n); err != nil {
 			f.t.Fatalf("count %s: %v", table, err)
 		}
 	}
@@ -121,7 +122,7 @@ func (f *reportFixture) footprint() footprint {
 func (f *reportFixture) eventAt(wsID string, seq int64) (typ string, session sql.NullString, payload map[string]any) {
 	f.t.Helper()
 	var text string
-	err := f.s.raw().QueryRowContext(f.ctx, "SELECT type, session_id, payload_json FROM events WHERE workspace_id = ? AND sequence = ?",
+	err := readPool(f.s).QueryRowContext(f.ctx, "SELECT type, session_id, payload_json FROM events WHERE workspace_id = ? AND sequence = ?",
 		wsID, seq).Scan(&typ, &session, &text)
 	if err != nil {
 		f.t.Fatalf("read event %d: %v", seq, err)
@@ -169,12 +170,12 @@ func loadReportVectors(t *testing.T) reportVectors {
 }
 
 // storedReport reads one report back through the engine.
-func (f *reportFixture) storedReport(id string) (Report, bool, error) {
-	var r Report
+func (f *reportFixture) storedReport(id string) (store.Report, bool, error) {
+	var r store.Report
 	var ok bool
-	err := f.s.engine().Read(f.ctx, func(tx engine.Tx) error {
+	err := f.s.Engine().Read(f.ctx, func(tx store.Tx) error {
 		var err error
-		r, ok, err = findReport(f.ctx, tx, id)
+		r, ok, err = store.FindReport(f.ctx, tx, id)
 		return err
 	})
 	return r, ok, err

@@ -1,19 +1,22 @@
-package store
+package store_test
 
 import (
 	"context"
 	"encoding/json"
 	"path/filepath"
 	"testing"
+
+	"github.com/agenttool/collab/core/backend"
+	"github.com/agenttool/collab/core/store"
 )
 
 func ref[T any](v T) *T { return &v }
 
 // decodeTask reads {"task": …} from a mutation response.
-func decodeTask(t *testing.T, raw json.RawMessage) Task {
+func decodeTask(t *testing.T, raw json.RawMessage) store.Task {
 	t.Helper()
 	var out struct {
-		Task Task `json:"task"`
+		Task store.Task `json:"task"`
 	}
 	if err := json.Unmarshal(raw, &out); err != nil {
 		t.Fatalf("decode %s: %v", raw, err)
@@ -23,7 +26,7 @@ func decodeTask(t *testing.T, raw json.RawMessage) Task {
 
 // exerciseLegacy appends every kind of legacy mutation to an existing
 // workspace journal.
-func exerciseLegacy(t *testing.T, st *Store, ws string) {
+func exerciseLegacy(t *testing.T, st *store.Store, ws string) {
 	t.Helper()
 	ctx := context.Background()
 	must := func(raw json.RawMessage, err error) json.RawMessage {
@@ -33,13 +36,13 @@ func exerciseLegacy(t *testing.T, st *Store, ws string) {
 		}
 		return raw
 	}
-	legacy := LabelActor("go-legacy")
-	task := decodeTask(t, must(answerJSON(st.CreateTask(ctx, legacy, CreateTaskInput{WorkspaceID: ws, IdempotencyKey: "go-create",
+	legacy := store.LabelActor("go-legacy")
+	task := decodeTask(t, must(answerJSON(st.CreateTask(ctx, legacy, store.CreateTaskInput{WorkspaceID: ws, IdempotencyKey: "go-create",
 		TaskID: ref("go-interchange"), Title: "Interchange task \u2028 with a line separator", PathScopes: []string{"go/interchange"}}))))
-	claimed := decodeTask(t, must(answerJSON(st.ClaimTask(ctx, legacy, ClaimInput{WorkspaceID: ws, TaskID: task.ID,
+	claimed := decodeTask(t, must(answerJSON(st.ClaimTask(ctx, legacy, store.ClaimInput{WorkspaceID: ws, TaskID: task.ID,
 		IdempotencyKey: "go-claim", ExpectedVersion: task.Version}))))
-	lease := func(key string, version int64) LeaseInput {
-		return LeaseInput{WorkspaceID: ws, TaskID: task.ID, LeaseID: *claimed.LeaseID, IdempotencyKey: key, ExpectedVersion: version}
+	lease := func(key string, version int64) store.LeaseInput {
+		return store.LeaseInput{WorkspaceID: ws, TaskID: task.ID, LeaseID: *claimed.LeaseID, IdempotencyKey: key, ExpectedVersion: version}
 	}
 	v := claimed.Version
 	steps := []func() (json.RawMessage, error){
@@ -50,58 +53,58 @@ func exerciseLegacy(t *testing.T, st *Store, ws string) {
 			return answerJSON(st.RenewLease(ctx, legacy, lease("go-renew", v), ref(int64(600))))
 		},
 		func() (json.RawMessage, error) {
-			return answerJSON(st.AttachArtifact(ctx, legacy, lease("go-artifact", v), ArtifactInput{Kind: "file", URI: "go/interchange/a.go"}))
+			return answerJSON(st.AttachArtifact(ctx, legacy, lease("go-artifact", v), store.ArtifactInput{Kind: "file", URI: "go/interchange/a.go"}))
 		},
 		func() (json.RawMessage, error) {
-			return answerJSON(st.OfferHandoff(ctx, legacy, OfferInput{Lease: lease("go-offer", v), ToActor: ref("go-other"), Summary: "take it"}))
+			return answerJSON(st.OfferHandoff(ctx, legacy, store.OfferInput{Lease: lease("go-offer", v), ToActor: ref("go-other"), Summary: "take it"}))
 		},
 		func() (json.RawMessage, error) {
-			return answerJSON(st.CompleteTask(ctx, legacy, CompleteInput{Lease: lease("go-complete", v), Summary: "done from Go"}))
+			return answerJSON(st.CompleteTask(ctx, legacy, store.CompleteInput{Lease: lease("go-complete", v), Summary: "done from Go"}))
 		},
 	}
 	for _, step := range steps {
 		v = decodeTask(t, must(step())).Version
 	}
-	must(answerJSON(st.RecordDecision(ctx, legacy, RecordDecisionInput{WorkspaceID: ws, IdempotencyKey: "go-decision",
+	must(answerJSON(st.RecordDecision(ctx, legacy, store.RecordDecisionInput{WorkspaceID: ws, IdempotencyKey: "go-decision",
 		Topic: "interchange", Decision: "journals written by either implementation continue in the other"})))
 }
 
 // exerciseSessions runs every kind of session mutation in a new workspace
 // of the same database.
-func exerciseSessions(t *testing.T, st *Store) {
+func exerciseSessions(t *testing.T, st *store.Store) {
 	t.Helper()
 	ctx := context.Background()
 	root := t.TempDir()
-	a, err := st.StartSession(ctx, StartSessionInput{RootPath: root, Actor: "go-a"})
+	a, err := st.StartSession(ctx, store.StartSessionInput{RootPath: root, Actor: "go-a"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := st.StartSession(ctx, StartSessionInput{RootPath: root, Actor: "go-b"})
+	b, err := st.StartSession(ctx, store.StartSessionInput{RootPath: root, Actor: "go-b"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ca := Credential{SessionID: a.Session.ID, Token: a.Token, Generation: 1}
-	cb := Credential{SessionID: b.Session.ID, Token: b.Token, Generation: 1}
-	raw, err := answerJSON(st.CreateTask(ctx, SessionActor(ca), CreateTaskInput{IdempotencyKey: "s-create", TaskID: ref("s-task"), Title: "Session task",
+	ca := store.Credential{SessionID: a.Session.ID, Token: a.Token, Generation: 1}
+	cb := store.Credential{SessionID: b.Session.ID, Token: b.Token, Generation: 1}
+	raw, err := answerJSON(st.CreateTask(ctx, store.SessionActor(ca), store.CreateTaskInput{IdempotencyKey: "s-create", TaskID: ref("s-task"), Title: "Session task",
 		PathScopes: []string{"src"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	task := decodeTask(t, raw)
-	if raw, err = answerJSON(st.ClaimTask(ctx, SessionActor(ca), ClaimInput{TaskID: task.ID, IdempotencyKey: "s-claim", ExpectedVersion: 1})); err != nil {
+	if raw, err = answerJSON(st.ClaimTask(ctx, store.SessionActor(ca), store.ClaimInput{TaskID: task.ID, IdempotencyKey: "s-claim", ExpectedVersion: 1})); err != nil {
 		t.Fatal(err)
 	}
 	claimed := decodeTask(t, raw)
-	if _, err := answerJSON(st.AppendReport(ctx, ca, AppendReportInput{IdempotencyKey: "s-report", Kind: "observation", Body: "looks fine", TaskID: &task.ID})); err != nil {
+	if _, err := answerJSON(st.AppendReport(ctx, ca, store.AppendReportInput{IdempotencyKey: "s-report", Kind: "observation", Body: "looks fine", TaskID: &task.ID})); err != nil {
 		t.Fatal(err)
 	}
-	raw, err = answerJSON(st.CompleteTask(ctx, SessionActor(ca), CompleteInput{Lease: LeaseInput{WorkspaceID: a.Workspace.ID, TaskID: task.ID,
+	raw, err = answerJSON(st.CompleteTask(ctx, store.SessionActor(ca), store.CompleteInput{Lease: store.LeaseInput{WorkspaceID: a.Workspace.ID, TaskID: task.ID,
 		LeaseID: *claimed.LeaseID, IdempotencyKey: "s-complete", ExpectedVersion: claimed.Version}, Summary: "complete"}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	done := decodeTask(t, raw)
-	if _, err := answerJSON(st.ReviewTask(ctx, cb, ReviewInput{WorkspaceID: a.Workspace.ID, TaskID: task.ID, IdempotencyKey: "s-review",
+	if _, err := answerJSON(st.ReviewTask(ctx, cb, store.ReviewInput{WorkspaceID: a.Workspace.ID, TaskID: task.ID, IdempotencyKey: "s-review",
 		ExpectedVersion: done.Version, Outcome: "accept", Summary: "accepted"})); err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +120,7 @@ func exerciseSessions(t *testing.T, st *Store) {
 	}
 }
 
-func verifyEvery(t *testing.T, st *Store) {
+func verifyEvery(t *testing.T, st *store.Store) {
 	t.Helper()
 	results, err := st.VerifyAll(context.Background())
 	if err != nil {
@@ -136,7 +139,7 @@ func TestJournalsOfEveryVersionContinueHere(t *testing.T) {
 			dir := filepath.Join("testdata", "fixtures", "versions", version)
 			db := copyFixture(t, filepath.Join(dir, "collab.sqlite"))
 			ctx := context.Background()
-			st, err := Open(ctx, Options{Path: db})
+			st, err := backend.Open(ctx, backend.Options{Path: db})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -147,7 +150,7 @@ func TestJournalsOfEveryVersionContinueHere(t *testing.T) {
 			exerciseSessions(t, st)
 			verifyEvery(t, st)
 			st.Close()
-			reopened, err := Open(ctx, Options{Path: db})
+			reopened, err := backend.Open(ctx, backend.Options{Path: db})
 			if err != nil {
 				t.Fatalf("reopen: %v", err)
 			}

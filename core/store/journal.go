@@ -7,7 +7,6 @@ import (
 	"github.com/agenttool/collab/core/canon"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // newEvent describes one event to append.
@@ -22,7 +21,7 @@ type newEvent struct {
 // appendEvent writes one event at the head of the workspace's journal and
 // moves the head, inside the caller's write transaction. The stored
 // payload is canonical JSON, so the stored text is exactly what is hashed.
-func (s *Store) appendEvent(ctx context.Context, tx engine.Journal, workspaceID string, ne newEvent) (journal.Event, error) {
+func (s *Store) appendEvent(ctx context.Context, tx Journal, workspaceID string, ne newEvent) (journal.Event, error) {
 	h, ok, err := tx.Head(ctx, workspaceID)
 	if err != nil {
 		return journal.Event{}, err
@@ -50,13 +49,11 @@ func (s *Store) appendEvent(ctx context.Context, tx engine.Journal, workspaceID 
 }
 
 // VerifyJournal recomputes the full chain of one workspace from genesis,
-// reading the head and every event from one snapshot.
+// reading the head and every event from one snapshot: VerifyWithProgress
+// reporting no progress, so that the engine may offer the journal in
+// ranges read at the same time.
 func (s *Store) VerifyJournal(ctx context.Context, workspaceID string) (bool, error) {
-	ok, found, err := s.engine().VerifyChain(ctx, workspaceID)
-	if err == nil && !found {
-		return false, workspaceNotFound(workspaceID)
-	}
-	return ok, err
+	return s.VerifyWithProgress(ctx, workspaceID, nil)
 }
 
 func workspaceNotFound(id string) error {

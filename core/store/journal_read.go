@@ -4,26 +4,21 @@ import (
 	"context"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
 )
-
-// JournalHead is one workspace's journal position (engine.Head: the
-// workspace and the anchor of its newest event).
-type JournalHead = engine.Head
 
 // JournalReader reads the event journal inside one read transaction, so
 // every call sees the same snapshot. It never takes the write lock; other
 // processes keep appending while it reads. It is valid only inside the
 // function given to ReadJournal.
 type JournalReader struct {
-	tx engine.Tx
+	tx Tx
 }
 
 // ReadJournal runs fn with a reader over one read snapshot of the database.
 // It works on stores opened read-only and on unmigrated layouts whose
 // events table has no session_id column.
 func (s *Store) ReadJournal(ctx context.Context, fn func(r *JournalReader) error) error {
-	return s.engine().Read(ctx, func(tx engine.Tx) error { return fn(&JournalReader{tx: tx}) })
+	return s.engine().Read(ctx, func(tx Tx) error { return fn(&JournalReader{tx: tx}) })
 }
 
 // Heads returns every workspace's journal head, in workspace id order.

@@ -1,11 +1,13 @@
-package store
+package store_test
 
 import (
 	"context"
 	"path/filepath"
 	"testing"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/store"
 )
 
 // TestJournalReaderReadsEveryReleasedLayoutUnmigrated opens each
@@ -20,16 +22,16 @@ func TestJournalReaderReadsEveryReleasedLayoutUnmigrated(t *testing.T) {
 			m := loadManifest(t, dir)
 			path := copyFixture(t, filepath.Join(dir, "collab.sqlite"))
 			before := fileSHA(t, path)
-			st, err := Open(context.Background(), Options{Path: path, ReadOnly: true})
+			st, err := backend.Open(context.Background(), backend.Options{Path: path, ReadOnly: true})
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := map[string]JournalHead{}
+			want := map[string]store.JournalHead{}
 			for _, w := range m.Workspaces {
-				want[w.ID] = JournalHead{WorkspaceID: w.ID, Anchor: journal.Anchor{Sequence: w.HeadSequence, Hash: w.HeadHash}}
+				want[w.ID] = store.JournalHead{WorkspaceID: w.ID, Anchor: journal.Anchor{Sequence: w.HeadSequence, Hash: w.HeadHash}}
 			}
 			ctx := context.Background()
-			err = st.ReadJournal(ctx, func(r *JournalReader) error {
+			err = st.ReadJournal(ctx, func(r *store.JournalReader) error {
 				heads, err := r.Heads(ctx)
 				if err != nil {
 					return err

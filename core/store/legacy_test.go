@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -10,7 +10,9 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/store"
 )
 
 // gitRun runs git with a fixed identity for fixture layouts.
@@ -88,7 +90,7 @@ func TestLegacyRootsThatCollapseIntoOneWorktreeAreRefusedUntouched(t *testing.T)
 			repo := gitRepo(t, root, "repo", "packages/core/package.json")
 			rewriteRoots(t, db, map[string]string{tc.repoWS: repo, tc.subWS: filepath.Join(repo, "packages", "core")})
 			before := fileSHA(t, db)
-			_, err := Open(context.Background(), Options{Path: db})
+			_, err := backend.Open(context.Background(), backend.Options{Path: db})
 			ce, ok := collaberr.As(err)
 			if !ok || ce.Code != "migration_identity_collision" {
 				t.Fatalf("want migration_identity_collision, got %v", err)
@@ -126,7 +128,7 @@ func TestLinkedWorktreePartitionsMigrateButRefuseSessions(t *testing.T) {
 	gitRun(t, repo, "worktree", "add", "-q", "-b", "feature/web", linked)
 	rewriteRoots(t, db, map[string]string{mainWS: repo, linkedWS: linked})
 	ctx := context.Background()
-	st, err := Open(ctx, Options{Path: db})
+	st, err := backend.Open(ctx, backend.Options{Path: db})
 	if err != nil {
 		t.Fatalf("migration: %v", err)
 	}
@@ -146,7 +148,7 @@ func TestLinkedWorktreePartitionsMigrateButRefuseSessions(t *testing.T) {
 		t.Fatalf("linked worktrees got different repository keys: %v", keys)
 	}
 	for _, dir := range []string{repo, linked} {
-		_, err := st.StartSession(ctx, StartSessionInput{RootPath: dir, Actor: "a"})
+		_, err := st.StartSession(ctx, store.StartSessionInput{RootPath: dir, Actor: "a"})
 		ce, ok := collaberr.As(err)
 		if !ok || ce.Code != "repository_partitioned" {
 			t.Fatalf("%s: want repository_partitioned, got %v", dir, err)
@@ -156,13 +158,13 @@ func TestLinkedWorktreePartitionsMigrateButRefuseSessions(t *testing.T) {
 		}
 	}
 	for dir, want := range map[string]string{repo: mainWS, linked: linkedWS} {
-		opened, err := st.OpenWorkspace(ctx, OpenWorkspaceInput{RootPath: dir, Actor: "legacy"})
+		opened, err := st.OpenWorkspace(ctx, store.OpenWorkspaceInput{RootPath: dir, Actor: "legacy"})
 		if err != nil || opened.Workspace.ID != want {
 			t.Fatalf("legacy open of %s: %v %v", dir, opened.Workspace.ID, err)
 		}
 	}
 	var coordination int
-	st.raw().QueryRow("SELECT count(*) FROM coordination_sessions").Scan(&coordination)
+	readPool(st).QueryRow("SELECT count(*) FROM coordination_sessions").Scan(&coordination)
 	if coordination != 0 {
 		t.Fatalf("migration invented %d coordination sessions", coordination)
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/agenttool/collab/core/canon"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/normalize"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // requestHash is the receipt fingerprint of a mutation: sha256 of the
@@ -24,11 +23,11 @@ func requestHash(operation string, request map[string]any) (string, error) {
 }
 
 // receipt is a stored idempotency record.
-type receipt engine.Receipt
+type receipt Receipt
 
 // findReceipt reads the receipt of (workspace, actor, key).
-func findReceipt(ctx context.Context, tx engine.Receipts, workspaceID, actor, key string) (receipt, bool, error) {
-	r, ok, err := tx.FindReceipt(ctx, engine.ReceiptScope{WorkspaceID: workspaceID, Actor: actor, Key: key})
+func findReceipt(ctx context.Context, tx Receipts, workspaceID, actor, key string) (receipt, bool, error) {
+	r, ok, err := tx.FindReceipt(ctx, ReceiptScope{WorkspaceID: workspaceID, Actor: actor, Key: key})
 	return receipt(r), ok, err
 }
 
@@ -53,12 +52,12 @@ func replay[T any](r receipt, operation, hash string) (*answer.Of[T], error) {
 
 // answerAndRecord renders a fresh answer and records the receipt of it (in
 // the reference's form, see answer.Member) in the same transaction.
-func answerAndRecord[T any](ctx context.Context, tx engine.Receipts, scope engine.ReceiptScope, operation, hash string, v *T, now string) (*answer.Of[T], error) {
+func answerAndRecord[T any](ctx context.Context, tx Receipts, scope ReceiptScope, operation, hash string, v *T, now string) (*answer.Of[T], error) {
 	a, response, err := answer.Render(operation, v)
 	if err != nil {
 		return a, err
 	}
-	err = tx.InsertReceipt(ctx, scope, engine.Receipt{Operation: operation, RequestHash: hash, Response: response}, now)
+	err = tx.InsertReceipt(ctx, scope, Receipt{Operation: operation, RequestHash: hash, Response: response}, now)
 	return a, err
 }
 
@@ -75,7 +74,7 @@ type sessionMutation[T any] struct {
 	// two statements and two more pages in its commit. Were it to write
 	// one anyway, the trigger would abort it, and nothing would be written.
 	unguarded bool
-	apply     func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*T, error)
+	apply     func(ctx context.Context, tx Tx, sess CoordinationSession) (*T, error)
 }
 
 func sessionActorKey(sessionID string) string { return "session:" + sessionID }
@@ -96,7 +95,7 @@ func mutateAsSession[T any](ctx context.Context, s *Store, m sessionMutation[T])
 		return nil, err
 	}
 	var out *answer.Of[T]
-	err = s.writeTx(ctx, func(tx engine.Tx) error {
+	err = s.writeTx(ctx, func(tx Tx) error {
 		sess, err := authenticate(ctx, tx, m.cred, m.allowRecovery)
 		if err != nil {
 			return err
@@ -122,7 +121,7 @@ func mutateAsSession[T any](ctx context.Context, s *Store, m sessionMutation[T])
 		if err != nil {
 			return err
 		}
-		scope := engine.ReceiptScope{WorkspaceID: sess.WorkspaceID, Actor: actor, Key: key}
+		scope := ReceiptScope{WorkspaceID: sess.WorkspaceID, Actor: actor, Key: key}
 		if out, err = answerAndRecord(ctx, tx, scope, m.operation, hash, v, now); err != nil {
 			return err
 		}
@@ -153,7 +152,7 @@ func sessionReceipt[T any](ctx context.Context, s *Store, cred Credential, opera
 	var sess CoordinationSession
 	var r receipt
 	var found bool
-	err = s.engine().Read(ctx, func(tx engine.Tx) error {
+	err = s.engine().Read(ctx, func(tx Tx) error {
 		if sess, err = authenticate(ctx, tx, cred, false); err != nil {
 			return err
 		}
@@ -174,14 +173,14 @@ type legacyMutation[T any] struct {
 	operation   string
 	key         string
 	request     map[string]any
-	apply       func(ctx context.Context, tx engine.Tx) (*T, error)
+	apply       func(ctx context.Context, tx Tx) (*T, error)
 }
 
 // mutateAsActor runs a legacy write: receipts are scoped to the actor
 // label, and replays of old receipts are completed with the fields newer
 // versions added to tasks.
 func mutateAsActor[T any](ctx context.Context, s *Store, m legacyMutation[T]) (*answer.Of[T], error) {
-	if err := s.engine().Read(ctx, func(tx engine.Tx) error {
+	if err := s.engine().Read(ctx, func(tx Tx) error {
 		_, err := readWorkspace(ctx, tx, m.workspaceID)
 		return err
 	}); err != nil {
@@ -192,7 +191,7 @@ func mutateAsActor[T any](ctx context.Context, s *Store, m legacyMutation[T]) (*
 		return nil, err
 	}
 	var out *answer.Of[T]
-	err = s.writeTx(ctx, func(tx engine.Tx) error {
+	err = s.writeTx(ctx, func(tx Tx) error {
 		now := s.nowISO()
 		if r, ok, err := findReceipt(ctx, tx, m.workspaceID, m.actor, m.key); err != nil || ok {
 			if err != nil {
@@ -208,7 +207,7 @@ func mutateAsActor[T any](ctx context.Context, s *Store, m legacyMutation[T]) (*
 		if err != nil {
 			return err
 		}
-		scope := engine.ReceiptScope{WorkspaceID: m.workspaceID, Actor: m.actor, Key: m.key}
+		scope := ReceiptScope{WorkspaceID: m.workspaceID, Actor: m.actor, Key: m.key}
 		out, err = answerAndRecord(ctx, tx, scope, m.operation, hash, v, now)
 		return err
 	})

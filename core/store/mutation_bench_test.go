@@ -1,21 +1,23 @@
-package store
+package store_test
 
 import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/agenttool/collab/core/store"
 )
 
 // benchBound opens a fresh store with one session started in it and
 // returns that session's credential.
-func benchBound(b *testing.B) (*Store, Credential) {
+func benchBound(b *testing.B) (*store.Store, store.Credential) {
 	st, ss := benchSession(b)
 	return st, benchCred(ss)
 }
 
 // benchReport is a typical report of a few sentences.
-func benchReport(key string) AppendReportInput {
-	return AppendReportInput{IdempotencyKey: key, Kind: "observation",
+func benchReport(key string) store.AppendReportInput {
+	return store.AppendReportInput{IdempotencyKey: key, Kind: "observation",
 		Body: "Parser step done; tokenizer tests green, docs pending review by beta. The <lexer> & the parser agree on spans."}
 }
 
@@ -56,11 +58,11 @@ func BenchmarkAppendReportReplay(b *testing.B) {
 func BenchmarkRecordProgressLegacy(b *testing.B) {
 	st, ws := benchStore(b, 1)
 	ctx := context.Background()
-	who := LabelActor("bench")
-	if _, err := st.CreateTask(ctx, who, CreateTaskInput{WorkspaceID: ws, IdempotencyKey: "c", TaskID: ptr("task_bench"), Title: "bench"}); err != nil {
+	who := store.LabelActor("bench")
+	if _, err := st.CreateTask(ctx, who, store.CreateTaskInput{WorkspaceID: ws, IdempotencyKey: "c", TaskID: ptr("task_bench"), Title: "bench"}); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := st.ClaimTask(ctx, who, ClaimInput{WorkspaceID: ws, TaskID: "task_bench", IdempotencyKey: "k", ExpectedVersion: 1}); err != nil {
+	if _, err := st.ClaimTask(ctx, who, store.ClaimInput{WorkspaceID: ws, TaskID: "task_bench", IdempotencyKey: "k", ExpectedVersion: 1}); err != nil {
 		b.Fatal(err)
 	}
 	t, err := st.GetTask(ctx, ws, "task_bench")
@@ -70,7 +72,7 @@ func BenchmarkRecordProgressLegacy(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		in := LeaseInput{WorkspaceID: ws, TaskID: t.ID, LeaseID: *t.LeaseID, IdempotencyKey: fmt.Sprintf("p%d", i), ExpectedVersion: t.Version + int64(i)}
+		in := store.LeaseInput{WorkspaceID: ws, TaskID: t.ID, LeaseID: *t.LeaseID, IdempotencyKey: fmt.Sprintf("p%d", i), ExpectedVersion: t.Version + int64(i)}
 		if _, err := st.RecordProgress(ctx, who, in, "step done; tests green"); err != nil {
 			b.Fatal(err)
 		}

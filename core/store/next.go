@@ -6,7 +6,6 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // clockActor is the actor of events the passage of time causes.
@@ -44,7 +43,7 @@ func invalidEventLimit() error {
 // cursor, so repeated polls return the same page until it is acknowledged.
 func (s *Store) NextForSession(ctx context.Context, cred Credential, knownCursor *journal.Anchor, limit int) (Next, error) {
 	var out Next
-	err := s.writeTx(ctx, func(tx engine.Tx) error {
+	err := s.writeTx(ctx, func(tx Tx) error {
 		sess, err := authenticate(ctx, tx, cred, false)
 		if err != nil {
 			return err
@@ -74,7 +73,7 @@ func (s *Store) NextForSession(ctx context.Context, cred Credential, knownCursor
 
 // checkCursors refuses a poll whose persisted or known cursor no longer
 // names an event of this journal.
-func checkCursors(ctx context.Context, tx engine.Tx, sess CoordinationSession, known *journal.Anchor) error {
+func checkCursors(ctx context.Context, tx Tx, sess CoordinationSession, known *journal.Anchor) error {
 	for _, c := range []struct {
 		anchor  *journal.Anchor
 		message string
@@ -106,7 +105,7 @@ func (s *Store) NextForActor(ctx context.Context, workspaceID, actor string, aft
 	if limit < 1 || limit > 50 {
 		return out, invalidEventLimit()
 	}
-	err = s.writeTx(ctx, func(tx engine.Tx) error {
+	err = s.writeTx(ctx, func(tx Tx) error {
 		if _, err := readWorkspace(ctx, tx, workspaceID); err != nil {
 			return err
 		}
@@ -146,7 +145,7 @@ func (v viewer) owns(t *Task) bool {
 // nextView assembles what collab_next shows a viewer after sequence
 // `after`: the event page, the tasks and claims as of the snapshot head,
 // the reports routed to the viewer and the offers addressed to it.
-func (s *Store) nextView(ctx context.Context, q engine.Tx, wsID string, after int64, limit int, v viewer, now string) (Next, error) {
+func (s *Store) nextView(ctx context.Context, q Tx, wsID string, after int64, limit int, v viewer, now string) (Next, error) {
 	out := Next{Actor: v.actor, Session: v.session, ProjectionScope: "snapshot_head", ReportsScope: "event_page", OwnClaims: []Task{}}
 	var err error
 	if out.Events, err = readEventPage(ctx, q, wsID, after, limit); err != nil {
@@ -177,7 +176,7 @@ func (s *Store) nextView(ctx context.Context, q engine.Tx, wsID string, after in
 	if out.HandoffOffers, err = offersFor(ctx, q, wsID, v, tasks, now); err != nil {
 		return out, err
 	}
-	filter := reportFilter{After: after, Through: out.Events.NextAnchor.Sequence}
+	filter := ReportFilter{After: after, Through: out.Events.NextAnchor.Sequence}
 	if v.session != nil {
 		filter.RoutedTo = v.session.ID
 	}
@@ -190,8 +189,8 @@ func (s *Store) nextView(ctx context.Context, q engine.Tx, wsID string, after in
 }
 
 // offersFor lists the unexpired pending offers addressed to the viewer.
-func offersFor(ctx context.Context, tx engine.Views, wsID string, v viewer, tasks []Task, now string) ([]HandoffOffer, error) {
-	to := engine.Viewer{Actor: v.actor}
+func offersFor(ctx context.Context, tx Views, wsID string, v viewer, tasks []Task, now string) ([]HandoffOffer, error) {
+	to := Viewer{Actor: v.actor}
 	if v.session != nil {
 		to.SessionID = v.session.ID
 	}

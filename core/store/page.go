@@ -9,7 +9,6 @@ import (
 	"github.com/agenttool/collab/core/canon"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // EventView is an event as tools return it. Events of the 0.1 protocol
@@ -75,7 +74,7 @@ var _ json.Marshaler = EventView{}
 
 // readEventPage reads up to limit events after sequence after and verifies
 // them against their anchored predecessor.
-func readEventPage(ctx context.Context, tx engine.Tx, workspaceID string, after int64, limit int) (JournalPage, error) {
+func readEventPage(ctx context.Context, tx Tx, workspaceID string, after int64, limit int) (JournalPage, error) {
 	var p JournalPage
 	if after < 0 {
 		return p, collaberr.New(collaberr.InvalidCursor, "The event cursor must be a whole number of zero or more")
@@ -115,7 +114,7 @@ func readEventPage(ctx context.Context, tx engine.Tx, workspaceID string, after 
 // buildPage assembles and verifies a page: an empty page is valid only at
 // the head; otherwise every event must chain from the predecessor, and a
 // page reaching the head must end on the head hash.
-func buildPage(h engine.Head, after int64, prevHash string, events []journal.Event) JournalPage {
+func buildPage(h JournalHead, after int64, prevHash string, events []journal.Event) JournalPage {
 	p := JournalPage{
 		Events:            make([]EventView, len(events)),
 		Cursor:            journal.Anchor{EpochID: h.EpochID, Sequence: after, Hash: prevHash},
@@ -143,7 +142,7 @@ func buildPage(h engine.Head, after int64, prevHash string, events []journal.Eve
 // validateAnchor checks that a caller's anchor names an event of this
 // journal exactly: same epoch, a sequence at or below the head, and the
 // stored hash (itself recomputed) at that sequence.
-func validateAnchor(ctx context.Context, tx engine.Tx, workspaceID string, a journal.Anchor) (engine.Head, error) {
+func validateAnchor(ctx context.Context, tx Tx, workspaceID string, a journal.Anchor) (JournalHead, error) {
 	h, ok, err := tx.Head(ctx, workspaceID)
 	if err != nil {
 		return h, err
@@ -182,7 +181,7 @@ func (s *Store) EventsSince(ctx context.Context, workspaceID string, afterSequen
 	if afterSequence != nil && afterAnchor != nil {
 		return p, collaberr.New(collaberr.AmbiguousCursor, "Give after_anchor or after_sequence, not both")
 	}
-	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+	err := s.engine().Read(ctx, func(tx Tx) error {
 		after := int64(0)
 		if afterAnchor != nil {
 			if _, err := validateAnchor(ctx, tx, workspaceID, *afterAnchor); err != nil {
@@ -207,7 +206,7 @@ func (s *Store) EventHashAt(ctx context.Context, workspaceID string, sequence in
 	}
 	var hash string
 	var ok bool
-	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+	err := s.engine().Read(ctx, func(tx Tx) error {
 		p, err := readEventPage(ctx, tx, workspaceID, sequence-1, 1)
 		if err != nil {
 			if _, refused := collaberr.As(err); refused {

@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -12,14 +12,16 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/place"
+	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/store/postgres/pgtest"
 )
 
 // pgStore opens a store on url with the test clock and observer.
-func pgStore(t *testing.T, url string, readOnly bool) *Store {
+func pgStore(t *testing.T, url string, readOnly bool) *store.Store {
 	t.Helper()
-	st, err := Open(context.Background(), Options{Path: url, Observe: fixedObserve, ReadOnly: readOnly})
+	st, err := backend.Open(context.Background(), backend.Options{Path: url, Observe: fixedObserve, ReadOnly: readOnly})
 	if err != nil {
 		t.Fatalf("open %s: %v", place.RedactPostgres(url), err)
 	}
@@ -41,8 +43,8 @@ func withPassword(t *testing.T, raw, password string) string {
 func TestPostgresReadersCreateNothingAndTheFirstWriterCreatesTheSchema(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	db := pgtest.FreshDatabase(t)
-	for _, opts := range []Options{{Path: db, ReadOnly: true}, {Path: db, Inspect: true}} {
-		if _, err := Open(context.Background(), opts); !errors.Is(err, ErrNoPostgresJournal) {
+	for _, opts := range []backend.Options{{Path: db, ReadOnly: true}, {Path: db, Inspect: true}} {
+		if _, err := backend.Open(context.Background(), opts); !errors.Is(err, backend.ErrNoPostgresJournal) {
 			t.Fatalf("read-only open of an empty database: %v, want ErrNoPostgresJournal", err)
 		}
 	}
@@ -89,7 +91,7 @@ func TestPostgresOpenErrorsHoldNoPassword(t *testing.T) {
 		"postgres://nobody:" + password + "@[::1/none",
 		"postgres://nobody@127.0.0.1:1/none?password=" + password + "&connect_timeout=2",
 	} {
-		_, err := Open(context.Background(), Options{Path: db})
+		_, err := backend.Open(context.Background(), backend.Options{Path: db})
 		if err == nil {
 			t.Fatalf("opened %s", place.RedactPostgres(db))
 		}
@@ -124,7 +126,7 @@ func TestPostgresChangeSignalsSeeAnotherConnectionsCommit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := writer.OpenWorkspace(ctx, OpenWorkspaceInput{RootPath: root, Actor: "alice"}); err != nil {
+		if _, err := writer.OpenWorkspace(ctx, store.OpenWorkspaceInput{RootPath: root, Actor: "alice"}); err != nil {
 			t.Fatal(err)
 		}
 		if p1, err := probe.Version(ctx); err != nil || p1 == p0 {

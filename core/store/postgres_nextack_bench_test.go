@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agenttool/collab/core/backend"
+	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/store/postgres/pgtest"
 )
 
@@ -17,12 +19,12 @@ import (
 func BenchmarkPostgresNextAndAck(b *testing.B) {
 	b.Setenv("XDG_DATA_HOME", b.TempDir())
 	ctx := context.Background()
-	st, err := Open(ctx, Options{Path: pgtest.FreshDatabase(b), Observe: fixedObserve})
+	st, err := backend.Open(ctx, backend.Options{Path: pgtest.FreshDatabase(b), Observe: fixedObserve})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { st.Close() })
-	ss, err := st.StartSession(ctx, StartSessionInput{RootPath: filepath.Join(b.TempDir(), "main"), Actor: "bench"})
+	ss, err := st.StartSession(ctx, store.StartSessionInput{RootPath: filepath.Join(b.TempDir(), "main"), Actor: "bench"})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 //go:build !collab_noreadahead
 
-package store
+package store_test
 
 import (
 	"context"
@@ -9,8 +9,9 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/store/postgres"
 	"github.com/agenttool/collab/core/store/postgres/pgtest"
 )
@@ -20,11 +21,11 @@ import (
 // task with a path scope, a pending offer to the second, and the second's
 // cursor acknowledged past genesis.
 type pollFixture struct {
-	st     *Store
+	st     *store.Store
 	eng    *postgres.Engine
 	ws     string
-	holder Credential
-	poller StartedSession
+	holder store.Credential
+	poller store.StartedSession
 }
 
 func newPollFixture(t *testing.T) pollFixture {
@@ -33,23 +34,23 @@ func newPollFixture(t *testing.T) pollFixture {
 	ctx := context.Background()
 	st := pgStore(t, pgtest.FreshDatabase(t), false)
 	root := filepath.Join(t.TempDir(), "main")
-	a, err := st.StartSession(ctx, StartSessionInput{RootPath: root, Actor: "claude:alpha"})
+	a, err := st.StartSession(ctx, store.StartSessionInput{RootPath: root, Actor: "claude:alpha"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := st.StartSession(ctx, StartSessionInput{RootPath: root, Actor: "codex:beta"})
+	b, err := st.StartSession(ctx, store.StartSessionInput{RootPath: root, Actor: "codex:beta"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := pollFixture{st: st, eng: st.eng.(*postgres.Engine), ws: a.Session.WorkspaceID, holder: benchCred(a), poller: b}
-	created, err := st.CreateTask(ctx, SessionActor(f.holder), CreateTaskInput{WorkspaceID: f.ws, IdempotencyKey: "create",
+	f := pollFixture{st: st, eng: store.BackendOf(st).(backend.Postgres).Engine, ws: a.Session.WorkspaceID, holder: benchCred(a), poller: b}
+	created, err := st.CreateTask(ctx, store.SessionActor(f.holder), store.CreateTaskInput{WorkspaceID: f.ws, IdempotencyKey: "create",
 		Title: "parser", PathScopes: []string{"src/parser"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	v, _ := created.Value()
 	task := v.Task
-	claimed, err := st.ClaimTask(ctx, SessionActor(f.holder), ClaimInput{WorkspaceID: f.ws, TaskID: task.ID,
+	claimed, err := st.ClaimTask(ctx, store.SessionActor(f.holder), store.ClaimInput{WorkspaceID: f.ws, TaskID: task.ID,
 		IdempotencyKey: "claim", ExpectedVersion: task.Version})
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +58,7 @@ func newPollFixture(t *testing.T) pollFixture {
 	v, _ = claimed.Value()
 	task = v.Task
 	to := b.Session.ID
-	if _, err := st.OfferHandoff(ctx, SessionActor(f.holder), OfferInput{Lease: LeaseInput{WorkspaceID: f.ws, TaskID: task.ID,
+	if _, err := st.OfferHandoff(ctx, store.SessionActor(f.holder), store.OfferInput{Lease: store.LeaseInput{WorkspaceID: f.ws, TaskID: task.ID,
 		LeaseID: *task.LeaseID, IdempotencyKey: "offer", ExpectedVersion: task.Version}, ToSessionID: &to, Summary: "take it"}); err != nil {
 		t.Fatal(err)
 	}
@@ -83,15 +84,15 @@ func newPollFixture(t *testing.T) pollFixture {
 type pollReads struct {
 	Page    []journal.Event
 	Anchor  journal.Anchor
-	Tasks   []engine.Task
-	Claims  []engine.PathClaim
-	Offers  []engine.Handoff
-	Elapsed []engine.Handoff
-	Reports []engine.Report
+	Tasks   []store.Task
+	Claims  []store.PathClaim
+	Offers  []store.Handoff
+	Elapsed []store.Handoff
+	Reports []store.Report
 	Errors  []string
 }
 
-func readPoll(ctx context.Context, tx engine.Tx, ws, repo, session string) pollReads {
+func readPoll(ctx context.Context, tx store.Tx, ws, repo, session string) pollReads {
 	var r pollReads
 	keep := func(err error) {
 		if err != nil {
@@ -107,11 +108,11 @@ func readPoll(ctx context.Context, tx engine.Tx, ws, repo, session string) pollR
 	keep(err)
 	r.Claims, err = tx.ClaimedPaths(ctx, repo, "2000-01-01T00:00:00.000Z")
 	keep(err)
-	r.Offers, err = tx.LiveOffersTo(ctx, ws, engine.Viewer{SessionID: session}, "2000-01-01T00:00:00.000Z")
+	r.Offers, err = tx.LiveOffersTo(ctx, ws, store.Viewer{SessionID: session}, "2000-01-01T00:00:00.000Z")
 	keep(err)
 	r.Elapsed, err = tx.ElapsedOffersToSweep(ctx, ws, "", "2999-01-01T00:00:00.000Z")
 	keep(err)
-	r.Reports, err = tx.ReportsAfter(ctx, ws, engine.ReportFilter{After: 0, Through: 50, RoutedTo: session})
+	r.Reports, err = tx.ReportsAfter(ctx, ws, store.ReportFilter{After: 0, Through: 50, RoutedTo: session})
 	keep(err)
 	return r
 }
@@ -127,13 +128,13 @@ func TestPostgresReadAheadAnswersWhatTheServerAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = f.eng.Write(ctx, func(tx engine.Tx) error {
+	err = f.eng.Write(ctx, func(tx store.Tx) error {
 		direct := readPoll(ctx, tx, f.ws, ws.RepositoryKey, f.poller.Session.ID)
 		if len(direct.Errors) > 0 || len(direct.Page) == 0 || len(direct.Tasks) == 0 || len(direct.Claims) == 0 ||
 			len(direct.Offers) == 0 || len(direct.Elapsed) == 0 || len(direct.Reports) == 0 {
 			t.Fatalf("the fixture leaves a part of the poll empty: %+v", direct)
 		}
-		tx.(engine.ReadAheader).ReadAhead(ctx, func(q engine.Tx) {
+		tx.(store.ReadAheader).ReadAhead(ctx, func(q store.Tx) {
 			readPoll(ctx, q, f.ws, ws.RepositoryKey, f.poller.Session.ID)
 		})
 		before := f.eng.WriteRoundTrips()
@@ -157,11 +158,11 @@ func TestPostgresReadAheadAnswersWhatTheServerAnswers(t *testing.T) {
 func TestPostgresReadAheadRowsDoNotOutliveAWrite(t *testing.T) {
 	f := newPollFixture(t)
 	ctx := context.Background()
-	err := f.eng.Write(ctx, func(tx engine.Tx) error {
-		tx.(engine.ReadAheader).ReadAhead(ctx, func(q engine.Tx) {
+	err := f.eng.Write(ctx, func(tx store.Tx) error {
+		tx.(store.ReadAheader).ReadAhead(ctx, func(q store.Tx) {
 			_, _ = q.EventsAfter(ctx, f.ws, 0, 50)
 			_, _ = q.Tasks(ctx, f.ws, "")
-			_, _ = q.ReportsAfter(ctx, f.ws, engine.ReportFilter{After: 0, Through: 50})
+			_, _ = q.ReportsAfter(ctx, f.ws, store.ReportFilter{After: 0, Through: 50})
 		})
 		if _, err := tx.EventsAfter(ctx, f.ws, 0, 50); err != nil { // sends the batch
 			return err
@@ -184,7 +185,7 @@ func TestPostgresReadAheadRowsDoNotOutliveAWrite(t *testing.T) {
 			t.Errorf("the read of the written table took %d round trips, want 1 (its own)", trips)
 		}
 		before = f.eng.WriteRoundTrips()
-		if _, err := tx.ReportsAfter(ctx, f.ws, engine.ReportFilter{After: 0, Through: 50}); err != nil {
+		if _, err := tx.ReportsAfter(ctx, f.ws, store.ReportFilter{After: 0, Through: 50}); err != nil {
 			return err
 		}
 		if trips := f.eng.WriteRoundTrips() - before; trips != 0 {
@@ -206,7 +207,7 @@ func TestPostgresCallsTakeTheirRoundTrips(t *testing.T) {
 	f := newPollFixture(t)
 	ctx := context.Background()
 	poller := benchCred(f.poller)
-	var next Next
+	var next store.Next
 	for _, c := range []struct {
 		name string
 		want int64

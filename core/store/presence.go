@@ -7,15 +7,10 @@ import (
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/normalize"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // presenceProtocol labels every presence record.
 const presenceProtocol = "agenttool.collab.session/0.1"
-
-// Presence is a self-declared, unauthenticated routing hint. It is never
-// journaled, never authenticates and never touches task leases.
-type Presence = engine.Presence
 
 // shownPresence completes a stored hint with what the rules add: the
 // protocol label, the capability basis and its state at now.
@@ -103,7 +98,7 @@ func (s *Store) JoinPresence(ctx context.Context, in JoinInput) (Presence, error
 		return Presence{}, err
 	}
 	var out Presence
-	err = s.writeTx(ctx, func(tx engine.Tx) error {
+	err = s.writeTx(ctx, func(tx Tx) error {
 		ws, err := readWorkspace(ctx, tx, f.workspaceID)
 		if err != nil {
 			return err
@@ -142,9 +137,9 @@ func equalPtr(a, b *string) bool {
 	return (a == nil && b == nil) || (a != nil && b != nil && *a == *b)
 }
 
-func insertPresence(ctx context.Context, tx engine.Presences, ws Workspace, f joinFields, now string) (Presence, error) {
+func insertPresence(ctx context.Context, tx Presences, ws Workspace, f joinFields, now string) (Presence, error) {
 	id := "session_" + newUUID()
-	err := tx.InsertPresence(ctx, engine.NewPresence{ID: id, WorkspaceID: ws.ID, EpochID: ws.EpochID,
+	err := tx.InsertPresence(ctx, NewPresence{ID: id, WorkspaceID: ws.ID, EpochID: ws.EpochID,
 		ClientInstanceID: f.client, ActorLabel: f.label, ActorKey: "session:" + id, RuntimeKind: f.runtime,
 		ProviderLabel: f.provider, ModelLabel: f.model, DeclaredCapabilities: f.caps, JoinedAt: now,
 		ExpiresAt: addSeconds(now, f.ttl)})
@@ -166,7 +161,7 @@ func (s *Store) ListPresence(ctx context.Context, workspaceID string, presence *
 		return nil, err
 	}
 	var out []Presence
-	err = s.readTx(ctx, func(tx engine.Tx) error {
+	err = s.readTx(ctx, func(tx Tx) error {
 		if _, err := readWorkspace(ctx, tx, wsID); err != nil {
 			return err
 		}
@@ -184,11 +179,11 @@ func (s *Store) ListPresence(ctx context.Context, workspaceID string, presence *
 
 // presenceListArgs validates a listing's presence filter, then its limit
 // (100 when nil).
-func presenceListArgs(presence *string, limit *int64) (engine.PresenceState, int64, error) {
-	state := engine.PresenceAny
+func presenceListArgs(presence *string, limit *int64) (PresenceState, int64, error) {
+	state := PresenceAny
 	if presence != nil {
-		switch p := engine.PresenceState(*presence); p {
-		case engine.PresenceLive, engine.PresenceStale, engine.PresenceLeft:
+		switch p := PresenceState(*presence); p {
+		case PresenceLive, PresenceStale, PresenceLeft:
 			state = p
 		default:
 			return state, 0, collaberr.New(collaberr.InvalidPresence, "presence must be live, stale or left")

@@ -7,7 +7,6 @@ import (
 	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/normalize"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // PresenceUpdate is a heartbeat or leave request.
@@ -31,7 +30,7 @@ func (s *Store) HeartbeatPresence(ctx context.Context, in PresenceUpdate) (*answ
 	}
 	request := map[string]any{"session_id": id, "idempotency_key": key, "expected_version": version, "ttl_seconds": ttl}
 	return s.updatePresence(ctx, id, key, "session.heartbeat", request, version,
-		func(ctx context.Context, tx engine.Presences, p Presence, now string) error {
+		func(ctx context.Context, tx Presences, p Presence, now string) error {
 			if p.LeftAt != nil {
 				return collaberr.New(collaberr.SessionLeft, "A presence hint that left cannot heartbeat; join with a new client_instance_id").
 					With("session_id", p.ID)
@@ -48,7 +47,7 @@ func (s *Store) LeavePresence(ctx context.Context, in PresenceUpdate) (*answer.O
 	}
 	request := map[string]any{"session_id": id, "idempotency_key": key, "expected_version": version}
 	return s.updatePresence(ctx, id, key, "session.leave", request, version,
-		func(ctx context.Context, tx engine.Presences, p Presence, now string) error {
+		func(ctx context.Context, tx Presences, p Presence, now string) error {
 			if p.LeftAt != nil {
 				return nil
 			}
@@ -70,13 +69,13 @@ func normalizePresenceUpdate(in PresenceUpdate) (string, string, int64, error) {
 }
 
 func (s *Store) updatePresence(ctx context.Context, id, key, operation string, request map[string]any, version int64,
-	apply func(ctx context.Context, tx engine.Presences, p Presence, now string) error) (*answer.Of[PresenceAnswer], error) {
+	apply func(ctx context.Context, tx Presences, p Presence, now string) error) (*answer.Of[PresenceAnswer], error) {
 	hash, err := requestHash(operation, request)
 	if err != nil {
 		return nil, err
 	}
 	var out *answer.Of[PresenceAnswer]
-	err = s.writeTx(ctx, func(tx engine.Tx) error {
+	err = s.writeTx(ctx, func(tx Tx) error {
 		now := s.nowISO()
 		p, found, err := tx.PresenceByID(ctx, id)
 		if err != nil {
@@ -109,7 +108,7 @@ func (s *Store) updatePresence(ctx context.Context, id, key, operation string, r
 		if err != nil {
 			return err
 		}
-		scope := engine.ReceiptScope{WorkspaceID: p.WorkspaceID, Actor: p.ActorKey, Key: key}
+		scope := ReceiptScope{WorkspaceID: p.WorkspaceID, Actor: p.ActorKey, Key: key}
 		out, err = answerAndRecord(ctx, tx, scope, operation, hash, &PresenceAnswer{Session: shownPresence(updated, now)}, now)
 		return err
 	})

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/agenttool/collab/core/scope"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // ConflictEntry is one live claim that overlaps a task's path scopes.
@@ -35,10 +34,10 @@ type reservingTask struct {
 
 // reservations lists every task of the repository that reserves paths,
 // in the order the reference reports conflicts in (see
-// engine.PathClaims): a claim whose lease is live (or a session claim,
+// PathClaims): a claim whose lease is live (or a session claim,
 // expired or not, until it is recovered), or a completion waiting for
 // review. Read-only tasks never reserve.
-func reservations(ctx context.Context, q engine.PathClaims, repositoryKey, now string) ([]reservingTask, error) {
+func reservations(ctx context.Context, q PathClaims, repositoryKey, now string) ([]reservingTask, error) {
 	list, err := q.ClaimedPaths(ctx, repositoryKey, now)
 	if err != nil {
 		return nil, err

@@ -1,9 +1,11 @@
-package store
+package store_test
 
 import (
 	"context"
 	"database/sql"
 
+	"github.com/agenttool/collab/core/backend"
+	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/store/sqlite"
 )
 
@@ -13,12 +15,12 @@ type Tx = sqlite.Tx
 
 // sqliteDB is the store's SQLite database; the tests that use it open
 // SQLite stores only.
-func (s *Store) sqliteDB() *sqlite.DB { return s.be.(sqliteBackend).db }
+func sqliteDB(s *store.Store) *sqlite.DB { return store.BackendOf(s).(backend.SQLite).DB }
 
 // rawWrite runs fn in one SQLite write transaction.
-func (s *Store) rawWrite(ctx context.Context, fn func(tx *Tx) error) error {
-	return s.sqliteDB().Write(ctx, fn)
+func rawWrite(ctx context.Context, s *store.Store, fn func(tx *Tx) error) error {
+	return sqliteDB(s).Write(ctx, fn)
 }
 
-// raw is the SQLite read pool, for tests that look at rows directly.
-func (s *Store) raw() *sql.DB { return s.sqliteDB().ReadPool() }
+// readPool is the SQLite read pool, for tests that look at rows directly.
+func readPool(s *store.Store) *sql.DB { return sqliteDB(s).ReadPool() }

@@ -4,17 +4,16 @@ import (
 	"context"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
-// readAheadPoll tells an engine that can read ahead (engine.ReadAheader)
+// readAheadPoll tells an engine that can read ahead (ReadAheader)
 // every read a session's poll makes once its journal head is known: the
 // cursors' events, the elapsed offers, and what nextView shows. On a
 // server they then cost one round trip instead of eight. Reading the head
 // here changes nothing: checkCursors reads it next, and a missing
 // workspace is left for it to refuse.
-func (s *Store) readAheadPoll(ctx context.Context, tx engine.Tx, sess CoordinationSession, known *journal.Anchor, limit int, now string) error {
-	ahead, ok := tx.(engine.ReadAheader)
+func (s *Store) readAheadPoll(ctx context.Context, tx Tx, sess CoordinationSession, known *journal.Anchor, limit int, now string) error {
+	ahead, ok := tx.(ReadAheader)
 	if !ok || limit < 1 || limit > 50 {
 		return nil
 	}
@@ -23,7 +22,7 @@ func (s *Store) readAheadPoll(ctx context.Context, tx engine.Tx, sess Coordinati
 
 // recordPoll is readAheadPoll's work, apart so that an engine that cannot
 // read ahead pays nothing for the closure's captured variables.
-func (s *Store) recordPoll(ctx context.Context, tx engine.Tx, ahead engine.ReadAheader, sess CoordinationSession,
+func (s *Store) recordPoll(ctx context.Context, tx Tx, ahead ReadAheader, sess CoordinationSession,
 	known *journal.Anchor, limit int, now string) error {
 	if _, found, err := tx.Head(ctx, sess.WorkspaceID); err != nil || !found {
 		return err
@@ -33,7 +32,7 @@ func (s *Store) recordPoll(ctx context.Context, tx engine.Tx, ahead engine.ReadA
 		return err
 	}
 	v := viewer{session: &sess, actor: sess.Actor}
-	ahead.ReadAhead(ctx, func(q engine.Tx) {
+	ahead.ReadAhead(ctx, func(q Tx) {
 		_ = checkCursors(ctx, q, sess, known)
 		_, _ = q.ElapsedOffersToSweep(ctx, sess.WorkspaceID, "", now)
 		nextViewReads(ctx, q, ws, sess.Cursor.Sequence, limit, v, now)
@@ -46,7 +45,7 @@ func (s *Store) recordPoll(ctx context.Context, tx engine.Tx, ahead engine.ReadA
 // after+limit or the head); their answers are not used. It names the
 // page's reads itself, as readEventPage stops at the recorder's empty
 // answer to its first.
-func nextViewReads(ctx context.Context, q engine.Tx, ws Workspace, after int64, limit int, v viewer, now string) {
+func nextViewReads(ctx context.Context, q Tx, ws Workspace, after int64, limit int, v viewer, now string) {
 	if after > 0 {
 		_, _, _ = q.EventAnchor(ctx, ws.ID, after)
 	}
@@ -58,7 +57,7 @@ func nextViewReads(ctx context.Context, q engine.Tx, ws Workspace, after int64, 
 	if through <= after {
 		return
 	}
-	filter := reportFilter{After: after, Through: through}
+	filter := ReportFilter{After: after, Through: through}
 	if v.session != nil {
 		filter.RoutedTo = v.session.ID
 	}
@@ -69,15 +68,15 @@ func nextViewReads(ctx context.Context, q engine.Tx, ws Workspace, after int64, 
 // acknowledgement makes before it writes: the session, the journal head
 // and the anchor's event, all named by the call's arguments, so that on a
 // server they cost one round trip. A refusal reads what it reads anyway.
-func readAheadAck(ctx context.Context, tx engine.Tx, cred Credential, workspaceID string, a journal.Anchor) {
-	if ahead, ok := tx.(engine.ReadAheader); ok {
+func readAheadAck(ctx context.Context, tx Tx, cred Credential, workspaceID string, a journal.Anchor) {
+	if ahead, ok := tx.(ReadAheader); ok {
 		recordAck(ctx, ahead, cred, workspaceID, a)
 	}
 }
 
 // recordAck is readAheadAck's work, apart as recordPoll is.
-func recordAck(ctx context.Context, ahead engine.ReadAheader, cred Credential, workspaceID string, a journal.Anchor) {
-	ahead.ReadAhead(ctx, func(q engine.Tx) {
+func recordAck(ctx context.Context, ahead ReadAheader, cred Credential, workspaceID string, a journal.Anchor) {
+	ahead.ReadAhead(ctx, func(q Tx) {
 		_, _, _ = q.Session(ctx, cred.SessionID)
 		_, _, _ = q.Head(ctx, workspaceID)
 		if a.Sequence > 0 {

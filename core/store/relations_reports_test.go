@@ -1,9 +1,9 @@
-package store
+package store_test
 
 import (
 	"testing"
 
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // relationStep posts one report: who ("a" or "b") relates to the report
@@ -42,9 +42,9 @@ func TestCompletionObsoleteFollowsWithdrawalChains(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f, completion := relationWorld(t, c.steps)
 			var got bool
-			err := f.s.engine().Read(f.ctx, func(tx engine.Tx) error {
+			err := f.s.Engine().Read(f.ctx, func(tx store.Tx) error {
 				var err error
-				got, err = completionObsolete(f.ctx, tx, f.a.Workspace.ID, completion)
+				got, err = store.CompletionObsolete(f.ctx, tx, f.a.Workspace.ID, completion)
 				return err
 			})
 			if err != nil || got != c.want {
@@ -82,9 +82,9 @@ func TestUnresolvedChallengeNeedsAnActiveResolution(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f, completion := relationWorld(t, c.steps)
 			var got bool
-			err := f.s.engine().Read(f.ctx, func(tx engine.Tx) error {
+			err := f.s.Engine().Read(f.ctx, func(tx store.Tx) error {
 				var err error
-				got, err = unresolvedChallenge(f.ctx, tx, f.a.Workspace.ID, completion)
+				got, err = store.UnresolvedChallenge(f.ctx, tx, f.a.Workspace.ID, completion)
 				return err
 			})
 			if err != nil || got != c.want {
@@ -99,7 +99,7 @@ func TestUnresolvedChallengeNeedsAnActiveResolution(t *testing.T) {
 func relationWorld(t *testing.T, steps []relationStep) (*reportFixture, string) {
 	f := newReportFixture(t)
 	f.task(f.a, "task-1")
-	completion := f.post(f.a, AppendReportInput{TaskID: ptr("task-1"), Kind: "observation", Body: "done"})
+	completion := f.post(f.a, store.AppendReportInput{TaskID: ptr("task-1"), Kind: "observation", Body: "done"})
 	var posted []string
 	for _, st := range steps {
 		target := completion.ID
@@ -110,7 +110,7 @@ func relationWorld(t *testing.T, steps []relationStep) (*reportFixture, string) 
 		if st.who == "b" {
 			as = f.b
 		}
-		r := f.post(as, AppendReportInput{TaskID: ptr("task-1"), Kind: "inference", Body: st.relation,
+		r := f.post(as, store.AppendReportInput{TaskID: ptr("task-1"), Kind: "inference", Body: st.relation,
 			Relation: ptr(st.relation), TargetReportID: &target})
 		posted = append(posted, r.ID)
 	}

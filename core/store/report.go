@@ -7,7 +7,6 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // AppendReportInput is one structured report as a session posts it. Nil
@@ -165,7 +164,7 @@ func (s *Store) AppendReport(ctx context.Context, cred Credential, in AppendRepo
 		cred: cred, operation: "report.append.v2", key: in.IdempotencyKey, request: d.fields(),
 		// A report writes its event, its row, the receipt and the session.
 		unguarded: true,
-		apply: func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*ReportAnswer, error) {
+		apply: func(ctx context.Context, tx Tx, sess CoordinationSession) (*ReportAnswer, error) {
 			if err := validateReportInput(ctx, tx, sess, d); err != nil {
 				return nil, err
 			}
@@ -206,8 +205,8 @@ func (s *Store) appendReportInternal(ctx context.Context, tx reportWriter, sess 
 // reportWriter is what posting a report needs: the journal, for its
 // report.posted event, and the reports.
 type reportWriter interface {
-	engine.Journal
-	engine.Reports
+	Journal
+	Reports
 }
 
 // ListReportsInput selects reports for collab_report_list. Nil fields mean
@@ -225,7 +224,7 @@ type ListReportsInput struct {
 // addressed to one session. It never writes.
 func (s *Store) ListReports(ctx context.Context, in ListReportsInput) ([]Report, error) {
 	var out []Report
-	err := s.readTx(ctx, func(tx engine.Tx) error {
+	err := s.readTx(ctx, func(tx Tx) error {
 		if _, err := readWorkspace(ctx, tx, in.WorkspaceID); err != nil {
 			return err
 		}
@@ -239,8 +238,8 @@ func (s *Store) ListReports(ctx context.Context, in ListReportsInput) ([]Report,
 	return out, err
 }
 
-func reportListFilter(in ListReportsInput) (reportFilter, error) {
-	f := reportFilter{Limit: 100}
+func reportListFilter(in ListReportsInput) (ReportFilter, error) {
+	f := ReportFilter{Limit: 100}
 	if in.AfterEventSequence != nil {
 		if f.After = *in.AfterEventSequence; f.After < 0 {
 			return f, collaberr.New(collaberr.InvalidCursor, "after_event_sequence must be a whole number of zero or more")

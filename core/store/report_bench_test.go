@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -6,14 +6,17 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/agenttool/collab/core/backend"
+	"github.com/agenttool/collab/core/store"
 )
 
 // benchSession opens a fresh store and starts one session in it.
-func benchSession(b testing.TB) (*Store, StartedSession) {
+func benchSession(b testing.TB) (*store.Store, store.StartedSession) {
 	b.Helper()
 	ctx := context.Background()
 	dir := b.TempDir()
-	st, err := Open(ctx, Options{Path: filepath.Join(dir, "bench.sqlite")})
+	st, err := backend.Open(ctx, backend.Options{Path: filepath.Join(dir, "bench.sqlite")})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -22,23 +25,23 @@ func benchSession(b testing.TB) (*Store, StartedSession) {
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		b.Fatal(err)
 	}
-	ss, err := st.StartSession(ctx, StartSessionInput{RootPath: root, Actor: "bench"})
+	ss, err := st.StartSession(ctx, store.StartSessionInput{RootPath: root, Actor: "bench"})
 	if err != nil {
 		b.Fatal(err)
 	}
 	return st, ss
 }
 
-func benchCred(ss StartedSession) Credential {
-	return Credential{SessionID: ss.Session.ID, Token: ss.Token, Generation: ss.Session.Generation}
+func benchCred(ss store.StartedSession) store.Credential {
+	return store.Credential{SessionID: ss.Session.ID, Token: ss.Token, Generation: ss.Session.Generation}
 }
 
 // benchReports posts n reports, each citing the previous one, and
 // returns the last report's id.
-func benchReports(b *testing.B, st *Store, ss StartedSession, n int, prefix string) {
+func benchReports(b *testing.B, st *store.Store, ss store.StartedSession, n int, prefix string) {
 	b.Helper()
 	for i := 0; i < n; i++ {
-		if _, err := st.AppendReport(context.Background(), benchCred(ss), AppendReportInput{
+		if _, err := st.AppendReport(context.Background(), benchCred(ss), store.AppendReportInput{
 			IdempotencyKey: fmt.Sprintf("%s-%d", prefix, i), Kind: "observation",
 			Body: fmt.Sprintf("Parser step %d done; tokenizer tests green", i),
 		}); err != nil {
@@ -63,7 +66,7 @@ func BenchmarkListReports(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := st.ListReports(ctx, ListReportsInput{WorkspaceID: ss.Workspace.ID}); err != nil {
+		if _, err := st.ListReports(ctx, store.ListReportsInput{WorkspaceID: ss.Workspace.ID}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -74,7 +77,7 @@ func BenchmarkListPresence(b *testing.B) {
 	st, ss := benchSession(b)
 	ctx := context.Background()
 	for i := 0; i < 50; i++ {
-		if _, err := st.JoinPresence(ctx, JoinInput{WorkspaceID: ss.Workspace.ID, ClientInstanceID: fmt.Sprintf("client-%d", i),
+		if _, err := st.JoinPresence(ctx, store.JoinInput{WorkspaceID: ss.Workspace.ID, ClientInstanceID: fmt.Sprintf("client-%d", i),
 			ActorLabel: "agent", RuntimeKind: "codex", Capabilities: []string{"code.review"}}); err != nil {
 			b.Fatal(err)
 		}

@@ -2,27 +2,21 @@ package store
 
 import (
 	"context"
-
-	"github.com/agenttool/collab/core/store/engine"
 )
-
-// reportFilter narrows a report listing (see engine.ReportFilter). Zero
-// values mean "any".
-type reportFilter = engine.ReportFilter
 
 // queryReports lists the workspace's reports that f keeps, oldest first;
 // never nil.
-func queryReports(ctx context.Context, tx engine.Reports, workspaceID string, f reportFilter) ([]Report, error) {
+func queryReports(ctx context.Context, tx Reports, workspaceID string, f ReportFilter) ([]Report, error) {
 	return tx.ReportsAfter(ctx, workspaceID, f)
 }
 
 // findReport reads one report by id, whatever its workspace.
-func findReport(ctx context.Context, tx engine.Reports, id string) (Report, bool, error) {
+func findReport(ctx context.Context, tx Reports, id string) (Report, bool, error) {
 	return tx.Report(ctx, id)
 }
 
 // recentDecisions lists the workspace's newest legacy decisions, at most
 // limit of them; never nil.
-func recentDecisions(ctx context.Context, tx engine.Decisions, workspaceID string, limit int) ([]Decision, error) {
+func recentDecisions(ctx context.Context, tx Decisions, workspaceID string, limit int) ([]Decision, error) {
 	return tx.RecentDecisions(ctx, workspaceID, limit)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/agenttool/collab/core/collaberr"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // validateReportInput checks a caller's report against the workspace inside
@@ -39,14 +38,14 @@ func validateReportInput(ctx context.Context, q reportValidator, sess Coordinati
 // reportValidator is what validating a report reads: the task and
 // evidence it names, its recipient and its target.
 type reportValidator interface {
-	engine.Evidence
-	engine.Sessions
-	engine.Reports
+	Evidence
+	Sessions
+	Reports
 }
 
 // checkRecipient accepts any session of the workspace, ended or not, the
 // author included: addressing is routing, not access control.
-func checkRecipient(ctx context.Context, q engine.Sessions, workspaceID, sessionID string) error {
+func checkRecipient(ctx context.Context, q Sessions, workspaceID, sessionID string) error {
 	to, ok, err := q.Session(ctx, sessionID)
 	if err != nil {
 		return err
@@ -64,7 +63,7 @@ func checkRecipient(ctx context.Context, q engine.Sessions, workspaceID, session
 // other relation names an earlier report of the same workspace and task;
 // only its author may correct, withdraw or supersede it, and only a
 // challenge can be resolved.
-func checkTarget(ctx context.Context, q engine.Reports, sess CoordinationSession, d reportDraft) error {
+func checkTarget(ctx context.Context, q Reports, sess CoordinationSession, d reportDraft) error {
 	if d.Relation == "informs" {
 		if d.TargetReportID != nil {
 			return collaberr.New(collaberr.InvalidReportRelation, "An informs report stands alone; drop target_report_id")
@@ -113,7 +112,7 @@ func sameOptional(a, b *string) bool {
 // active withdraws, corrects or supersedes report points at. Walking from
 // the newest relation back, a relation that is itself obsoleted does not
 // count, so withdrawing a withdrawal re-activates its target.
-func obsoletedReports(ctx context.Context, q engine.Reports, workspaceID string) (map[string]bool, error) {
+func obsoletedReports(ctx context.Context, q Reports, workspaceID string) (map[string]bool, error) {
 	links, err := q.ObsoletingLinks(ctx, workspaceID)
 	if err != nil {
 		return nil, err
@@ -129,7 +128,7 @@ func obsoletedReports(ctx context.Context, q engine.Reports, workspaceID string)
 
 // hasActiveRelation reports whether some report outside obsolete points at
 // reportID with one of relations.
-func hasActiveRelation(ctx context.Context, q engine.Reports, workspaceID, reportID string, obsolete map[string]bool, relations ...string) (bool, error) {
+func hasActiveRelation(ctx context.Context, q Reports, workspaceID, reportID string, obsolete map[string]bool, relations ...string) (bool, error) {
 	ids, err := q.ReportsTargeting(ctx, workspaceID, reportID, relations...)
 	if err != nil {
 		return false, err
@@ -144,7 +143,7 @@ func hasActiveRelation(ctx context.Context, q engine.Reports, workspaceID, repor
 
 // completionObsolete reports whether an active withdrawal, correction or
 // supersession points at the completion report.
-func completionObsolete(ctx context.Context, q engine.Reports, workspaceID, reportID string) (bool, error) {
+func completionObsolete(ctx context.Context, q Reports, workspaceID, reportID string) (bool, error) {
 	obsolete, err := obsoletedReports(ctx, q, workspaceID)
 	if err != nil {
 		return false, err
@@ -155,7 +154,7 @@ func completionObsolete(ctx context.Context, q engine.Reports, workspaceID, repo
 // unresolvedChallenge reports whether some challenge of the report is
 // neither withdrawn nor resolved by an active report. A resolution that
 // was itself withdrawn no longer clears its challenge.
-func unresolvedChallenge(ctx context.Context, q engine.Reports, workspaceID, reportID string) (bool, error) {
+func unresolvedChallenge(ctx context.Context, q Reports, workspaceID, reportID string) (bool, error) {
 	obsolete, err := obsoletedReports(ctx, q, workspaceID)
 	if err != nil {
 		return false, err

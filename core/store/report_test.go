@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agenttool/collab/core/store"
 )
 
 // TestAppendReportNormalisesBeforeAuthenticating proves the pre-transaction
@@ -24,25 +26,25 @@ func TestAppendReportNormalisesBeforeAuthenticating(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		in   AppendReportInput
+		in   store.AppendReportInput
 		code string
 	}{
-		{"task_id first", AppendReportInput{TaskID: ptr("bad id"), ToSessionID: ptr("-x"), Kind: "opinion"}, "invalid_task_id"},
-		{"to_session_id before kind", AppendReportInput{ToSessionID: ptr("-x"), Kind: "opinion"}, "invalid_to_session_id"},
-		{"kind before body", AppendReportInput{Kind: "opinion", Body: " "}, "invalid_report_kind"},
-		{"body before evidence", AppendReportInput{Body: " \n", EvidenceRefs: []string{" "}}, "invalid_body"},
-		{"body over 9000", AppendReportInput{Body: *long(9001)}, "invalid_body"},
-		{"evidence count before confidence", AppendReportInput{EvidenceRefs: many, Confidence: ptr("certain")}, "invalid_evidence_refs"},
-		{"evidence entry before confidence", AppendReportInput{EvidenceRefs: []string{"\t"}, Confidence: ptr("certain")}, "invalid_evidence_ref"},
-		{"confidence before basis", AppendReportInput{Confidence: ptr("certain"), ConfidenceBasis: long(2001)}, "invalid_report_confidence"},
-		{"basis before limits", AppendReportInput{ConfidenceBasis: long(2001), Limits: long(2001)}, "invalid_confidence_basis"},
-		{"limits before relation", AppendReportInput{Limits: long(2001), Relation: ptr("likes")}, "invalid_limits"},
-		{"relation before target", AppendReportInput{Relation: ptr("likes"), TargetReportID: ptr("-")}, "invalid_report_relation"},
-		{"target before authority", AppendReportInput{TargetReportID: ptr("-"), AuthorityScope: long(1001)}, "invalid_target_report_id"},
-		{"scope before basis", AppendReportInput{AuthorityScope: long(1001), AuthorityBasis: long(2001)}, "invalid_authority_scope"},
-		{"authority basis before key", AppendReportInput{AuthorityBasis: long(2001), IdempotencyKey: "bad key"}, "invalid_authority_basis"},
-		{"key after every field", AppendReportInput{IdempotencyKey: "bad key"}, "invalid_idempotency_key"},
-		{"then the credential", AppendReportInput{}, "session_auth_failed"},
+		{"task_id first", store.AppendReportInput{TaskID: ptr("bad id"), ToSessionID: ptr("-x"), Kind: "opinion"}, "invalid_task_id"},
+		{"to_session_id before kind", store.AppendReportInput{ToSessionID: ptr("-x"), Kind: "opinion"}, "invalid_to_session_id"},
+		{"kind before body", store.AppendReportInput{Kind: "opinion", Body: " "}, "invalid_report_kind"},
+		{"body before evidence", store.AppendReportInput{Body: " \n", EvidenceRefs: []string{" "}}, "invalid_body"},
+		{"body over 9000", store.AppendReportInput{Body: *long(9001)}, "invalid_body"},
+		{"evidence count before confidence", store.AppendReportInput{EvidenceRefs: many, Confidence: ptr("certain")}, "invalid_evidence_refs"},
+		{"evidence entry before confidence", store.AppendReportInput{EvidenceRefs: []string{"\t"}, Confidence: ptr("certain")}, "invalid_evidence_ref"},
+		{"confidence before basis", store.AppendReportInput{Confidence: ptr("certain"), ConfidenceBasis: long(2001)}, "invalid_report_confidence"},
+		{"basis before limits", store.AppendReportInput{ConfidenceBasis: long(2001), Limits: long(2001)}, "invalid_confidence_basis"},
+		{"limits before relation", store.AppendReportInput{Limits: long(2001), Relation: ptr("likes")}, "invalid_limits"},
+		{"relation before target", store.AppendReportInput{Relation: ptr("likes"), TargetReportID: ptr("-")}, "invalid_report_relation"},
+		{"target before authority", store.AppendReportInput{TargetReportID: ptr("-"), AuthorityScope: long(1001)}, "invalid_target_report_id"},
+		{"scope before basis", store.AppendReportInput{AuthorityScope: long(1001), AuthorityBasis: long(2001)}, "invalid_authority_scope"},
+		{"authority basis before key", store.AppendReportInput{AuthorityBasis: long(2001), IdempotencyKey: "bad key"}, "invalid_authority_basis"},
+		{"key after every field", store.AppendReportInput{IdempotencyKey: "bad key"}, "invalid_idempotency_key"},
+		{"then the credential", store.AppendReportInput{}, "session_auth_failed"},
 	}
 	before := f.footprint()
 	for _, c := range cases {
@@ -74,49 +76,49 @@ func TestAppendReportValidatesInContractOrder(t *testing.T) {
 	f := newReportFixture(t)
 	f.task(f.a, "task-1")
 	f.task(f.a, "task-2")
-	base := f.post(f.a, AppendReportInput{TaskID: ptr("task-1"), Kind: "observation", Body: "Baseline"})
-	foreign := f.post(f.other, AppendReportInput{Kind: "observation", Body: "Elsewhere"})
+	base := f.post(f.a, store.AppendReportInput{TaskID: ptr("task-1"), Kind: "observation", Body: "Baseline"})
+	foreign := f.post(f.other, store.AppendReportInput{Kind: "observation", Body: "Elsewhere"})
 	f.task(f.other, "task-x")
 	task1 := ptr("task-1")
 	cases := []struct {
 		name    string
-		as      StartedSession
-		in      AppendReportInput
+		as      store.StartedSession
+		in      store.AppendReportInput
 		code    string
 		details map[string]any
 	}{
-		{"task before recipient", f.b, AppendReportInput{TaskID: ptr("task-missing"), ToSessionID: ptr("session_missing")},
+		{"task before recipient", f.b, store.AppendReportInput{TaskID: ptr("task-missing"), ToSessionID: ptr("session_missing")},
 			"task_not_found", map[string]any{"task_id": "task-missing"}},
-		{"task of another workspace", f.b, AppendReportInput{TaskID: ptr("task-x")}, "task_not_found", nil},
-		{"recipient before relation", f.b, AppendReportInput{ToSessionID: ptr("session_missing"), TargetReportID: &base.ID},
+		{"task of another workspace", f.b, store.AppendReportInput{TaskID: ptr("task-x")}, "task_not_found", nil},
+		{"recipient before relation", f.b, store.AppendReportInput{ToSessionID: ptr("session_missing"), TargetReportID: &base.ID},
 			"session_not_found", nil},
-		{"recipient in another workspace", f.b, AppendReportInput{ToSessionID: &f.other.Session.ID}, "report_target_mismatch", nil},
-		{"informs may not target", f.a, AppendReportInput{TaskID: task1, TargetReportID: &base.ID, Kind: "decision"},
+		{"recipient in another workspace", f.b, store.AppendReportInput{ToSessionID: &f.other.Session.ID}, "report_target_mismatch", nil},
+		{"informs may not target", f.a, store.AppendReportInput{TaskID: task1, TargetReportID: &base.ID, Kind: "decision"},
 			"invalid_report_relation", nil},
-		{"other relations need a target", f.b, AppendReportInput{Relation: ptr("challenges"), Kind: "decision"},
+		{"other relations need a target", f.b, store.AppendReportInput{Relation: ptr("challenges"), Kind: "decision"},
 			"report_target_required", nil},
-		{"unknown target", f.b, AppendReportInput{Relation: ptr("supports"), TargetReportID: ptr("report_missing")},
+		{"unknown target", f.b, store.AppendReportInput{Relation: ptr("supports"), TargetReportID: ptr("report_missing")},
 			"report_not_found", nil},
-		{"target in another workspace", f.b, AppendReportInput{Relation: ptr("supports"), TargetReportID: &foreign.ID},
+		{"target in another workspace", f.b, store.AppendReportInput{Relation: ptr("supports"), TargetReportID: &foreign.ID},
 			"report_target_mismatch", nil},
-		{"target of another task", f.b, AppendReportInput{TaskID: ptr("task-2"), Relation: ptr("challenges"), TargetReportID: &base.ID},
+		{"target of another task", f.b, store.AppendReportInput{TaskID: ptr("task-2"), Relation: ptr("challenges"), TargetReportID: &base.ID},
 			"report_task_mismatch", map[string]any{"target_task_id": "task-1", "report_task_id": "task-2"}},
-		{"task-less report on a task's report", f.b, AppendReportInput{Relation: ptr("challenges"), TargetReportID: &base.ID},
+		{"task-less report on a task's report", f.b, store.AppendReportInput{Relation: ptr("challenges"), TargetReportID: &base.ID},
 			"report_task_mismatch", map[string]any{"target_task_id": "task-1", "report_task_id": nil}},
-		{"only the author corrects", f.b, AppendReportInput{TaskID: task1, Relation: ptr("corrects"), TargetReportID: &base.ID},
+		{"only the author corrects", f.b, store.AppendReportInput{TaskID: task1, Relation: ptr("corrects"), TargetReportID: &base.ID},
 			"report_author_mismatch", nil},
-		{"only the author withdraws", f.b, AppendReportInput{TaskID: task1, Relation: ptr("withdraws"), TargetReportID: &base.ID},
+		{"only the author withdraws", f.b, store.AppendReportInput{TaskID: task1, Relation: ptr("withdraws"), TargetReportID: &base.ID},
 			"report_author_mismatch", nil},
-		{"only the author supersedes", f.b, AppendReportInput{TaskID: task1, Relation: ptr("supersedes"), TargetReportID: &base.ID},
+		{"only the author supersedes", f.b, store.AppendReportInput{TaskID: task1, Relation: ptr("supersedes"), TargetReportID: &base.ID},
 			"report_author_mismatch", nil},
-		{"resolves needs a challenge", f.a, AppendReportInput{TaskID: task1, Relation: ptr("resolves"), TargetReportID: &base.ID},
+		{"resolves needs a challenge", f.a, store.AppendReportInput{TaskID: task1, Relation: ptr("resolves"), TargetReportID: &base.ID},
 			"invalid_report_relation", nil},
-		{"authority before evidence", f.b, AppendReportInput{Kind: "decision", AuthorityScope: ptr("api"), EvidenceRefs: []string{"report:"}},
+		{"authority before evidence", f.b, store.AppendReportInput{Kind: "decision", AuthorityScope: ptr("api"), EvidenceRefs: []string{"report:"}},
 			"decision_authority_required", nil},
-		{"blank authority is absent", f.b, AppendReportInput{Kind: "decision", AuthorityScope: ptr("api"), AuthorityBasis: ptr("  ")},
+		{"blank authority is absent", f.b, store.AppendReportInput{Kind: "decision", AuthorityScope: ptr("api"), AuthorityBasis: ptr("  ")},
 			"decision_authority_required", nil},
-		{"malformed evidence", f.b, AppendReportInput{EvidenceRefs: []string{"report:"}}, "invalid_evidence_ref", nil},
-		{"dangling evidence", f.b, AppendReportInput{EvidenceRefs: []string{"report:" + foreign.ID}},
+		{"malformed evidence", f.b, store.AppendReportInput{EvidenceRefs: []string{"report:"}}, "invalid_evidence_ref", nil},
+		{"dangling evidence", f.b, store.AppendReportInput{EvidenceRefs: []string{"report:" + foreign.ID}},
 			"evidence_not_found", map[string]any{"reference": "report:" + foreign.ID}},
 	}
 	before := f.footprint()
@@ -148,8 +150,8 @@ func TestAppendReportValidatesInContractOrder(t *testing.T) {
 func TestAppendReportJournalsBeforeStoring(t *testing.T) {
 	f := newReportFixture(t)
 	f.task(f.a, "topic")
-	seed := f.post(f.b, AppendReportInput{Kind: "observation", Body: "seed", TaskID: ptr("topic")})
-	r := f.post(f.a, AppendReportInput{
+	seed := f.post(f.b, store.AppendReportInput{Kind: "observation", Body: "seed", TaskID: ptr("topic")})
+	r := f.post(f.a, store.AppendReportInput{
 		TaskID: ptr(" topic "), ToSessionID: &f.b.Session.ID, Kind: "proposal", Body: strings.Repeat("b", 9000),
 		EvidenceRefs: []string{"report:" + seed.ID, " report:" + seed.ID}, ConfidenceBasis: ptr("  "),
 		Relation: ptr("supports"), TargetReportID: &seed.ID,
@@ -182,7 +184,7 @@ func TestAppendReportJournalsBeforeStoring(t *testing.T) {
 		t.Fatalf("payload %v", payload)
 	}
 	var entity string
-	if err := f.s.raw().QueryRow("SELECT entity_id FROM events WHERE workspace_id = ? AND sequence = ?",
+	if err := readPool(f.s).QueryRow("SELECT entity_id FROM events WHERE workspace_id = ? AND sequence = ?",
 		r.WorkspaceID, r.EventSequence).Scan(&entity); err != nil || entity != r.ID {
 		t.Fatalf("event entity %q, %v; want %s", entity, err, r.ID)
 	}
@@ -196,9 +198,9 @@ func TestAppendReportJournalsBeforeStoring(t *testing.T) {
 func TestAppendReportReceiptHashesTheContractRequest(t *testing.T) {
 	f := newReportFixture(t)
 	v := loadReportVectors(t)
-	f.post(f.a, AppendReportInput{IdempotencyKey: " r1 ", Kind: "observation", Body: "  Flaky on CI  "})
+	f.post(f.a, store.AppendReportInput{IdempotencyKey: " r1 ", Kind: "observation", Body: "  Flaky on CI  "})
 	var op, hash string
-	err := f.s.raw().QueryRow("SELECT operation, request_hash FROM mutations WHERE actor = ? AND idempotency_key = 'r1'",
+	err := readPool(f.s).QueryRow("SELECT operation, request_hash FROM mutations WHERE actor = ? AND idempotency_key = 'r1'",
 		"session:"+f.a.Session.ID).Scan(&op, &hash)
 	if err != nil {
 		t.Fatalf("read receipt: %v", err)
@@ -213,7 +215,7 @@ func TestAppendReportReceiptHashesTheContractRequest(t *testing.T) {
 // without writing, and a changed request under the same key is refused.
 func TestAppendReportRetries(t *testing.T) {
 	f := newReportFixture(t)
-	in := AppendReportInput{IdempotencyKey: "r8", Kind: "observation", Body: "General note"}
+	in := store.AppendReportInput{IdempotencyKey: "r8", Kind: "observation", Body: "General note"}
 	first, err := answerJSON(f.s.AppendReport(f.ctx, cred(f.b), in))
 	if err != nil {
 		t.Fatal(err)
@@ -243,7 +245,7 @@ func TestAppendReportAddressingIsRouting(t *testing.T) {
 		t.Fatalf("end session: %v", err)
 	}
 	for _, to := range []string{f.a.Session.ID, f.b.Session.ID} {
-		r := f.post(f.a, AppendReportInput{ToSessionID: &to, Kind: "observation", Body: "for you"})
+		r := f.post(f.a, store.AppendReportInput{ToSessionID: &to, Kind: "observation", Body: "for you"})
 		if r.ToSessionID == nil || *r.ToSessionID != to {
 			t.Fatalf("to_session_id = %v, want %s", r.ToSessionID, to)
 		}
@@ -256,13 +258,13 @@ func TestAppendReportAddressingIsRouting(t *testing.T) {
 func TestAppendReportInternalKeepsGivenEvidenceOrder(t *testing.T) {
 	f := newReportFixture(t)
 	refs := []string{"report:zzz", "event:missing", "report:aaa"}
-	var r Report
-	err := f.s.rawWrite(f.ctx, func(tx *Tx) error {
-		sess, _, err := findSession(f.ctx, tx, f.a.Session.ID)
+	var r store.Report
+	err := rawWrite(f.ctx, f.s, func(tx *Tx) error {
+		sess, _, err := store.FindSession(f.ctx, tx, f.a.Session.ID)
 		if err != nil {
 			return err
 		}
-		r, err = f.s.appendReportInternal(f.ctx, tx, sess, reportDraft{
+		r, err = f.s.AppendReportInternal(f.ctx, tx, sess, store.ReportDraft{
 			Kind: "observation", Body: "done", EvidenceRefs: refs, Confidence: "unknown", Relation: "informs",
 			AuthorityScope: ptr("local_task_coordination_review"),
 		})
@@ -287,31 +289,31 @@ func TestAppendReportInternalKeepsGivenEvidenceOrder(t *testing.T) {
 func TestListReportsFiltersAndPages(t *testing.T) {
 	f := newReportFixture(t)
 	f.task(f.a, "topic")
-	r1 := f.post(f.a, AppendReportInput{TaskID: ptr("topic"), Kind: "observation", Body: "1"})
-	r2 := f.post(f.b, AppendReportInput{ToSessionID: &f.a.Session.ID, Kind: "observation", Body: "2"})
-	r3 := f.post(f.b, AppendReportInput{TaskID: ptr("topic"), Kind: "inference", Body: "3", Relation: ptr("supports"), TargetReportID: &r1.ID})
-	f.post(f.other, AppendReportInput{Kind: "observation", Body: "elsewhere"})
+	r1 := f.post(f.a, store.AppendReportInput{TaskID: ptr("topic"), Kind: "observation", Body: "1"})
+	r2 := f.post(f.b, store.AppendReportInput{ToSessionID: &f.a.Session.ID, Kind: "observation", Body: "2"})
+	r3 := f.post(f.b, store.AppendReportInput{TaskID: ptr("topic"), Kind: "inference", Body: "3", Relation: ptr("supports"), TargetReportID: &r1.ID})
+	f.post(f.other, store.AppendReportInput{Kind: "observation", Body: "elsewhere"})
 	ws := f.a.Workspace.ID
 	n := func(v int64) *int64 { return &v }
 	cases := []struct {
 		name string
-		in   ListReportsInput
+		in   store.ListReportsInput
 		want []string
 		code string
 	}{
-		{"all in journal order", ListReportsInput{}, []string{r1.ID, r2.ID, r3.ID}, ""},
-		{"by task", ListReportsInput{TaskID: ptr(" topic ")}, []string{r1.ID, r3.ID}, ""},
-		{"by recipient", ListReportsInput{ToSessionID: &f.a.Session.ID}, []string{r2.ID}, ""},
-		{"after a sequence", ListReportsInput{AfterEventSequence: &r1.EventSequence}, []string{r2.ID, r3.ID}, ""},
-		{"limited", ListReportsInput{Limit: n(1)}, []string{r1.ID}, ""},
-		{"limit 500", ListReportsInput{Limit: n(500)}, []string{r1.ID, r2.ID, r3.ID}, ""},
-		{"negative cursor", ListReportsInput{AfterEventSequence: n(-1)}, nil, "invalid_cursor"},
-		{"limit 0", ListReportsInput{Limit: n(0)}, nil, "invalid_limit"},
-		{"limit 501", ListReportsInput{Limit: n(501)}, nil, "invalid_limit"},
-		{"cursor before limit", ListReportsInput{AfterEventSequence: n(-1), Limit: n(0)}, nil, "invalid_cursor"},
-		{"bad task id", ListReportsInput{TaskID: ptr("a b"), ToSessionID: ptr("-")}, nil, "invalid_task_id"},
-		{"bad recipient id", ListReportsInput{ToSessionID: ptr("-")}, nil, "invalid_to_session_id"},
-		{"unknown workspace first", ListReportsInput{WorkspaceID: "ws_missing", Limit: n(0)}, nil, "workspace_not_found"},
+		{"all in journal order", store.ListReportsInput{}, []string{r1.ID, r2.ID, r3.ID}, ""},
+		{"by task", store.ListReportsInput{TaskID: ptr(" topic ")}, []string{r1.ID, r3.ID}, ""},
+		{"by recipient", store.ListReportsInput{ToSessionID: &f.a.Session.ID}, []string{r2.ID}, ""},
+		{"after a sequence", store.ListReportsInput{AfterEventSequence: &r1.EventSequence}, []string{r2.ID, r3.ID}, ""},
+		{"limited", store.ListReportsInput{Limit: n(1)}, []string{r1.ID}, ""},
+		{"limit 500", store.ListReportsInput{Limit: n(500)}, []string{r1.ID, r2.ID, r3.ID}, ""},
+		{"negative cursor", store.ListReportsInput{AfterEventSequence: n(-1)}, nil, "invalid_cursor"},
+		{"limit 0", store.ListReportsInput{Limit: n(0)}, nil, "invalid_limit"},
+		{"limit 501", store.ListReportsInput{Limit: n(501)}, nil, "invalid_limit"},
+		{"cursor before limit", store.ListReportsInput{AfterEventSequence: n(-1), Limit: n(0)}, nil, "invalid_cursor"},
+		{"bad task id", store.ListReportsInput{TaskID: ptr("a b"), ToSessionID: ptr("-")}, nil, "invalid_task_id"},
+		{"bad recipient id", store.ListReportsInput{ToSessionID: ptr("-")}, nil, "invalid_to_session_id"},
+		{"unknown workspace first", store.ListReportsInput{WorkspaceID: "ws_missing", Limit: n(0)}, nil, "workspace_not_found"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -8,7 +8,6 @@ import (
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // Credential authenticates one credential-bound session. It is the one
@@ -59,7 +58,7 @@ func (s *Store) StartSession(ctx context.Context, in StartSessionInput) (Started
 		return out, err
 	}
 	var opened OpenedWorkspace
-	if err := s.writeTx(ctx, func(tx engine.Tx) error {
+	if err := s.writeTx(ctx, func(tx Tx) error {
 		opened, err = s.openWorkspaceIn(ctx, tx, actor, nil, id, cp)
 		return err
 	}); err != nil {
@@ -80,7 +79,7 @@ func (s *Store) StartSession(ctx context.Context, in StartSessionInput) (Started
 	if err != nil {
 		return out, fmt.Errorf("generate session token: %w", err)
 	}
-	err = s.writeTx(ctx, func(tx engine.Tx) error {
+	err = s.writeTx(ctx, func(tx Tx) error {
 		sess, err := s.insertSession(ctx, tx, opened, actor, role, parent, token)
 		if err != nil {
 			return err
@@ -97,7 +96,7 @@ func (s *Store) StartSession(ctx context.Context, in StartSessionInput) (Started
 // apart by migration: sessions need one journal per repository.
 func (s *Store) refusePartitioned(ctx context.Context, key string) error {
 	var ids []string
-	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+	err := s.engine().Read(ctx, func(tx Tx) error {
 		var err error
 		ids, err = tx.RepositoryWorkspaces(ctx, key)
 		return err
@@ -113,7 +112,7 @@ func (s *Store) refusePartitioned(ctx context.Context, key string) error {
 	return nil
 }
 
-func (s *Store) insertSession(ctx context.Context, tx engine.Tx, opened OpenedWorkspace, actor string, role, parent *string, token string) (CoordinationSession, error) {
+func (s *Store) insertSession(ctx context.Context, tx Tx, opened OpenedWorkspace, actor string, role, parent *string, token string) (CoordinationSession, error) {
 	wsID := opened.Workspace.ID
 	if parent != nil {
 		p, ok, err := tx.Session(ctx, *parent)
@@ -129,7 +128,7 @@ func (s *Store) insertSession(ctx context.Context, tx engine.Tx, opened OpenedWo
 	}
 	now := s.nowISO()
 	id := "session_" + newUUID()
-	err := tx.InsertSession(ctx, engine.NewSession{ID: id, WorkspaceID: wsID, WorktreeID: opened.Worktree.ID, Actor: actor,
+	err := tx.InsertSession(ctx, NewSession{ID: id, WorkspaceID: wsID, WorktreeID: opened.Worktree.ID, Actor: actor,
 		Role: role, ParentSessionID: parent, TokenHash: credfile.TokenHash(token), JoinedAt: now,
 		Cursor: journal.Anchor{EpochID: opened.Workspace.EpochID, Hash: journal.GenesisHash}})
 	if err != nil {
@@ -161,7 +160,7 @@ func authFailed() error {
 // well-formed id, the token, the current generation and an active session.
 // Every failure looks the same to the caller. Unless allowRecovery, a
 // session waiting for an audited cursor reset is refused too.
-func authenticate(ctx context.Context, q engine.Sessions, cred Credential, allowRecovery bool) (CoordinationSession, error) {
+func authenticate(ctx context.Context, q Sessions, cred Credential, allowRecovery bool) (CoordinationSession, error) {
 	if _, err := normalize.ID(cred.SessionID, "session_id"); err != nil {
 		return CoordinationSession{}, authFailed()
 	}
@@ -188,7 +187,7 @@ func authenticate(ctx context.Context, q engine.Sessions, cred Credential, allow
 // Session reads one credential-bound session.
 func (s *Store) Session(ctx context.Context, id string) (CoordinationSession, error) {
 	var sess CoordinationSession
-	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+	err := s.engine().Read(ctx, func(tx Tx) error {
 		var ok bool
 		var err error
 		sess, ok, err = tx.Session(ctx, id)

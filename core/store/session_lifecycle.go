@@ -7,7 +7,6 @@ import (
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // Recovery explains why a resumed session must reset its cursor before it
@@ -43,7 +42,7 @@ func (s *Store) ResumeSession(ctx context.Context, cred credfile.Credential, all
 	if _, err := normalize.ID(cred.SessionID, "session_id"); err != nil {
 		return out, err
 	}
-	err := s.writeTx(ctx, func(tx engine.Tx) error {
+	err := s.writeTx(ctx, func(tx Tx) error {
 		sess, found, err := findSession(ctx, tx, cred.SessionID)
 		if err != nil {
 			return err
@@ -66,7 +65,7 @@ func (s *Store) ResumeSession(ctx context.Context, cred credfile.Credential, all
 }
 
 // resumeRecovery compares the persisted cursor and the host's last cursor.
-func resumeRecovery(ctx context.Context, q engine.Tx, sess CoordinationSession, host *credfile.Cursor) (*Recovery, error) {
+func resumeRecovery(ctx context.Context, q Tx, sess CoordinationSession, host *credfile.Cursor) (*Recovery, error) {
 	var hostAnchor *journal.Anchor
 	if host != nil {
 		hostAnchor = &journal.Anchor{EpochID: host.EpochID, Sequence: host.Sequence, Hash: host.Hash}
@@ -99,7 +98,7 @@ func resumeRecovery(ctx context.Context, q engine.Tx, sess CoordinationSession, 
 	return r, nil
 }
 
-func (s *Store) applyResume(ctx context.Context, tx engine.Tx, sess CoordinationSession, cred credfile.Credential, recovery *Recovery) (Resumed, error) {
+func (s *Store) applyResume(ctx context.Context, tx Tx, sess CoordinationSession, cred credfile.Credential, recovery *Recovery) (Resumed, error) {
 	now := s.nowISO()
 	cause := any(nil)
 	if recovery != nil {
@@ -148,7 +147,7 @@ func (s *Store) EndSession(ctx context.Context, cred Credential, reason *string)
 	if err != nil {
 		return out, err
 	}
-	err = s.writeTx(ctx, func(tx engine.Tx) error {
+	err = s.writeTx(ctx, func(tx Tx) error {
 		sess, err := authenticate(ctx, tx, cred, true)
 		if err != nil {
 			return err
@@ -179,7 +178,7 @@ func (s *Store) EndSession(ctx context.Context, cred Credential, reason *string)
 	return out, err
 }
 
-func refuseLiveLeases(ctx context.Context, tx engine.Sessions, sessionID, now string) error {
+func refuseLiveLeases(ctx context.Context, tx Sessions, sessionID, now string) error {
 	ids, err := tx.LiveLeases(ctx, sessionID, now)
 	if err != nil {
 		return err
@@ -193,7 +192,7 @@ func refuseLiveLeases(ctx context.Context, tx engine.Sessions, sessionID, now st
 }
 
 // expireHandoffsTo expires every pending offer addressed to an ending session.
-func (s *Store) expireHandoffsTo(ctx context.Context, tx engine.Tx, sess CoordinationSession, now string) error {
+func (s *Store) expireHandoffsTo(ctx context.Context, tx Tx, sess CoordinationSession, now string) error {
 	offers, err := tx.OffersToSession(ctx, sess.WorkspaceID, sess.ID)
 	if err != nil {
 		return err

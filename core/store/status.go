@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // StatusCounts counts every task once, by what a reader should act on.
@@ -31,7 +29,7 @@ type WorkspaceStatus struct {
 // reference, recent_reports holds the first 20 reports in journal order.
 func (s *Store) Status(ctx context.Context, workspaceID string) (WorkspaceStatus, error) {
 	var st WorkspaceStatus
-	err := s.readTx(ctx, func(tx engine.Tx) error {
+	err := s.readTx(ctx, func(tx Tx) error {
 		var err error
 		if st.Workspace, err = readWorkspace(ctx, tx, workspaceID); err != nil {
 			return err
@@ -47,7 +45,7 @@ func (s *Store) Status(ctx context.Context, workspaceID string) (WorkspaceStatus
 		if st.RecentDecisions, err = recentDecisions(ctx, tx, workspaceID, 10); err != nil {
 			return err
 		}
-		st.RecentReports, err = queryReports(ctx, tx, workspaceID, reportFilter{Limit: 20})
+		st.RecentReports, err = queryReports(ctx, tx, workspaceID, ReportFilter{Limit: 20})
 		return err
 	})
 	return st, err

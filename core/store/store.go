@@ -1,8 +1,9 @@
 // Package store holds the coordination rules of the collab journal: the
 // hash-chained event journal, idempotent mutations, sessions, tasks and
 // leases, path claims, reports, handoffs, reviews and recovery. The data
-// lives in a storage engine (package sqlite today; the seam is package
-// engine, see docs/architecture.md). Every mutation runs in one write
+// lives in a storage engine behind the port this package declares
+// (port.go; packages sqlite and postgres implement it, see
+// docs/architecture.md). Every mutation runs in one write
 // transaction of the engine, which serialises the workspace's journal
 // head; reads that must agree run in one read snapshot.
 package store
@@ -12,19 +13,11 @@ import (
 	"time"
 
 	"github.com/agenttool/collab/core/gitstate"
-	"github.com/agenttool/collab/core/place"
-	"github.com/agenttool/collab/core/store/engine"
-	"github.com/agenttool/collab/core/store/sqlite"
 )
 
-// MemoryPath opens a private in-memory database (no credential files).
-const MemoryPath = sqlite.MemoryPath
-
-// Options configure Open.
-type Options struct {
-	// Path is the database file; MemoryPath for an in-memory database. A
-	// relative path is made absolute against the working directory.
-	Path string
+// Config is what the rules take besides their engine: the clock and the
+// way Git state is observed.
+type Config struct {
 	// Now is the store clock; nil means time.Now. Tests inject fixed clocks.
 	Now func() time.Time
 	// Observe resolves a directory's repository identity and captures its
@@ -33,60 +26,41 @@ type Options struct {
 	Observe func(ctx context.Context, root, explicitKey string) (gitstate.Identity, gitstate.Checkpoint, error)
 	// Capture observes a worktree's Git state; nil means gitstate.Capture.
 	Capture func(ctx context.Context, id gitstate.Identity) gitstate.Checkpoint
-	// ReadOnly opens the file without creating, migrating or writing it.
-	ReadOnly bool
-	// Inspect is ReadOnly for one look at the file as it is now (verify,
-	// doctor): a cleanly closed file is read as immutable, so that nothing
-	// (no -wal, no -shm) is created beside it and read-only media work. Such
-	// a store never sees writes made after it opened.
-	Inspect bool
-	// Synchronous is SQLite's synchronous level for commits: "normal"
-	// (the default) or "full"; see sqlite.Options.
-	Synchronous string
-	// LockWait bounds how long a SQLite connection waits on another
-	// process's lock (see sqlite.Options); zero means five seconds. On
-	// PostgreSQL the context's deadline bounds every wait instead.
-	LockWait time.Duration
 }
 
-// Store is an open collab database: the coordination rules over the
-// SQLite engine or the PostgreSQL one. It is safe for concurrent use.
+// WithDefaults returns c with every nil field set to its default, so that
+// an engine opened beside the store sees the same clock and observer.
+func (c Config) WithDefaults() Config {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Observe == nil {
+		c.Observe = new(gitstate.Observer).InspectAndCapture
+	}
+	if c.Capture == nil {
+		c.Capture = gitstate.Capture
+	}
+	return c
+}
+
+// Store is an open collab database: the coordination rules over one
+// engine. It is safe for concurrent use.
 type Store struct {
-	be      backend
-	eng     engine.Engine
+	be      Backend
 	now     func() time.Time
 	observe func(ctx context.Context, root, explicitKey string) (gitstate.Identity, gitstate.Checkpoint, error)
 	capture func(ctx context.Context, id gitstate.Identity) gitstate.Checkpoint
 }
 
-// Open opens (creating if needed) the collab database described by opts,
-// validates its shape and journals, and migrates older layouts to the
-// current schema in one transaction. A file it cannot accept is left
-// unchanged.
-func Open(ctx context.Context, opts Options) (*Store, error) {
-	s := &Store{now: opts.Now, observe: opts.Observe, capture: opts.Capture}
-	if s.now == nil {
-		s.now = time.Now
-	}
-	if s.observe == nil {
-		s.observe = new(gitstate.Observer).InspectAndCapture
-	}
-	if s.capture == nil {
-		s.capture = gitstate.Capture
-	}
-	if place.IsPostgres(opts.Path) {
-		return s.openPostgres(ctx, opts)
-	}
-	db, err := sqlite.Open(ctx, sqlite.Options{Path: opts.Path, Now: s.now, Observe: s.observe, ReadOnly: opts.ReadOnly,
-		Inspect: opts.Inspect, Synchronous: opts.Synchronous, LockWait: opts.LockWait})
-	if err != nil {
-		return nil, err
-	}
-	s.be, s.eng = sqliteBackend{db}, sqlite.Engine{DB: db}
-	return s, nil
+// New returns the rules over an open engine (package core/backend opens
+// one for a database value). The store owns be from now on: Close closes
+// it.
+func New(be Backend, cfg Config) *Store {
+	cfg = cfg.WithDefaults()
+	return &Store{be: be, now: cfg.Now, observe: cfg.Observe, capture: cfg.Capture}
 }
 
-// Path returns the absolute database path, or MemoryPath, or for
+// Path returns the absolute database path, or the in-memory marker, or for
 // PostgreSQL the URL without its password (place.RedactPostgres): the
 // form to show, log and key local files on.
 func (s *Store) Path() string { return s.be.Path() }
@@ -107,17 +81,17 @@ func (s *Store) QuickCheck(ctx context.Context) ([]string, error) { return s.be.
 // refuses what it cannot read), so it reports false.
 func (s *Store) NeedsMigration(ctx context.Context) (bool, error) { return s.be.NeedsMigration(ctx) }
 
-// engine is the store's engine seen through the seam.
-func (s *Store) engine() engine.Engine { return s.eng }
+// engine is the store's engine seen through the port.
+func (s *Store) engine() Engine { return s.be }
 
 // writeTx runs fn in one write transaction of the engine; any error rolls
 // everything back, so a refusal never leaves a partial write.
-func (s *Store) writeTx(ctx context.Context, fn func(tx engine.Tx) error) error {
+func (s *Store) writeTx(ctx context.Context, fn func(tx Tx) error) error {
 	return s.engine().Write(ctx, fn)
 }
 
 // readTx runs fn in one read snapshot of the engine.
-func (s *Store) readTx(ctx context.Context, fn func(tx engine.Tx) error) error {
+func (s *Store) readTx(ctx context.Context, fn func(tx Tx) error) error {
 	return s.engine().Read(ctx, fn)
 }
 
@@ -143,10 +117,3 @@ func addSeconds(iso string, seconds int64) string {
 	}
 	return FormatTime(t.Add(time.Duration(seconds) * time.Second))
 }
-
-// ApplicationID marks a collab database ("ATCL"); SchemaVersion is the
-// user_version this implementation reads and writes.
-const (
-	ApplicationID = sqlite.ApplicationID
-	SchemaVersion = sqlite.SchemaVersion
-)

@@ -1,7 +1,9 @@
-package store
+package store_test
 
 import (
 	"testing"
+
+	"github.com/agenttool/collab/core/store"
 )
 
 // TestStoredListsKeepTheReferenceBytes proves that moving the list
@@ -12,20 +14,20 @@ import (
 func TestStoredListsKeepTheReferenceBytes(t *testing.T) {
 	f := newReportFixture(t)
 	refs := []string{"event:z<a>&\u2028", "report:é", "artifact:a"}
-	var r Report
-	err := f.s.rawWrite(f.ctx, func(tx *Tx) error {
+	var r store.Report
+	err := rawWrite(f.ctx, f.s, func(tx *Tx) error {
 		sess, _, err := tx.Session(f.ctx, f.a.Session.ID)
 		if err != nil {
 			return err
 		}
-		r, err = f.s.appendReportInternal(f.ctx, tx, sess, reportDraft{Kind: "observation", Body: "b",
+		r, err = f.s.AppendReportInternal(f.ctx, tx, sess, store.ReportDraft{Kind: "observation", Body: "b",
 			EvidenceRefs: refs, Confidence: "unknown", Relation: "informs"})
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := f.s.JoinPresence(f.ctx, JoinInput{WorkspaceID: f.a.Workspace.ID, ClientInstanceID: "client-bytes",
+	p, err := f.s.JoinPresence(f.ctx, store.JoinInput{WorkspaceID: f.a.Workspace.ID, ClientInstanceID: "client-bytes",
 		ActorLabel: "alice", RuntimeKind: "codex", Capabilities: []string{"Tests.Run", "code:review", "a-b_c"}})
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +43,7 @@ func TestStoredListsKeepTheReferenceBytes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var got string
-			if err := f.s.raw().QueryRowContext(f.ctx, c.query, c.id).Scan(&got); err != nil {
+			if err := readPool(f.s).QueryRowContext(f.ctx, c.query, c.id).Scan(&got); err != nil {
 				t.Fatal(err)
 			}
 			if got != c.want {

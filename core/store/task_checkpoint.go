@@ -8,7 +8,6 @@ import (
 	"github.com/agenttool/collab/core/canon"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/gitstate"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // checkpointBoundary is recorded with every session claim.
@@ -48,7 +47,7 @@ func (s *Store) observeWorktree(ctx context.Context, wt Worktree) (gitstate.Chec
 func (s *Store) prepareSessionCheckpoint(ctx context.Context, sess CoordinationSession) (prepared, error) {
 	var wt Worktree
 	var ok bool
-	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+	err := s.engine().Read(ctx, func(tx Tx) error {
 		var err error
 		wt, ok, err = tx.WorktreeByID(ctx, sess.WorktreeID)
 		return err
@@ -77,7 +76,7 @@ func newPrepared(sessionID string, wt Worktree, cp gitstate.Checkpoint) (prepare
 // recheck confirms inside the transaction that the observation still
 // belongs to this session and the worktree row did not change, then
 // records the observed Git facts on the worktree row.
-func (p prepared) recheck(ctx context.Context, q engine.Workspaces, sessionID, now string) error {
+func (p prepared) recheck(ctx context.Context, q Workspaces, sessionID, now string) error {
 	if p.sessionID != sessionID {
 		return collaberr.New(collaberr.WorktreeObservationStale, "The prepared worktree observation belongs to another session")
 	}
@@ -90,7 +89,7 @@ func (p prepared) recheck(ctx context.Context, q engine.Workspaces, sessionID, n
 		return collaberr.New(collaberr.WorktreeObservationStale, "The registered worktree changed after it was inspected; try again").
 			With("worktree_id", p.worktree.ID)
 	}
-	return q.TouchWorktree(ctx, wt.ID, engine.FactsOf(gitstate.Identity{}, p.checkpoint), now)
+	return q.TouchWorktree(ctx, wt.ID, FactsOf(gitstate.Identity{}, p.checkpoint), now)
 }
 
 // checkExpectedBase refuses a claim when the worktree HEAD is not the
@@ -109,9 +108,9 @@ func (p prepared) checkExpectedBase(expected *string) error {
 
 // sessionLease is a lease for the session this observation belongs to,
 // in its worktree, from the observed checkpoint.
-func (p prepared) sessionLease(sess CoordinationSession, leaseID, expiresAt string) engine.Lease {
+func (p prepared) sessionLease(sess CoordinationSession, leaseID, expiresAt string) Lease {
 	sessionID, worktreeID := sess.ID, p.worktree.ID
-	return engine.Lease{ID: leaseID, ExpiresAt: expiresAt, Assignee: sess.Actor, SessionID: &sessionID,
+	return Lease{ID: leaseID, ExpiresAt: expiresAt, Assignee: sess.Actor, SessionID: &sessionID,
 		WorktreeID: &worktreeID, BaseCheckpoint: p.rawCheckpoint()}
 }
 

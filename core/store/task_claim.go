@@ -8,7 +8,6 @@ import (
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 	"github.com/agenttool/collab/core/scope"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // ClaimInput asks for a task's lease.
@@ -49,7 +48,7 @@ func (s *Store) claimTaskAsSession(ctx context.Context, cred Credential, in Clai
 	}
 	return mutateAsSession(ctx, s, sessionMutation[TaskAnswer]{
 		cred: cred, operation: "task.claim.v2", key: in.IdempotencyKey, request: request,
-		apply: func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*TaskAnswer, error) {
+		apply: func(ctx context.Context, tx Tx, sess CoordinationSession) (*TaskAnswer, error) {
 			return s.claimForSession(ctx, tx, sess, taskID, version, ttl, prep)
 		},
 	})
@@ -57,7 +56,7 @@ func (s *Store) claimTaskAsSession(ctx context.Context, cred Credential, in Clai
 
 // claimForSession checks and grants a session's claim inside the write
 // transaction.
-func (s *Store) claimForSession(ctx context.Context, tx engine.Tx, sess CoordinationSession, taskID string, version, ttl int64,
+func (s *Store) claimForSession(ctx context.Context, tx Tx, sess CoordinationSession, taskID string, version, ttl int64,
 	prep prepared) (*TaskAnswer, error) {
 	now := s.nowISO()
 	t, err := loadTaskAt(ctx, tx, sess.WorkspaceID, taskID, version, now)
@@ -83,7 +82,7 @@ func (s *Store) claimForSession(ctx context.Context, tx engine.Tx, sess Coordina
 // expired session lease needs explicit recovery (refused here); an expired
 // legacy lease is released by the clock (or the claimant, in legacy mode)
 // with its pending offers.
-func (s *Store) settleExpiredLease(ctx context.Context, tx engine.Tx, t Task, actor, now string, session bool) (Task, error) {
+func (s *Store) settleExpiredLease(ctx context.Context, tx Tx, t Task, actor, now string, session bool) (Task, error) {
 	if t.Status != TaskClaimed || t.LeaseExpiresAt == nil || now < *t.LeaseExpiresAt {
 		return t, nil
 	}
@@ -116,7 +115,7 @@ func recoveryRequired(t Task) error {
 
 // checkClaimable refuses a task that is done, blocked, held, lacks its
 // required scopes, waits on dependencies, or overlaps reserved paths.
-func (s *Store) checkClaimable(ctx context.Context, tx engine.Tx, t Task, session bool, now string) error {
+func (s *Store) checkClaimable(ctx context.Context, tx Tx, t Task, session bool, now string) error {
 	switch t.Status {
 	case TaskCompleted:
 		e := collaberr.New(collaberr.TaskCompleted, "A completed task cannot be claimed")
@@ -142,7 +141,7 @@ func (s *Store) checkClaimable(ctx context.Context, tx engine.Tx, t Task, sessio
 	return checkPathConflicts(ctx, tx, t, now)
 }
 
-func checkDependencies(ctx context.Context, q engine.Tasks, t Task, now string) error {
+func checkDependencies(ctx context.Context, q Tasks, t Task, now string) error {
 	var missing []string
 	for _, d := range t.Dependencies {
 		dep, err := loadTask(ctx, q, t.WorkspaceID, d, now)
@@ -160,7 +159,7 @@ func checkDependencies(ctx context.Context, q engine.Tasks, t Task, now string) 
 	return nil
 }
 
-func checkPathConflicts(ctx context.Context, q engine.Tx, t Task, now string) error {
+func checkPathConflicts(ctx context.Context, q Tx, t Task, now string) error {
 	if len(t.PathScopes) == 0 || t.WorkMode == "read_only" {
 		return nil
 	}
@@ -186,7 +185,7 @@ func checkPathConflicts(ctx context.Context, q engine.Tx, t Task, now string) er
 // grantSessionLease gives the session a fresh lease with the observed base
 // checkpoint, upgrades the task to the session plane and clears the review
 // state of an earlier completion.
-func (s *Store) grantSessionLease(ctx context.Context, tx engine.Tx, t Task, sess CoordinationSession, prep prepared, ttl int64, now string) (*TaskAnswer, error) {
+func (s *Store) grantSessionLease(ctx context.Context, tx Tx, t Task, sess CoordinationSession, prep prepared, ttl int64, now string) (*TaskAnswer, error) {
 	lease, expires := "lease_"+newUUID(), addSeconds(now, ttl)
 	if err := tx.ClaimTask(ctx, t.WorkspaceID, t.ID, prep.sessionLease(sess, lease, expires), now); err != nil {
 		return nil, err
@@ -233,14 +232,14 @@ func (s *Store) claimTaskAsLabel(ctx context.Context, in ClaimInput) (*answer.Of
 	request := map[string]any{"workspace_id": in.WorkspaceID, "actor": actor, "task_id": taskID, "idempotency_key": key,
 		"expected_version": version, "ttl_seconds": ttl}
 	return mutateAsActor(ctx, s, legacyMutation[TaskAnswer]{workspaceID: in.WorkspaceID, actor: actor, operation: "task.claim", key: key,
-		request: request, apply: func(ctx context.Context, tx engine.Tx) (*TaskAnswer, error) {
+		request: request, apply: func(ctx context.Context, tx Tx) (*TaskAnswer, error) {
 			return s.claimForLabel(ctx, tx, in.WorkspaceID, taskID, actor, version, ttl)
 		}})
 }
 
 // claimForLabel checks and grants a legacy claim inside the write
 // transaction.
-func (s *Store) claimForLabel(ctx context.Context, tx engine.Tx, wsID, taskID, actor string, version, ttl int64) (*TaskAnswer, error) {
+func (s *Store) claimForLabel(ctx context.Context, tx Tx, wsID, taskID, actor string, version, ttl int64) (*TaskAnswer, error) {
 	now := s.nowISO()
 	t, err := loadTaskAt(ctx, tx, wsID, taskID, version, now)
 	if err != nil {
@@ -257,7 +256,7 @@ func (s *Store) claimForLabel(ctx context.Context, tx engine.Tx, wsID, taskID, a
 		return nil, err
 	}
 	lease, expires := "lease_"+newUUID(), addSeconds(now, ttl)
-	if err := tx.ClaimTask(ctx, t.WorkspaceID, t.ID, engine.Lease{ID: lease, ExpiresAt: expires, Assignee: actor}, now); err != nil {
+	if err := tx.ClaimTask(ctx, t.WorkspaceID, t.ID, Lease{ID: lease, ExpiresAt: expires, Assignee: actor}, now); err != nil {
 		return nil, err
 	}
 	return s.taskEvent(ctx, tx, t, holder{actor: actor}, journal.KindTaskClaimed, map[string]any{

@@ -7,7 +7,6 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // Notes recorded with completions.
@@ -76,7 +75,7 @@ func (s *Store) completeTaskAsLabel(ctx context.Context, who Actor, in CompleteI
 		return nil, err
 	}
 	return mutateLease(ctx, s, lc, leaseChange[TaskAnswer]{operation: "task.complete", extra: map[string]any{"summary": summary},
-		apply: func(ctx context.Context, tx engine.Tx, t Task, h holder, now string) (*TaskAnswer, error) {
+		apply: func(ctx context.Context, tx Tx, t Task, h holder, now string) (*TaskAnswer, error) {
 			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_completed", h.actor, nil, now); err != nil {
 				return nil, err
 			}
@@ -111,7 +110,7 @@ func (s *Store) completeTaskAsSession(ctx context.Context, cred Credential, in C
 		return nil, err
 	}
 	return mutateAsSession(ctx, s, sessionMutation[TaskAnswer]{cred: cred, operation: "task.complete.v2", key: lf.key, request: request,
-		apply: func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*TaskAnswer, error) {
+		apply: func(ctx context.Context, tx Tx, sess CoordinationSession) (*TaskAnswer, error) {
 			now := s.nowISO()
 			h := holder{actor: sess.Actor, sessionID: &sess.ID}
 			t, err := requireLease(ctx, tx, sess.WorkspaceID, lf, h, now)
@@ -128,7 +127,7 @@ func (s *Store) completeTaskAsSession(ctx context.Context, cred Credential, in C
 		}})
 }
 
-func (s *Store) recordCompletion(ctx context.Context, tx engine.Tx, sess CoordinationSession, t Task, f completeFields, prep prepared, now string) (*TaskAnswer, error) {
+func (s *Store) recordCompletion(ctx context.Context, tx Tx, sess CoordinationSession, t Task, f completeFields, prep prepared, now string) (*TaskAnswer, error) {
 	report, err := s.appendReportInternal(ctx, tx, sess, reportDraft{TaskID: &t.ID, Kind: "observation", Body: f.summary,
 		EvidenceRefs: f.refs, Confidence: f.confidence, ConfidenceBasis: f.basis, Limits: f.limits, Relation: "informs"})
 	if err != nil {
@@ -141,7 +140,7 @@ func (s *Store) recordCompletion(ctx context.Context, tx engine.Tx, sess Coordin
 	if t.CompletionPolicy == "accepted" {
 		review, eventType, note = ReviewPending, journal.KindTaskReportedComplete, pendingCompletionNote
 	}
-	if err := tx.ReportCompletion(ctx, t.WorkspaceID, t.ID, engine.Completion{ReviewStatus: review, Summary: f.summary,
+	if err := tx.ReportCompletion(ctx, t.WorkspaceID, t.ID, Completion{ReviewStatus: review, Summary: f.summary,
 		ResultCheckpoint: prep.rawCheckpoint(), ReportID: report.ID, ReportedBy: sess.Actor, ReportedBySessionID: sess.ID}, now); err != nil {
 		return nil, err
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 	"github.com/agenttool/collab/core/scope"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // CreateTaskInput describes a new task. WorkMode, CompletionPolicy and
@@ -133,7 +132,7 @@ func (s *Store) createTaskAsLabel(ctx context.Context, in CreateTaskInput) (*ans
 	}
 	return mutateAsActor(ctx, s, legacyMutation[TaskAnswer]{
 		workspaceID: in.WorkspaceID, actor: actor, operation: "task.create", key: f.key, request: request,
-		apply: func(ctx context.Context, tx engine.Tx) (*TaskAnswer, error) {
+		apply: func(ctx context.Context, tx Tx) (*TaskAnswer, error) {
 			return s.insertTask(ctx, tx, in.WorkspaceID, actor, nil, f, false)
 		},
 	})
@@ -158,13 +157,13 @@ func (s *Store) createTaskAsSession(ctx context.Context, cred Credential, in Cre
 	}
 	return mutateAsSession(ctx, s, sessionMutation[TaskAnswer]{
 		cred: cred, operation: "task.create.v2", key: f.key, request: request,
-		apply: func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*TaskAnswer, error) {
+		apply: func(ctx context.Context, tx Tx, sess CoordinationSession) (*TaskAnswer, error) {
 			return s.insertTask(ctx, tx, sess.WorkspaceID, sess.Actor, &sess.ID, f, true)
 		},
 	})
 }
 
-func (s *Store) insertTask(ctx context.Context, tx engine.Tx, wsID, actor string, sessionID *string, f taskFields, v2 bool) (*TaskAnswer, error) {
+func (s *Store) insertTask(ctx context.Context, tx Tx, wsID, actor string, sessionID *string, f taskFields, v2 bool) (*TaskAnswer, error) {
 	id := "task_" + newUUID()
 	if f.id != nil {
 		id = *f.id
@@ -173,7 +172,7 @@ func (s *Store) insertTask(ctx context.Context, tx engine.Tx, wsID, actor string
 		return nil, err
 	}
 	now := s.nowISO()
-	nt := engine.NewTask{ID: id, WorkspaceID: wsID, Title: f.title, Description: f.description, Dependencies: f.deps,
+	nt := NewTask{ID: id, WorkspaceID: wsID, Title: f.title, Description: f.description, Dependencies: f.deps,
 		PathScopes: f.scopes, CreatedAt: now}
 	if v2 {
 		nt.SessionPlane, nt.WorkMode, nt.CompletionPolicy, nt.ExpectedBaseSHA = true, f.workMode, CompletionPolicy(f.policy), f.expectedBase
@@ -196,7 +195,7 @@ func (s *Store) insertTask(ctx context.Context, tx engine.Tx, wsID, actor string
 
 // checkNewTaskDependencies refuses a task that depends on itself or on a
 // task the workspace does not have, and an id already taken.
-func checkNewTaskDependencies(ctx context.Context, tx engine.TaskWrites, wsID, id string, deps []string) error {
+func checkNewTaskDependencies(ctx context.Context, tx TaskWrites, wsID, id string, deps []string) error {
 	for _, d := range deps {
 		if d == id {
 			return collaberr.New(collaberr.InvalidDependency, "A task cannot depend on itself").With("task_id", id)

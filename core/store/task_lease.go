@@ -6,7 +6,6 @@ import (
 	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/normalize"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // LeaseInput identifies a lease-holder mutation of a task.
@@ -87,7 +86,7 @@ func versionConflict(expected, current int64) error {
 }
 
 // requireLease loads the task and checks the caller holds its live lease.
-func requireLease(ctx context.Context, q engine.Tasks, wsID string, f leaseFields, h holder, now string) (Task, error) {
+func requireLease(ctx context.Context, q Tasks, wsID string, f leaseFields, h holder, now string) (Task, error) {
 	t, err := loadTaskAt(ctx, q, wsID, f.taskID, f.version, now)
 	if err != nil {
 		return t, err
@@ -123,8 +122,8 @@ type leaseChange[T any] struct {
 	extra     map[string]any
 	// precheck, when set, runs inside the transaction before the task,
 	// version and lease are checked, for refusals the reference gives first.
-	precheck func(ctx context.Context, tx engine.Tx, wsID string, h holder) error
-	apply    func(ctx context.Context, tx engine.Tx, t Task, h holder, now string) (*T, error)
+	precheck func(ctx context.Context, tx Tx, wsID string, h holder) error
+	apply    func(ctx context.Context, tx Tx, t Task, h holder, now string) (*T, error)
 }
 
 // leaseCall is a validated lease-holder request: the session credential
@@ -160,7 +159,7 @@ func mutateLease[T any](ctx context.Context, s *Store, lc leaseCall, c leaseChan
 	if lc.cred != nil {
 		return mutateAsSession(ctx, s, sessionMutation[T]{
 			cred: *lc.cred, operation: c.operation + ".v2", key: f.key, request: withExtra(leaseRequest("", "", f, false), c.extra),
-			apply: func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*T, error) {
+			apply: func(ctx context.Context, tx Tx, sess CoordinationSession) (*T, error) {
 				if sess.WorkspaceID != lc.workspaceID {
 					return nil, collaberr.New(collaberr.SessionWorkspaceMismatch, "This process is bound to a session of another workspace")
 				}
@@ -172,13 +171,13 @@ func mutateLease[T any](ctx context.Context, s *Store, lc leaseCall, c leaseChan
 	return mutateAsActor(ctx, s, legacyMutation[T]{
 		workspaceID: lc.workspaceID, actor: lc.actor, operation: c.operation, key: f.key,
 		request: withExtra(leaseRequest(lc.workspaceID, lc.actor, f, true), c.extra),
-		apply: func(ctx context.Context, tx engine.Tx) (*T, error) {
+		apply: func(ctx context.Context, tx Tx) (*T, error) {
 			return applyLease(ctx, s, tx, lc.workspaceID, f, holder{actor: lc.actor}, c)
 		},
 	})
 }
 
-func applyLease[T any](ctx context.Context, s *Store, tx engine.Tx, wsID string, f leaseFields, h holder, c leaseChange[T]) (*T, error) {
+func applyLease[T any](ctx context.Context, s *Store, tx Tx, wsID string, f leaseFields, h holder, c leaseChange[T]) (*T, error) {
 	if c.precheck != nil {
 		if err := c.precheck(ctx, tx, wsID, h); err != nil {
 			return nil, err
@@ -200,7 +199,7 @@ func withExtra(base, extra map[string]any) map[string]any {
 }
 
 // taskResult reloads a task after a change and wraps it as {task}.
-func taskResult(ctx context.Context, q engine.Tasks, wsID, taskID, now string) (*TaskAnswer, error) {
+func taskResult(ctx context.Context, q Tasks, wsID, taskID, now string) (*TaskAnswer, error) {
 	t, err := loadTask(ctx, q, wsID, taskID, now)
 	if err != nil {
 		return nil, err

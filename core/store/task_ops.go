@@ -7,7 +7,6 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // RenewLease extends the caller's lease to at least now+ttl; it never
@@ -23,7 +22,7 @@ func (s *Store) RenewLease(ctx context.Context, who Actor, in LeaseInput, ttl *i
 	}
 	return mutateLease(ctx, s, lc, leaseChange[TaskAnswer]{
 		operation: "task.renew", extra: map[string]any{"ttl_seconds": seconds},
-		apply: func(ctx context.Context, tx engine.Tx, t Task, h holder, now string) (*TaskAnswer, error) {
+		apply: func(ctx context.Context, tx Tx, t Task, h holder, now string) (*TaskAnswer, error) {
 			expires := addSeconds(now, seconds)
 			if *t.LeaseExpiresAt > expires {
 				expires = *t.LeaseExpiresAt
@@ -37,7 +36,7 @@ func (s *Store) RenewLease(ctx context.Context, who Actor, in LeaseInput, ttl *i
 }
 
 // taskEvent journals a change to t, then returns the reloaded task.
-func (s *Store) taskEvent(ctx context.Context, tx engine.Tx, t Task, h holder, typ journal.Kind, payload map[string]any, now string) (*TaskAnswer, error) {
+func (s *Store) taskEvent(ctx context.Context, tx Tx, t Task, h holder, typ journal.Kind, payload map[string]any, now string) (*TaskAnswer, error) {
 	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: typ, EntityID: t.ID, Actor: h.actor, SessionID: h.sessionID, Payload: payload}); err != nil {
 		return nil, err
 	}
@@ -56,7 +55,7 @@ func (s *Store) RecordProgress(ctx context.Context, who Actor, in LeaseInput, me
 	}
 	return mutateLease(ctx, s, lc, leaseChange[TaskAnswer]{
 		operation: "task.progress", extra: map[string]any{"message": msg},
-		apply: func(ctx context.Context, tx engine.Tx, t Task, h holder, now string) (*TaskAnswer, error) {
+		apply: func(ctx context.Context, tx Tx, t Task, h holder, now string) (*TaskAnswer, error) {
 			if err := tx.RecordProgress(ctx, t.WorkspaceID, t.ID, msg, now); err != nil {
 				return nil, err
 			}
@@ -77,7 +76,7 @@ func (s *Store) ReleaseLease(ctx context.Context, who Actor, in LeaseInput, summ
 	}
 	return mutateLease(ctx, s, lc, leaseChange[TaskAnswer]{
 		operation: "task.release", extra: map[string]any{"summary": nullable(text)},
-		apply: func(ctx context.Context, tx engine.Tx, t Task, h holder, now string) (*TaskAnswer, error) {
+		apply: func(ctx context.Context, tx Tx, t Task, h holder, now string) (*TaskAnswer, error) {
 			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_released", h.actor, nil, now); err != nil {
 				return nil, err
 			}
@@ -101,7 +100,7 @@ func (s *Store) BlockTask(ctx context.Context, who Actor, in LeaseInput, blocker
 	}
 	return mutateLease(ctx, s, lc, leaseChange[TaskAnswer]{
 		operation: "task.block", extra: map[string]any{"blocker": text},
-		apply: func(ctx context.Context, tx engine.Tx, t Task, h holder, now string) (*TaskAnswer, error) {
+		apply: func(ctx context.Context, tx Tx, t Task, h holder, now string) (*TaskAnswer, error) {
 			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_blocked", h.actor, nil, now); err != nil {
 				return nil, err
 			}
@@ -147,7 +146,7 @@ func (s *Store) UnblockTask(ctx context.Context, who Actor, in UnblockInput) (*a
 		return nil, err
 	}
 	request := map[string]any{"task_id": taskID, "expected_version": version, "note": nullable(note)}
-	apply := func(ctx context.Context, tx engine.Tx, wsID string, h holder) (*TaskAnswer, error) {
+	apply := func(ctx context.Context, tx Tx, wsID string, h holder) (*TaskAnswer, error) {
 		now := s.nowISO()
 		t, err := loadTaskAt(ctx, tx, wsID, taskID, version, now)
 		if err != nil {
@@ -165,13 +164,13 @@ func (s *Store) UnblockTask(ctx context.Context, who Actor, in UnblockInput) (*a
 	}
 	if session {
 		return mutateAsSession(ctx, s, sessionMutation[TaskAnswer]{cred: cred, operation: "task.unblock.v2", key: key, request: request,
-			apply: func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*TaskAnswer, error) {
+			apply: func(ctx context.Context, tx Tx, sess CoordinationSession) (*TaskAnswer, error) {
 				return apply(ctx, tx, sess.WorkspaceID, holder{actor: sess.Actor, sessionID: &sess.ID})
 			}})
 	}
 	request["workspace_id"], request["actor"], request["idempotency_key"] = in.WorkspaceID, actor, key
 	return mutateAsActor(ctx, s, legacyMutation[TaskAnswer]{workspaceID: in.WorkspaceID, actor: actor, operation: "task.unblock", key: key,
-		request: request, apply: func(ctx context.Context, tx engine.Tx) (*TaskAnswer, error) {
+		request: request, apply: func(ctx context.Context, tx Tx) (*TaskAnswer, error) {
 			return apply(ctx, tx, in.WorkspaceID, holder{actor: actor})
 		}})
 }

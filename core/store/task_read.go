@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/agenttool/collab/core/collaberr"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // effectiveStatus is the status a reader should act on at now: an expired
@@ -31,7 +30,7 @@ func effectiveStatus(t *Task, now string) TaskStatus {
 // listTasks returns the workspace's tasks in (created_at, id) order,
 // optionally only those whose stored status is status, with their
 // effective status at now.
-func listTasks(ctx context.Context, q engine.Tasks, workspaceID, status, now string) ([]Task, error) {
+func listTasks(ctx context.Context, q Tasks, workspaceID, status, now string) ([]Task, error) {
 	tasks, err := q.Tasks(ctx, workspaceID, status)
 	for i := range tasks {
 		tasks[i].EffectiveStatus = effectiveStatus(&tasks[i], now)
@@ -41,7 +40,7 @@ func listTasks(ctx context.Context, q engine.Tasks, workspaceID, status, now str
 
 // findTask reads one task with its effective status at now; found is
 // false when it does not exist.
-func findTask(ctx context.Context, q engine.Tasks, workspaceID, taskID, now string) (Task, bool, error) {
+func findTask(ctx context.Context, q Tasks, workspaceID, taskID, now string) (Task, bool, error) {
 	t, found, err := q.Task(ctx, workspaceID, taskID)
 	if found {
 		t.EffectiveStatus = effectiveStatus(&t, now)
@@ -54,7 +53,7 @@ func taskNotFound(id string) error {
 }
 
 // loadTask is findTask that refuses an unknown task with task_not_found.
-func loadTask(ctx context.Context, q engine.Tasks, workspaceID, taskID, now string) (Task, error) {
+func loadTask(ctx context.Context, q Tasks, workspaceID, taskID, now string) (Task, error) {
 	t, ok, err := findTask(ctx, q, workspaceID, taskID, now)
 	if err == nil && !ok {
 		err = taskNotFound(taskID)
@@ -65,7 +64,7 @@ func loadTask(ctx context.Context, q engine.Tasks, workspaceID, taskID, now stri
 // loadTaskAt reads a task the caller expects at version: task_not_found
 // when there is none, task_version_conflict (with the task as read) when
 // it has moved on.
-func loadTaskAt(ctx context.Context, q engine.Tasks, workspaceID, taskID string, version int64, now string) (Task, error) {
+func loadTaskAt(ctx context.Context, q Tasks, workspaceID, taskID string, version int64, now string) (Task, error) {
 	t, err := loadTask(ctx, q, workspaceID, taskID, now)
 	if err == nil && t.Version != version {
 		err = versionConflict(version, t.Version)
@@ -73,14 +72,14 @@ func loadTaskAt(ctx context.Context, q engine.Tasks, workspaceID, taskID string,
 	return t, err
 }
 
-func listArtifacts(ctx context.Context, q engine.Tasks, workspaceID, taskID string) ([]Artifact, error) {
+func listArtifacts(ctx context.Context, q Tasks, workspaceID, taskID string) ([]Artifact, error) {
 	return q.Artifacts(ctx, workspaceID, taskID)
 }
 
 // ListTasks returns the workspace's tasks.
 func (s *Store) ListTasks(ctx context.Context, workspaceID, status string) ([]Task, error) {
 	var out []Task
-	err := s.readTx(ctx, func(tx engine.Tx) error {
+	err := s.readTx(ctx, func(tx Tx) error {
 		if _, err := readWorkspace(ctx, tx, workspaceID); err != nil {
 			return err
 		}
@@ -95,7 +94,7 @@ func (s *Store) ListTasks(ctx context.Context, workspaceID, status string) ([]Ta
 // as an unknown task.
 func (s *Store) GetTask(ctx context.Context, workspaceID, taskID string) (TaskWithArtifacts, error) {
 	var out TaskWithArtifacts
-	err := s.readTx(ctx, func(tx engine.Tx) error {
+	err := s.readTx(ctx, func(tx Tx) error {
 		t, err := loadTask(ctx, tx, workspaceID, taskID, s.nowISO())
 		if err != nil {
 			return err

@@ -7,7 +7,6 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // recoveryNote is recorded with every recovery: it acknowledges a lost
@@ -83,13 +82,13 @@ func (s *Store) RecoverTask(ctx context.Context, cred Credential, in RecoverInpu
 	}
 	return mutateAsSession(ctx, s, sessionMutation[TaskAnswer]{
 		cred: cred, operation: "task.recover.v2", key: in.IdempotencyKey, request: request,
-		apply: func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*TaskAnswer, error) {
+		apply: func(ctx context.Context, tx Tx, sess CoordinationSession) (*TaskAnswer, error) {
 			return s.applyRecovery(ctx, tx, sess, f, prep)
 		},
 	})
 }
 
-func (s *Store) applyRecovery(ctx context.Context, tx engine.Tx, sess CoordinationSession, f recoverFields, prep prepared) (*TaskAnswer, error) {
+func (s *Store) applyRecovery(ctx context.Context, tx Tx, sess CoordinationSession, f recoverFields, prep prepared) (*TaskAnswer, error) {
 	now := s.nowISO()
 	t, err := loadTaskAt(ctx, tx, sess.WorkspaceID, f.taskID, f.version, now)
 	if err != nil {
@@ -128,7 +127,7 @@ func (s *Store) applyRecovery(ctx context.Context, tx engine.Tx, sess Coordinati
 }
 
 // expireSessionLease linearises the lost lease as the clock's doing.
-func (s *Store) expireSessionLease(ctx context.Context, tx engine.Tx, t Task, sess CoordinationSession, prior map[string]any, now string) error {
+func (s *Store) expireSessionLease(ctx context.Context, tx Tx, t Task, sess CoordinationSession, prior map[string]any, now string) error {
 	if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "source_lease_expired", clockActor, nil, now); err != nil {
 		return err
 	}
@@ -143,7 +142,7 @@ func (s *Store) expireSessionLease(ctx context.Context, tx engine.Tx, t Task, se
 	return err
 }
 
-func (s *Store) recoverTakeover(ctx context.Context, tx engine.Tx, t Task, sess CoordinationSession, prep prepared, ttl int64,
+func (s *Store) recoverTakeover(ctx context.Context, tx Tx, t Task, sess CoordinationSession, prep prepared, ttl int64,
 	prior map[string]any, rec recoveryRecord) (*TaskAnswer, error) {
 	now := rec.now
 	if err := prep.recheck(ctx, tx, sess.ID, now); err != nil {
@@ -187,8 +186,8 @@ type recoveryRecord struct {
 	now    string
 }
 
-func (r recoveryRecord) insert(ctx context.Context, q engine.TaskRecords, newLease *string, sequence int64) error {
-	return q.InsertRecovery(ctx, engine.Recovery{ID: "recovery_" + newUUID(), WorkspaceID: r.task.WorkspaceID, TaskID: r.task.ID,
+func (r recoveryRecord) insert(ctx context.Context, q TaskRecords, newLease *string, sequence int64) error {
+	return q.InsertRecovery(ctx, LeaseRecovery{ID: "recovery_" + newUUID(), WorkspaceID: r.task.WorkspaceID, TaskID: r.task.ID,
 		PriorLeaseID: *r.task.LeaseID, PriorSessionID: r.task.AssigneeSessionID, RecoveredBySessionID: r.sess.ID,
 		Action: r.action, Note: r.note, PriorCheckpoint: r.task.BaseCheckpoint, NewLeaseID: newLease, RecoveredAt: r.now,
 		EventSequence: sequence})

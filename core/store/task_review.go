@@ -9,7 +9,6 @@ import (
 	"github.com/agenttool/collab/core/gitstate"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // Review labels shared with @agenttool/collab.
@@ -99,7 +98,7 @@ func (s *Store) ReviewTask(ctx context.Context, cred Credential, in ReviewInput)
 		}
 	}
 	return mutateAsSession(ctx, s, sessionMutation[ReviewAnswer]{cred: cred, operation: "task.review.v2", key: in.IdempotencyKey, request: request,
-		apply: func(ctx context.Context, tx engine.Tx, sess CoordinationSession) (*ReviewAnswer, error) {
+		apply: func(ctx context.Context, tx Tx, sess CoordinationSession) (*ReviewAnswer, error) {
 			return s.applyReview(ctx, tx, sess, f, obs)
 		}})
 }
@@ -109,7 +108,7 @@ func (s *Store) observeResult(ctx context.Context, wsID, taskID string) (reviewO
 	var obs reviewObservation
 	var wt Worktree
 	var observe, ok bool
-	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+	err := s.engine().Read(ctx, func(tx Tx) error {
 		var err error
 		observe, err = obs.readResult(ctx, tx, wsID, taskID, s.nowISO())
 		if err != nil || !observe {
@@ -139,7 +138,7 @@ func (s *Store) observeResult(ctx context.Context, wsID, taskID string) (reviewO
 // whether it names a worktree to observe: only a checkpoint the server
 // captured from Git does. obs.worktree then carries only that worktree's
 // id.
-func (obs *reviewObservation) readResult(ctx context.Context, tx engine.Tasks, wsID, taskID, now string) (bool, error) {
+func (obs *reviewObservation) readResult(ctx context.Context, tx Tasks, wsID, taskID, now string) (bool, error) {
 	t, err := loadTask(ctx, tx, wsID, taskID, now)
 	if err != nil {
 		return false, err
@@ -159,7 +158,7 @@ func (obs *reviewObservation) readResult(ctx context.Context, tx engine.Tasks, w
 	return true, nil
 }
 
-func (s *Store) applyReview(ctx context.Context, tx engine.Tx, sess CoordinationSession, f reviewFields, obs reviewObservation) (*ReviewAnswer, error) {
+func (s *Store) applyReview(ctx context.Context, tx Tx, sess CoordinationSession, f reviewFields, obs reviewObservation) (*ReviewAnswer, error) {
 	now := s.nowISO()
 	t, err := loadTaskAt(ctx, tx, sess.WorkspaceID, f.taskID, f.version, now)
 	if err != nil {
@@ -194,7 +193,7 @@ func checkReviewable(t Task, sess CoordinationSession) error {
 
 // checkAcceptable refuses acceptance of an obsolete or challenged
 // completion, or of a Git result that is incomplete or has drifted.
-func (s *Store) checkAcceptable(ctx context.Context, tx engine.Tx, t Task, obs reviewObservation) error {
+func (s *Store) checkAcceptable(ctx context.Context, tx Tx, t Task, obs reviewObservation) error {
 	reportID := *t.CompletionReportID
 	if obsolete, err := completionObsolete(ctx, tx, t.WorkspaceID, reportID); err != nil || obsolete {
 		if err != nil {
@@ -217,7 +216,7 @@ func (s *Store) checkAcceptable(ctx context.Context, tx engine.Tx, t Task, obs r
 	return checkResultCheckpoint(ctx, tx, t, obs)
 }
 
-func checkResultCheckpoint(ctx context.Context, q engine.Workspaces, t Task, obs reviewObservation) error {
+func checkResultCheckpoint(ctx context.Context, q Workspaces, t Task, obs reviewObservation) error {
 	if string(t.ResultCheckpoint) != obs.storedResult {
 		return collaberr.New(collaberr.WorktreeObservationStale, "The completion checkpoint changed while the review was being prepared; review again")
 	}
@@ -269,7 +268,7 @@ func completeCheckpoint(cp map[string]any) bool {
 		isHex64(str("index_sha256")) && isHex64(str("state_sha256"))
 }
 
-func (s *Store) recordReview(ctx context.Context, tx engine.Tx, sess CoordinationSession, t Task, f reviewFields, now string) (*ReviewAnswer, error) {
+func (s *Store) recordReview(ctx context.Context, tx Tx, sess CoordinationSession, t Task, f reviewFields, now string) (*ReviewAnswer, error) {
 	completion := *t.CompletionReportID
 	refs := []string{"report:" + completion}
 	for _, r := range f.refs {
@@ -306,7 +305,7 @@ func (s *Store) recordReview(ctx context.Context, tx engine.Tx, sess Coordinatio
 		return nil, err
 	}
 	review.EventSequence = ev.Sequence
-	if err := tx.InsertReview(ctx, engine.Review(review)); err != nil {
+	if err := tx.InsertReview(ctx, Review(review)); err != nil {
 		return nil, err
 	}
 	task, err := loadTask(ctx, tx, t.WorkspaceID, t.ID, now)

@@ -2,13 +2,11 @@ package store
 
 import (
 	"context"
-
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // workspaceIn reads one workspace through the engine; an unknown
 // workspace is refused with workspace_not_found.
-func workspaceIn(ctx context.Context, q engine.Workspaces, id string) (Workspace, error) {
+func workspaceIn(ctx context.Context, q Workspaces, id string) (Workspace, error) {
 	w, found, err := q.Workspace(ctx, id)
 	if err == nil && !found {
 		err = workspaceNotFound(id)
@@ -20,7 +18,7 @@ func workspaceIn(ctx context.Context, q engine.Workspaces, id string) (Workspace
 // workspace exists.
 func (s *Store) workspaceExists(ctx context.Context, id string) (bool, error) {
 	var found bool
-	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+	err := s.engine().Read(ctx, func(tx Tx) error {
 		var err error
 		_, found, err = tx.Workspace(ctx, id)
 		return err

@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -15,7 +15,7 @@ var guardedTables = []string{"tasks", "artifacts", "handoffs"}
 // safe while no trigger watches any other table.
 func TestOnlyGuardedTablesHaveTriggers(t *testing.T) {
 	st, ss := benchSession(t)
-	rows, err := st.raw().QueryContext(context.Background(),
+	rows, err := readPool(st).QueryContext(context.Background(),
 		"SELECT DISTINCT tbl_name FROM sqlite_schema WHERE type = 'trigger' ORDER BY tbl_name")
 	if err != nil {
 		t.Fatal(err)

@@ -2,10 +2,8 @@ package store
 
 import (
 	"context"
-	"errors"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // WorkspaceVerification is the outcome of verifying one workspace journal.
@@ -29,7 +27,7 @@ type WorkspaceVerification struct {
 // holds no journal: the result is empty, not an error.
 func (s *Store) VerifyAll(ctx context.Context) ([]WorkspaceVerification, error) {
 	var out []WorkspaceVerification
-	err := s.engine().ReadChains(ctx, func(c engine.Chains) error {
+	err := s.engine().ReadChains(ctx, func(c Chains) error {
 		journals, err := c.Journals(ctx)
 		if err != nil {
 			return err
@@ -37,11 +35,11 @@ func (s *Store) VerifyAll(ctx context.Context) ([]WorkspaceVerification, error) 
 		for _, j := range journals {
 			v := WorkspaceVerification{WorkspaceID: j.WorkspaceID, Name: j.Name, HeadSequence: j.Sequence,
 				HeadHash: j.Hash, EventCount: j.EventCount}
-			if v.ChainValid, err = verifyChain(ctx, c, j.Head, 0, nil); err != nil {
+			if v.ChainValid, err = journal.VerifyChain(Stored(ctx, c, j.JournalHead), 0, nil); err != nil {
 				return err
 			}
 			if !v.ChainValid {
-				fault, err := diagnoseJournal(ctx, c, j.Head)
+				fault, err := diagnoseJournal(ctx, c, j.JournalHead)
 				if err != nil {
 					return err
 				}
@@ -55,16 +53,4 @@ func (s *Store) VerifyAll(ctx context.Context) ([]WorkspaceVerification, error) 
 		return nil, err
 	}
 	return out, nil
-}
-
-// verifyChain recomputes h's chain from genesis (see journal.VerifyFeed
-// for progress). A row that does not read as an event breaks the chain.
-func verifyChain(ctx context.Context, c engine.Chains, h engine.Head, every int64, progress func(done int64)) (bool, error) {
-	ok, err := journal.VerifyFeed(h.Sequence, h.Hash, every, progress, func(emit func(*journal.Event) error) error {
-		return c.Events(ctx, h, emit)
-	})
-	if errors.Is(err, engine.ErrUnreadableEvent) {
-		return false, nil
-	}
-	return ok, err
 }

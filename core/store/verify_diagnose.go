@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // journalFault is where and how a journal first fails verification.
@@ -21,7 +20,7 @@ var errFaultFound = errors.New("journal fault found")
 // diagnoseJournal re-reads a journal that failed verification and names
 // the first sequence at which it goes wrong and what is wrong there. It is
 // the slow path, run only for invalid chains, and reads on one goroutine.
-func diagnoseJournal(ctx context.Context, c engine.Chains, h engine.Head) (journalFault, error) {
+func diagnoseJournal(ctx context.Context, c Chains, h JournalHead) (journalFault, error) {
 	lastSeq, lastHash := int64(0), journal.GenesisHash
 	var hasher journal.Hasher
 	var fault journalFault
@@ -44,9 +43,9 @@ func diagnoseJournal(ctx context.Context, c engine.Chains, h engine.Head) (journ
 		return journalFault{}, err
 	case lastSeq != h.Sequence:
 		return journalFault{min(lastSeq, h.Sequence) + 1,
-			fmt.Sprintf("the workspace engine.Head names sequence %d but the journal ends at %d", h.Sequence, lastSeq)}, nil
+			fmt.Sprintf("the workspace head names sequence %d but the journal ends at %d", h.Sequence, lastSeq)}, nil
 	case lastHash != h.Hash:
-		return journalFault{lastSeq, "the workspace engine.Head hash is not the hash of the last event"}, nil
+		return journalFault{lastSeq, "the workspace head hash is not the hash of the last event"}, nil
 	}
 	return journalFault{}, nil
 }

@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -6,27 +6,30 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+
+	"github.com/agenttool/collab/core/backend"
+	"github.com/agenttool/collab/core/store"
 )
 
 // longJournal opens a store whose one workspace holds n events, and a
 // second connection to the same file for altering it behind the store.
-func longJournal(t *testing.T, n int) (*Store, string, *sql.DB) {
+func longJournal(t *testing.T, n int) (*store.Store, string, *sql.DB) {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "long.sqlite")
-	st, err := Open(ctx, Options{Path: path})
+	st, err := backend.Open(ctx, backend.Options{Path: path})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	opened, err := st.OpenWorkspace(ctx, OpenWorkspaceInput{RootPath: t.TempDir(), Actor: "verify"})
+	opened, err := st.OpenWorkspace(ctx, store.OpenWorkspaceInput{RootPath: t.TempDir(), Actor: "verify"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ws := opened.Workspace.ID
-	if err := st.rawWrite(ctx, func(tx *Tx) error {
+	if err := rawWrite(ctx, st, func(tx *Tx) error {
 		for i := 1; i < n; i++ {
-			if _, err := st.appendEvent(ctx, tx, ws, benchEvent(i)); err != nil {
+			if _, err := st.AppendEvent(ctx, tx, ws, benchEvent(i)); err != nil {
 				return err
 			}
 		}
@@ -67,7 +70,7 @@ func TestVerificationReportsABreakInTheMiddleOfALongChain(t *testing.T) {
 		{"event deleted", "DELETE FROM events WHERE sequence = 3001",
 			3001, "event 3001 is missing (the next stored event is 3002)", "[2000]"},
 		{"head moved", "UPDATE workspaces SET event_head_hash = (SELECT hash FROM events WHERE sequence = 5999)",
-			n, "the workspace engine.Head hash is not the hash of the last event", "[2000 4000 6000]"},
+			n, "the workspace head hash is not the hash of the last event", "[2000 4000 6000]"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/scope"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // The reads below serve people looking at a journal (the web view): they
@@ -51,7 +50,7 @@ func (s *Store) SchemaVersion(ctx context.Context) (int64, error) {
 // Workspaces lists every workspace in creation order.
 func (s *Store) Workspaces(ctx context.Context) ([]Workspace, error) {
 	var out []Workspace
-	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+	err := s.engine().Read(ctx, func(tx Tx) error {
 		var err error
 		out, err = tx.ListWorkspaces(ctx)
 		return err
@@ -63,7 +62,7 @@ func (s *Store) Workspaces(ctx context.Context) ([]Workspace, error) {
 // conflict pages show of one workspace, from one read snapshot.
 func (s *Store) View(ctx context.Context, workspaceID string) (WorkspaceView, error) {
 	v := WorkspaceView{Now: s.nowISO()}
-	err := s.readTx(ctx, func(tx engine.Tx) error {
+	err := s.readTx(ctx, func(tx Tx) error {
 		var err error
 		if v.Workspace, err = readWorkspace(ctx, tx, workspaceID); err != nil {
 			return err
@@ -93,7 +92,7 @@ func (s *Store) View(ctx context.Context, workspaceID string) (WorkspaceView, er
 }
 
 // allPresence lists every self-declared presence record, newest first.
-func allPresence(ctx context.Context, q engine.Presences, workspaceID, now string) ([]Presence, error) {
+func allPresence(ctx context.Context, q Presences, workspaceID, now string) ([]Presence, error) {
 	list, err := q.PresenceBySeen(ctx, workspaceID)
 	return shownPresences(list, now), err
 }
@@ -101,7 +100,7 @@ func allPresence(ctx context.Context, q engine.Presences, workspaceID, now strin
 // pathConflicts pairs the repository's reserving tasks whose scopes
 // overlap while they are held from different worktrees (or from no known
 // worktree, as legacy claims are).
-func pathConflicts(ctx context.Context, tx engine.Views, repositoryKey, now string) ([]PathConflict, error) {
+func pathConflicts(ctx context.Context, tx Views, repositoryKey, now string) ([]PathConflict, error) {
 	held, err := tx.HeldScopes(ctx, repositoryKey, now)
 	if err != nil {
 		return nil, err
@@ -140,9 +139,9 @@ func (s *Store) Reports(ctx context.Context, workspaceID string, q ReportQuery) 
 	if q.Limit <= 0 {
 		q.Limit = 500
 	}
-	f := engine.ReportFilter{Kind: q.Kind, ToSessionID: q.ToSessionID, Limit: q.Limit, NewestFirst: true}
+	f := ReportFilter{Kind: q.Kind, ToSessionID: q.ToSessionID, Limit: q.Limit, NewestFirst: true}
 	var out []Report
-	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+	err := s.engine().Read(ctx, func(tx Tx) error {
 		var err error
 		if out, err = tx.ReportsAfter(ctx, workspaceID, f); err != nil {
 			return err
@@ -155,7 +154,7 @@ func (s *Store) Reports(ctx context.Context, workspaceID string, q ReportQuery) 
 
 // addTargets appends the reports that listed ones point at but that the
 // filter left out, so that every thread has its root.
-func addTargets(ctx context.Context, q engine.Reports, reports *[]Report) error {
+func addTargets(ctx context.Context, q Reports, reports *[]Report) error {
 	have := map[string]bool{}
 	for _, r := range *reports {
 		have[r.ID] = true
@@ -194,7 +193,7 @@ func (s *Store) EventsBefore(ctx context.Context, workspaceID string, q EventQue
 	}
 	q.Limit = min(q.Limit, 500)
 	var out []journal.Event
-	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+	err := s.engine().Read(ctx, func(tx Tx) error {
 		var err error
 		out, err = tx.EventsBefore(ctx, workspaceID, q.Before, q.Type, q.Limit)
 		return err
@@ -216,7 +215,7 @@ func (s *Store) EventAt(ctx context.Context, workspaceID string, sequence int64)
 // the answer can ask again for only what came since.
 func (s *Store) EventTypes(ctx context.Context, workspaceID string, after int64) ([]string, error) {
 	var out []string
-	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+	err := s.engine().Read(ctx, func(tx Tx) error {
 		var err error
 		out, err = tx.EventTypes(ctx, workspaceID, after)
 		return err

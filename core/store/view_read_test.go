@@ -1,9 +1,12 @@
-package store
+package store_test
 
 import (
 	"context"
 	"path/filepath"
 	"testing"
+
+	"github.com/agenttool/collab/core/backend"
+	"github.com/agenttool/collab/core/store"
 )
 
 // TestViewPairsOverlappingClaimsFromDifferentWorktrees builds claims
@@ -12,12 +15,12 @@ import (
 // pairs the view reports.
 func TestViewPairsOverlappingClaimsFromDifferentWorktrees(t *testing.T) {
 	ctx := context.Background()
-	st, err := Open(ctx, Options{Path: filepath.Join(t.TempDir(), "c.sqlite")})
+	st, err := backend.Open(ctx, backend.Options{Path: filepath.Join(t.TempDir(), "c.sqlite")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	opened, err := st.OpenWorkspace(ctx, OpenWorkspaceInput{RootPath: t.TempDir(), Actor: "t"})
+	opened, err := st.OpenWorkspace(ctx, store.OpenWorkspaceInput{RootPath: t.TempDir(), Actor: "t"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,11 +30,11 @@ func TestViewPairsOverlappingClaimsFromDifferentWorktrees(t *testing.T) {
 	}
 	for _, tc := range tasks {
 		id := tc.id
-		if _, err := answerJSON(st.CreateTask(ctx, LabelActor("t"), CreateTaskInput{WorkspaceID: ws, IdempotencyKey: id, TaskID: &id,
+		if _, err := answerJSON(st.CreateTask(ctx, store.LabelActor("t"), store.CreateTaskInput{WorkspaceID: ws, IdempotencyKey: id, TaskID: &id,
 			Title: id, PathScopes: []string{tc.scope}})); err != nil {
 			t.Fatal(err)
 		}
-		if err := st.rawWrite(ctx, func(tx *Tx) error {
+		if err := rawWrite(ctx, st, func(tx *Tx) error {
 			_, err := tx.ExecContext(ctx, `UPDATE tasks SET status = 'claimed', assignee = 't',
 lease_expires_at = '2999-01-01T00:00:00.000Z', claim_worktree_id = ? WHERE workspace_id = ? AND id = ?`, tc.worktree, ws, id)
 			return err

@@ -7,7 +7,7 @@ import "context"
 // its own (see sqlite.ChangeWatcher); for PostgreSQL, the server's
 // transaction snapshot (see postgres.ChangeSignal). It is safe for
 // concurrent use.
-type ChangeWatcher struct{ v versioner }
+type ChangeWatcher struct{ v ChangeSignal }
 
 // Version returns a number that differs from the previous call's whenever
 // another connection committed in between.

@@ -1,10 +1,13 @@
-package store
+package store_test
 
 import (
 	"context"
 	"fmt"
 	"path/filepath"
 	"testing"
+
+	"github.com/agenttool/collab/core/backend"
+	"github.com/agenttool/collab/core/store"
 )
 
 // BenchmarkWakeForSession50k measures what one peek costs after process
@@ -15,23 +18,23 @@ import (
 func BenchmarkWakeForSession50k(b *testing.B) {
 	ctx := context.Background()
 	path := filepath.Join(b.TempDir(), "wake.sqlite")
-	st, err := Open(ctx, Options{Path: path})
+	st, err := backend.Open(ctx, backend.Options{Path: path})
 	if err != nil {
 		b.Fatal(err)
 	}
-	started, err := st.StartSession(ctx, StartSessionInput{RootPath: b.TempDir(), Actor: "bob"})
+	started, err := st.StartSession(ctx, store.StartSessionInput{RootPath: b.TempDir(), Actor: "bob"})
 	if err != nil {
 		b.Fatal(err)
 	}
 	ws, me := started.Workspace.ID, started.Session.ID
-	err = st.rawWrite(ctx, func(tx *Tx) error {
+	err = rawWrite(ctx, st, func(tx *Tx) error {
 		for i := 1; i < 50000; i++ {
 			ne := benchEvent(i)
 			if i%100 == 0 {
-				ne = newEvent{Type: "handoff.offered", EntityID: fmt.Sprintf("handoff_%d", i), Actor: "alice",
+				ne = store.NewEvent{Type: "handoff.offered", EntityID: fmt.Sprintf("handoff_%d", i), Actor: "alice",
 					Payload: map[string]any{"handoff": map[string]any{"to_session_id": me, "task_id": "t", "summary": "yours"}}}
 			}
-			if _, err := st.appendEvent(ctx, tx, ws, ne); err != nil {
+			if _, err := st.AppendEvent(ctx, tx, ws, ne); err != nil {
 				return err
 			}
 		}
@@ -41,10 +44,10 @@ func BenchmarkWakeForSession50k(b *testing.B) {
 		b.Fatal(err)
 	}
 	st.Close()
-	cred := Credential{SessionID: me, Token: started.Token, Generation: 1}
+	cred := store.Credential{SessionID: me, Token: started.Token, Generation: 1}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		ro, err := Open(ctx, Options{Path: path, ReadOnly: true})
+		ro, err := backend.Open(ctx, backend.Options{Path: path, ReadOnly: true})
 		if err != nil {
 			b.Fatal(err)
 		}

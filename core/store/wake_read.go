@@ -5,7 +5,6 @@ import (
 
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // WakeTypes are the event types that can concern one particular session or
@@ -24,11 +23,11 @@ var WakeTypes = []journal.Kind{
 const WakeWindow = 2000
 
 // WakeOffer is a pending handoff offered to the viewer.
-type WakeOffer = engine.OfferSummary
+type WakeOffer = OfferSummary
 
 // WakeTask is a task that belongs to the viewer: it holds the claim or it
 // reported the task complete.
-type WakeTask = engine.TaskSummary
+type WakeTask = TaskSummary
 
 // WakeSnapshot is everything a wake check needs, read in one snapshot
 // without writing: the viewer, the journal head, the viewer's persisted
@@ -67,7 +66,7 @@ type WakeSnapshot struct {
 // matches, so a watcher can notice the end.
 func (s *Store) WakeForSession(ctx context.Context, cred Credential, after *int64, limit int) (WakeSnapshot, error) {
 	var out WakeSnapshot
-	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+	err := s.engine().Read(ctx, func(tx Tx) error {
 		sess, found, err := tx.Session(ctx, cred.SessionID)
 		if err != nil {
 			return err
@@ -89,13 +88,13 @@ func (s *Store) WakeForSession(ctx context.Context, cred Credential, after *int6
 // explicit position (legacy actors have no persisted cursor).
 func (s *Store) WakeForActor(ctx context.Context, workspaceID, actor string, after int64, limit int) (WakeSnapshot, error) {
 	out := WakeSnapshot{WorkspaceID: workspaceID, Actor: actor, Active: true, After: after}
-	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+	err := s.engine().Read(ctx, func(tx Tx) error {
 		return s.fillWake(ctx, tx, &out, nil, limit)
 	})
 	return out, err
 }
 
-func (s *Store) fillWake(ctx context.Context, tx engine.Tx, out *WakeSnapshot, cursor *journal.Anchor, limit int) error {
+func (s *Store) fillWake(ctx context.Context, tx Tx, out *WakeSnapshot, cursor *journal.Anchor, limit int) error {
 	h, ok, err := tx.Head(ctx, out.WorkspaceID)
 	if err != nil {
 		return err
@@ -119,7 +118,7 @@ func (s *Store) fillWake(ctx context.Context, tx engine.Tx, out *WakeSnapshot, c
 	if out.Candidates, err = tx.EventsOfTypes(ctx, out.WorkspaceID, from, types, limit); err != nil {
 		return err
 	}
-	viewer := engine.Viewer{SessionID: out.SessionID, Actor: out.Actor}
+	viewer := Viewer{SessionID: out.SessionID, Actor: out.Actor}
 	if out.PendingOffers, err = tx.PendingOffersTo(ctx, out.WorkspaceID, viewer); err != nil {
 		return err
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/agenttool/collab/core/gitstate"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
-	"github.com/agenttool/collab/core/store/engine"
 )
 
 // rightsProfile is recorded in every workspace.opened event.
@@ -45,14 +44,14 @@ func (s *Store) OpenWorkspace(ctx context.Context, in OpenWorkspaceInput) (Opene
 		return OpenedWorkspace{}, err
 	}
 	var out OpenedWorkspace
-	err = s.writeTx(ctx, func(tx engine.Tx) error {
+	err = s.writeTx(ctx, func(tx Tx) error {
 		out, err = s.openWorkspaceIn(ctx, tx, actor, in.Name, id, cp)
 		return err
 	})
 	return out, err
 }
 
-func (s *Store) openWorkspaceIn(ctx context.Context, tx engine.Tx, actor string, name *string,
+func (s *Store) openWorkspaceIn(ctx context.Context, tx Tx, actor string, name *string,
 	id gitstate.Identity, cp gitstate.Checkpoint) (OpenedWorkspace, error) {
 	out := OpenedWorkspace{Identity: id}
 	now := s.nowISO()
@@ -68,7 +67,7 @@ func (s *Store) openWorkspaceIn(ctx context.Context, tx engine.Tx, actor string,
 				"This path now resolves to a different repository or worktree than the one registered for it").
 				With("root_path", id.RootPath).With("registered_worktree_id", existing.ID)
 		}
-		if err := tx.TouchWorktree(ctx, existing.ID, engine.FactsOf(gitstate.Identity{}, cp), now); err != nil {
+		if err := tx.TouchWorktree(ctx, existing.ID, FactsOf(gitstate.Identity{}, cp), now); err != nil {
 			return out, err
 		}
 		wsID = existing.WorkspaceID
@@ -86,7 +85,7 @@ func (s *Store) openWorkspaceIn(ctx context.Context, tx engine.Tx, actor string,
 
 // placeWorktree registers an unknown worktree in the workspace of its
 // repository, creating that workspace when the repository is new.
-func (s *Store) placeWorktree(ctx context.Context, tx engine.Tx, actor string, name *string,
+func (s *Store) placeWorktree(ctx context.Context, tx Tx, actor string, name *string,
 	id gitstate.Identity, cp gitstate.Checkpoint, now string) (string, error) {
 	wsID, err := workspaceForKey(ctx, tx, id.RepositoryKey)
 	if err != nil {
@@ -108,7 +107,7 @@ func (s *Store) placeWorktree(ctx context.Context, tx engine.Tx, actor string, n
 
 // workspaceForKey picks the earliest workspace of a repository, or the id a
 // new one would get.
-func workspaceForKey(ctx context.Context, tx engine.Workspaces, key string) (string, error) {
+func workspaceForKey(ctx context.Context, tx Workspaces, key string) (string, error) {
 	id, found, err := tx.WorkspaceForRepository(ctx, key)
 	if err == nil && !found {
 		id = workspaceIDFor(key)
@@ -127,7 +126,7 @@ func rootLabel(root string) string {
 	return label
 }
 
-func (s *Store) createWorkspace(ctx context.Context, tx engine.Tx, wsID, actor string, name *string,
+func (s *Store) createWorkspace(ctx context.Context, tx Tx, wsID, actor string, name *string,
 	id gitstate.Identity, cp gitstate.Checkpoint, now string) error {
 	label := rootLabel(id.RootPath)
 	if name != nil {
@@ -137,11 +136,11 @@ func (s *Store) createWorkspace(ctx context.Context, tx engine.Tx, wsID, actor s
 	if err != nil {
 		return err
 	}
-	if err := tx.CreateWorkspace(ctx, engine.NewWorkspace{ID: wsID, EpochID: "epoch_" + newUUID(), RootPath: id.RootPath,
+	if err := tx.CreateWorkspace(ctx, NewWorkspace{ID: wsID, EpochID: "epoch_" + newUUID(), RootPath: id.RootPath,
 		Name: label, RepositoryKey: id.RepositoryKey, CreatedAt: now}); err != nil {
 		return err
 	}
-	if err := tx.AddWorktree(ctx, wsID, engine.FactsOf(id, cp), now); err != nil {
+	if err := tx.AddWorktree(ctx, wsID, FactsOf(id, cp), now); err != nil {
 		return err
 	}
 	_, err = s.appendEvent(ctx, tx, wsID, newEvent{
@@ -155,9 +154,9 @@ func (s *Store) createWorkspace(ctx context.Context, tx engine.Tx, wsID, actor s
 }
 
 // registerWorktree adds a worktree to an existing workspace and journals it.
-func (s *Store) registerWorktree(ctx context.Context, tx engine.Tx, wsID, actor string,
+func (s *Store) registerWorktree(ctx context.Context, tx Tx, wsID, actor string,
 	id gitstate.Identity, cp gitstate.Checkpoint, now string) error {
-	if err := tx.AddWorktree(ctx, wsID, engine.FactsOf(id, cp), now); err != nil {
+	if err := tx.AddWorktree(ctx, wsID, FactsOf(id, cp), now); err != nil {
 		return err
 	}
 	_, err := s.appendEvent(ctx, tx, wsID, newEvent{
@@ -175,7 +174,7 @@ func (s *Store) registerWorktree(ctx context.Context, tx engine.Tx, wsID, actor 
 
 // readWorkspace reads one workspace; workspace_not_found when there is
 // none.
-func readWorkspace(ctx context.Context, q engine.Workspaces, id string) (Workspace, error) {
+func readWorkspace(ctx context.Context, q Workspaces, id string) (Workspace, error) {
 	w, ok, err := q.Workspace(ctx, id)
 	if err == nil && !ok {
 		err = workspaceNotFound(id)
@@ -186,7 +185,7 @@ func readWorkspace(ctx context.Context, q engine.Workspaces, id string) (Workspa
 // Workspace reads one workspace.
 func (s *Store) Workspace(ctx context.Context, id string) (Workspace, error) {
 	var w Workspace
-	err := s.engine().Read(ctx, func(tx engine.Tx) error {
+	err := s.engine().Read(ctx, func(tx Tx) error {
 		var err error
 		w, err = readWorkspace(ctx, tx, id)
 		return err

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/wake"
 )
@@ -13,13 +14,13 @@ import (
 func TestOneCommitWakesEverySubscriberOfTheSharedPoller(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "c.sqlite")
-	st, err := store.Open(ctx, store.Options{Path: path})
+	st, err := backend.Open(ctx, backend.Options{Path: path})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
 	// The writer is another connection pool, as another process would be.
-	other, err := store.Open(ctx, store.Options{Path: path})
+	other, err := backend.Open(ctx, backend.Options{Path: path})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/hosts/command"
 	"github.com/agenttool/collab/hosts/termtext"
 )
 
@@ -62,26 +64,8 @@ func (n *noticing) Write(p []byte) (int, error) {
 	return n.w.Write(p)
 }
 
-// The binary's two names: the short one for people and the server's.
-const (
-	ShortName  = "collab"
-	ServerName = "agenttool-collab-mcp"
-)
-
-// NameFor is the name a person typed, from argv[0]: ShortName when the
-// binary runs under it (a symlink, a copy, or the npm bin entry that
-// passes it on), else ServerName. Both path separators count, since
-// Windows passes backslashed paths.
-func NameFor(argv0 string) string {
-	base := argv0[strings.LastIndexAny(argv0, `/\`)+1:]
-	if strings.TrimSuffix(strings.ToLower(base), ".exe") == ShortName {
-		return ShortName
-	}
-	return ServerName
-}
-
-// ProgramName is NameFor this process's argv[0].
-func ProgramName() string { return NameFor(os.Args[0]) }
+// ProgramName is the name this process was run under (command.ProgramName).
+func ProgramName() string { return command.ProgramName() }
 
 // problem is an error a person can act on: what went wrong and the fix.
 type problem struct {
@@ -134,7 +118,7 @@ func (c *common) open(ctx context.Context) (*view, error) {
 	} else if _, err := os.Stat(path); err != nil {
 		return nil, &problem{what: "no database at " + path, fix: "pass --db FILE, or run the demo (collab demo --keep DIR) to make one", code: ExitUsage}
 	}
-	st, err := store.Open(ctx, store.Options{Path: path, ReadOnly: true})
+	st, err := backend.Open(ctx, backend.Options{Path: path, ReadOnly: true})
 	if err != nil {
 		return nil, &problem{what: "cannot read " + shown + ": " + err.Error(),
 			fix: "if it needs migration, start the server once (agenttool-collab-mcp) to migrate it; check with `agenttool-collab-mcp doctor`", code: ExitUsage}
@@ -203,19 +187,11 @@ func (c *common) pick(ctx context.Context, v *view) error {
 }
 
 // parse parses flags that may come before or after positional arguments
-// (`show TASK --json` as well as `show --json TASK`); the positional
-// arguments are kept in c.args.
+// (command.Positional); the positional arguments are kept in c.args.
 func parse(fs *flag.FlagSet, c *common, args []string) error {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+	pos, err := command.Positional(fs, args)
+	if err != nil {
+		return err
 	}
 	c.args = pos
 	return nil

@@ -9,6 +9,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
@@ -65,7 +66,7 @@ func takeSeat(ctx context.Context, c *common, actor string) (*seat, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(ctx, store.Options{Path: db})
+	st, err := backend.Open(ctx, backend.Options{Path: db})
 	if err != nil {
 		return nil, fmt.Errorf("open %s to act: %w", place.Shown(db), err)
 	}
@@ -90,11 +91,12 @@ func (s *seat) connect(ctx context.Context, getenv func(string) string) (*mcpcli
 }
 
 func (s *seat) serve(ctx context.Context, proc *mcp.Process) (*mcpclient.Conn, *mcp.Process, error) {
-	server := mcp.NewServer("cli", proc)
 	clientT, serverT := sdk.NewInMemoryTransports()
-	if _, err := server.Connect(ctx, serverT, nil); err != nil {
+	serverConn, err := serverT.Connect(ctx)
+	if err != nil {
 		return nil, nil, fmt.Errorf("serve in-process: %w", err)
 	}
+	go proc.Dispatcher("cli").Serve(ctx, serverConn, nil)
 	conn, err := mcpclient.Connect(ctx, clientT, "collab-cli")
 	return conn, proc, err
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/hosts/claude"
 	"github.com/agenttool/collab/hosts/codex"
 	"github.com/agenttool/collab/hosts/hermes"
@@ -257,7 +257,7 @@ func TestFileModesAndJournal(t *testing.T) {
 	if r := m.run(); r.Journal.Status != JournalMissing || r.ActionNeeded() {
 		t.Fatalf("a database not created yet is fine: %+v %v", r.Journal, r.Problems)
 	}
-	st, err := store.Open(context.Background(), store.Options{Path: db})
+	st, err := backend.Open(context.Background(), backend.Options{Path: db})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/collaberr"
-	"github.com/agenttool/collab/core/store"
 )
 
 // Journal check outcomes.
@@ -41,7 +41,7 @@ func checkJournal(ctx context.Context, db Database) JournalCheck {
 	if _, err := os.Stat(db.Path); errors.Is(err, fs.ErrNotExist) {
 		return JournalCheck{Status: JournalMissing, Detail: "created when a server first opens it"}
 	}
-	st, err := store.Open(ctx, store.Options{Path: db.Path, Inspect: true})
+	st, err := backend.Open(ctx, backend.Options{Path: db.Path, Inspect: true})
 	if err != nil {
 		if ce, ok := collaberr.As(err); ok {
 			return JournalCheck{Status: JournalFailed, Detail: ce.Code + ": " + ce.Message}
@@ -55,8 +55,8 @@ func checkJournal(ctx context.Context, db Database) JournalCheck {
 // checkPostgresJournal opens a PostgreSQL journal read-only (creating
 // nothing) and runs the schema check in place of SQLite's page check.
 func checkPostgresJournal(ctx context.Context, db Database) JournalCheck {
-	st, err := store.Open(ctx, store.Options{Path: db.url, Inspect: true})
-	if errors.Is(err, store.ErrNoPostgresJournal) {
+	st, err := backend.Open(ctx, backend.Options{Path: db.url, Inspect: true})
+	if errors.Is(err, backend.ErrNoPostgresJournal) {
 		return JournalCheck{Status: JournalMissing, Detail: "the database holds no collab schema yet; a server creates it on first open"}
 	}
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/hosts/mcp/mcptest"
 	"github.com/agenttool/collab/hosts/plugin"
 )
@@ -72,7 +72,7 @@ func offerHandoff(t *testing.T, w world, suffix string) (string, string) {
 
 // bobCursor reads a session's persisted cursor sequence and version.
 func bobCursor(t *testing.T, w world, id string) (int64, int64) {
-	st, err := store.Open(context.Background(), store.Options{Path: w.journal, ReadOnly: true})
+	st, err := backend.Open(context.Background(), backend.Options{Path: w.journal, ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

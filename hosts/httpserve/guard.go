@@ -41,7 +41,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			s.refuse(w, r, http.StatusForbidden, "this MCP session belongs to another client")
 			return
 		}
-		slot := &serverSlot{}
+		slot := &sessionSlot{}
 		ctx := context.WithValue(r.Context(), principalKey{}, principal)
 		ctx = context.WithValue(ctx, slotKey{}, slot)
 		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
@@ -96,8 +96,8 @@ func (s *Server) authenticate(r *http.Request) (string, bool) {
 }
 
 // ownedBy reports whether the MCP session id may be used by principal; an
-// id this server never issued, or one that ended, is left for the SDK to
-// answer (404).
+// id this server never issued, or one that ended, is left for the
+// transport to answer (404).
 func (s *Server) ownedBy(id, principal string) bool {
 	owner, known := s.sessions.owner(id)
 	return !known || owner == principal

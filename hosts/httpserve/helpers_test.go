@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/tokens"
 	"github.com/agenttool/collab/hosts/httpserve"
@@ -62,7 +63,7 @@ func newRig(t *testing.T, mutate func(*httpserve.Config), timeouts httpserve.Tim
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	t.Cleanup(cancel)
-	st, err := store.Open(ctx, store.Options{Path: filepath.Join(dir, "collab.sqlite")})
+	st, err := backend.Open(ctx, backend.Options{Path: filepath.Join(dir, "collab.sqlite")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/place"
-	"github.com/agenttool/collab/core/store"
 )
 
 // InstanceHeader names the client incarnation that wants its bound collab
@@ -46,7 +46,7 @@ func isAlnum(c byte) bool {
 type resumeIndex struct{ dir string }
 
 func newResumeIndex(databasePath string) (*resumeIndex, error) {
-	if databasePath == store.MemoryPath {
+	if databasePath == backend.MemoryPath {
 		return &resumeIndex{}, nil
 	}
 	b, err := place.BesideDatabase(databasePath)

@@ -9,8 +9,6 @@ import (
 	"sync"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/agenttool/collab/core/search"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/tokens"
@@ -74,17 +72,11 @@ type Config struct {
 type Server struct {
 	cfg    Config
 	log    *slog.Logger
-	mcp    *sdk.StreamableHTTPHandler
 	resume *resumeIndex
 	// tools is the one toolset every session serves.
 	tools *mcp.Toolset
-	// versions answers the SDK's per-request protocol-version lookups; it
-	// never serves a session.
-	versions *sdk.Server
 	// calls are the requests in flight, for cancellation (rpc.go).
 	calls *callRegistry
-	// listing orders tools/list answers as stdio orders them (rpc.go).
-	listing *mcp.ListingOrder
 	// stopping is closed when a drain starts; long-lived GET streams end.
 	stopping chan struct{}
 	stopOnce sync.Once
@@ -135,22 +127,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{
 		cfg: cfg, log: slog.New(slog.NewTextHandler(cfg.Log, nil)), resume: idx, tools: tools,
-		calls: newCallRegistry(), listing: mcp.NewListingOrder(), stopping: make(chan struct{}),
+		calls: newCallRegistry(), stopping: make(chan struct{}),
 		inflight: map[string]chan struct{}{},
 	}
 	s.sessions = newSessionTable(cfg, func(principal string, bound bool) {
 		s.log.Info("session expired idle", "client", principal, "bound", bound)
-	})
-	s.versions = mcp.NewServer(cfg.Version, mcp.NewProcess(mcp.ProcessConfig{Tools: tools}))
-	s.mcp = sdk.NewStreamableHTTPHandler(s.sessionServer, &sdk.StreamableHTTPOptions{
-		// No SessionTimeout: the session table owns every idle clock.
-		JSONResponse:        true,
-		MaxRequestBodyBytes: cfg.MaxBodyBytes,
-		// The guard has already applied cfg.Hosts, the one Host policy
-		// of every face. The SDK's own loopback check would be a second,
-		// different one: it knows no --allow-host, no case or trailing-dot
-		// spelling and no port, and it repeats the Host in its answer.
-		DisableLocalhostProtection: true,
 	})
 	return s, nil
 }
@@ -162,7 +143,7 @@ func (s *Server) Handler() http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		io.WriteString(w, "ok\n")
 	})
-	mux.Handle("/mcp", s.guard(s.rpc(s.mcp)))
+	mux.Handle("/mcp", s.guard(http.HandlerFunc(s.serveMCP)))
 	return mux
 }
 

@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/hosts/mcp"
@@ -17,40 +15,13 @@ import (
 // resumeTimeout bounds the resume done when a session is created.
 const resumeTimeout = 30 * time.Second
 
-// sessionServer is the SDK's getServer callback, called once per new MCP
-// session: it builds a Process of the session's own (one binding, as one
-// stdio process has), resumes the client instance's session if it has
-// one, and ties the new MCP session id to the client that made it.
-//
-// The SDK also calls getServer on every request, only to read the
-// protocol versions, and twice for the request that creates a session: a
-// request naming a session gets the shared versions-only server, and the
-// per-request slot makes the second call return the first call's server.
-func (s *Server) sessionServer(r *http.Request) *sdk.Server {
-	if r.Header.Get("Mcp-Session-Id") != "" || r.Method != http.MethodPost {
-		return s.versions
-	}
-	slot, _ := r.Context().Value(slotKey{}).(*serverSlot)
-	if slot == nil || slot.session == nil {
-		return s.versions
-	}
-	if slot.server == nil {
-		slot.server = s.newSessionServer(r, slot.session)
-	}
-	return slot.server
-}
-
-// slotKey carries a request's *serverSlot.
-type slotKey struct{}
-
-// serverSlot holds the server built for one request, and the place in the
-// session caps that request reserved.
-type serverSlot struct {
-	server  *sdk.Server
-	session *liveSession
-}
-
-func (s *Server) newSessionServer(r *http.Request, ls *liveSession) *sdk.Server {
+// newSession builds what answers the MCP session that the request r
+// initialises: a Process of the session's own (one binding, as one stdio
+// process has) over the shared store and toolset, and its dispatcher.
+// open, called once the dispatcher accepted the initialize, names the
+// session (tying the new id to the client that made it), resumes the
+// client instance's session if it has one, and returns the id.
+func (s *Server) newSession(r *http.Request, ls *liveSession) (disp *mcp.Dispatcher, open func() string) {
 	principal := principalOf(r.Context())
 	instance := r.Header.Get(InstanceHeader)
 	if !validInstance(instance) {
@@ -74,14 +45,16 @@ func (s *Server) newSessionServer(r *http.Request, ls *liveSession) *sdk.Server 
 		}
 	}
 	proc := mcp.NewProcess(cfg)
-	id := newSessionID()
-	srv := mcp.NewSessionServer(s.cfg.Version, proc, id)
-	s.sessions.name(ls, id, srv)
-	if instance != "" {
-		s.resumeInstance(r.Context(), proc, principal, instance)
+	disp = proc.Dispatcher(s.cfg.Version)
+	return disp, func() string {
+		id := newSessionID()
+		s.sessions.name(ls, id, disp)
+		if instance != "" {
+			s.resumeInstance(r.Context(), proc, principal, instance)
+		}
+		s.log.Info("session", "client", principal, "resumable", instance != "")
+		return id
 	}
-	s.log.Info("session", "client", principal, "resumable", instance != "")
-	return srv
 }
 
 // resumeInstance binds the session the instance last held, if it can; a
@@ -118,4 +91,13 @@ func newSessionID() string {
 		panic("crypto/rand failed: " + err.Error())
 	}
 	return hex.EncodeToString(b)
+}
+
+// slotKey carries a request's *sessionSlot.
+type slotKey struct{}
+
+// sessionSlot holds the place in the session caps that a request naming
+// no session reserved (guard), for the session it may initialise.
+type sessionSlot struct {
+	session *liveSession
 }

@@ -4,7 +4,7 @@ import (
 	"sync"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/agenttool/collab/hosts/mcp"
 )
 
 // sessionTable is the server's account of the MCP sessions it created:
@@ -29,12 +29,14 @@ type sessionTable struct {
 // liveSession is one MCP session, from its reservation to its end.
 type liveSession struct {
 	principal string
-	id        string      // "" until the session's server is built
-	server    *sdk.Server // nil until then
-	bound     bool        // a collab session is bound (OnBind..OnUnbind)
-	settled   bool        // the request that created it has finished
-	active    int         // requests of the session in flight
-	counted   bool        // holds a place in the caps
+	id        string          // "" until the session is initialised
+	disp      *mcp.Dispatcher // nil until then: what answers its requests
+	ended     chan struct{}   // closed when the session ends (DELETE, idle)
+	endOnce   sync.Once
+	bound     bool // a collab session is bound (OnBind..OnUnbind)
+	settled   bool // the request that created it has finished
+	active    int  // requests of the session in flight
+	counted   bool // holds a place in the caps
 	timer     *time.Timer
 	deadline  time.Time // when the idle timer fires; zero while disarmed
 }
@@ -66,7 +68,7 @@ func (t *sessionTable) reserve(principal string) (*liveSession, *capRefusal) {
 	}
 	t.total++
 	t.perClient[principal]++
-	return &liveSession{principal: principal, counted: true}, nil
+	return &liveSession{principal: principal, counted: true, ended: make(chan struct{})}, nil
 }
 
 // soonestExpiry is how long until the first idle session (of principal
@@ -85,21 +87,21 @@ func (t *sessionTable) soonestExpiry(principal string, mine bool) time.Duration 
 	return best
 }
 
-// name records the reserved session's id and server, so that ownership
-// checks see it before its first answer leaves.
-func (t *sessionTable) name(ls *liveSession, id string, server *sdk.Server) {
+// name records the reserved session's id and dispatcher, so that
+// ownership checks see it before its first answer leaves.
+func (t *sessionTable) name(ls *liveSession, id string, disp *mcp.Dispatcher) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	ls.id, ls.server = id, server
+	ls.id, ls.disp = id, disp
 	if ls.counted {
 		t.byID[id] = ls
 	}
 }
 
-// settle ends the creating request: a session the SDK kept starts its idle
-// clock; a refused or failed one gives its place back.
+// settle ends the creating request: a session that was initialised starts
+// its idle clock; a refused or failed one gives its place back.
 func (t *sessionTable) settle(ls *liveSession) {
-	live := hasSession(ls.server)
+	live := ls.live()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if !live {
@@ -110,6 +112,18 @@ func (t *sessionTable) settle(ls *liveSession) {
 	if ls.active == 0 {
 		t.arm(ls)
 	}
+}
+
+// lookup returns the live session id, or nil for an id this server never
+// issued or one that ended.
+func (t *sessionTable) lookup(id string) *liveSession {
+	t.mu.Lock()
+	ls := t.byID[id]
+	t.mu.Unlock()
+	if ls == nil || !ls.live() {
+		return nil
+	}
+	return ls
 }
 
 // owner returns the principal that owns the session id, if it is known.
@@ -125,8 +139,8 @@ func (t *sessionTable) owner(id string) (string, bool) {
 
 // begin marks a request of session id in flight (its idle clock stops)
 // and returns the function that ends it: the clock restarts when no other
-// request is in flight; ended (a DELETE) or a session the SDK no longer
-// holds is dropped at once.
+// request is in flight; ended (a DELETE) or a session that ended meanwhile
+// is dropped at once.
 func (t *sessionTable) begin(id string) func(ended bool) {
 	t.mu.Lock()
 	ls := t.byID[id]
@@ -139,7 +153,7 @@ func (t *sessionTable) begin(id string) func(ended bool) {
 		return func(bool) {}
 	}
 	return func(ended bool) {
-		live := !ended && hasSession(ls.server)
+		live := !ended && ls.live()
 		t.mu.Lock()
 		ls.active--
 		switch {
@@ -150,7 +164,7 @@ func (t *sessionTable) begin(id string) func(ended bool) {
 		}
 		t.mu.Unlock()
 		if ended {
-			closeSessions(ls.server)
+			ls.end()
 		}
 	}
 }
@@ -215,7 +229,7 @@ func (t *sessionTable) expire(ls *liveSession) {
 	bound := ls.bound
 	t.drop(ls)
 	t.mu.Unlock()
-	closeSessions(ls.server)
+	ls.end()
 	if t.onExpire != nil {
 		t.onExpire(ls.principal, bound)
 	}
@@ -230,24 +244,19 @@ func (t *sessionTable) stopClocks() {
 	}
 }
 
-// hasSession reports whether the SDK still holds a session of server.
-func hasSession(server *sdk.Server) bool {
-	if server == nil {
+// live reports whether the session was initialised and has not ended.
+func (ls *liveSession) live() bool {
+	if ls == nil || ls.disp == nil {
 		return false
 	}
-	for range server.Sessions() {
+	select {
+	case <-ls.ended:
+		return false
+	default:
 		return true
 	}
-	return false
 }
 
-// closeSessions closes the SDK's sessions of server (there is at most
-// one); the SDK then forgets them.
-func closeSessions(server *sdk.Server) {
-	if server == nil {
-		return
-	}
-	for ss := range server.Sessions() {
-		ss.Close()
-	}
-}
+// end ends the session: its open GET stream closes, and any later request
+// naming it is answered 404. Calls in flight finish.
+func (ls *liveSession) end() { ls.endOnce.Do(func() { close(ls.ended) }) }

@@ -49,19 +49,33 @@ type channel struct {
 	readyOnce sync.Once
 
 	mu     sync.Mutex
-	conn   sdk.Connection
+	conn   Conn // the client's connection, once the loop serves it
 	closed bool
 	run    *follower // the running follower, if any
 }
 
-// EnableChannel turns the channel on for p and returns t wrapped so that
-// the channel can write to the client it connects. Call it before
-// ResumeFromEnv and NewServer: the server then declares the capability,
-// and a session bound from then on is followed once the client has
-// initialised. Without it p's server and behaviour are unchanged.
-func (p *Process) EnableChannel(t sdk.Transport) sdk.Transport {
+// EnableChannel turns the channel on for p. Call it before ResumeFromEnv
+// and Serve: initialize then declares the capability, and a session bound
+// from then on is followed once the client has initialised (Serve hands
+// the channel its connection). Without it p's answers are unchanged.
+func (p *Process) EnableChannel() {
 	p.channel = &channel{p: p, ready: make(chan struct{})}
-	return &channelTransport{inner: t, c: p.channel}
+}
+
+// clientReady records that the client finished initialising:
+// notifications/initialized, or any request other than initialize and
+// ping (a client that skips the notification).
+func (p *Process) clientReady() {
+	if p.channel != nil {
+		p.channel.markReady()
+	}
+}
+
+// attach gives the channel the connection its notices go out on.
+func (c *channel) attach(conn Conn) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.conn = conn
 }
 
 // capabilities are the server capabilities p declares.

@@ -11,7 +11,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/core/backend"
 )
 
 // TestProcessesSharingOneStoreServeConcurrentCalls is what serving many
@@ -23,7 +23,7 @@ import (
 func TestProcessesSharingOneStoreServeConcurrentCalls(t *testing.T) {
 	const clients, callers, steps = 8, 2, 4
 	ctx := context.Background()
-	st, err := store.Open(ctx, store.Options{Path: filepath.Join(t.TempDir(), "state", "collab.sqlite")})
+	st, err := backend.Open(ctx, backend.Options{Path: filepath.Join(t.TempDir(), "state", "collab.sqlite")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,12 +10,13 @@ type constructor func() (Tool, Handler)
 func catalogue() []constructor {
 	return []constructor{
 		sessionJoinTool, sessionListTool, sessionHeartbeatTool, sessionLeaveTool,
-		sessionStartTool, sessionEndTool, cursorAckTool, cursorResetTool, nextTool,
-		workspaceOpenTool, workspaceStatusTool,
+		sessionStartTool, sessionEndTool, workspaceOpenTool, workspaceStatusTool,
+		nextTool, cursorAckTool, cursorResetTool,
 		taskCreateTool, taskListTool, taskGetTool, taskClaimTool, taskRecoverTool, taskRenewTool,
 		taskProgressTool, taskReleaseTool, taskBlockTool, taskUnblockTool, artifactAttachTool,
-		taskCompleteTool, taskReviewTool, handoffOfferTool, handoffRespondTool,
+		taskCompleteTool, taskReviewTool,
 		reportAppendTool, reportListTool, decisionRecordTool,
+		handoffOfferTool, handoffRespondTool,
 		eventsSinceTool, journalVerifyTool, anchorStatusTool,
 		searchTool,
 		waitTool,

@@ -14,6 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -106,7 +107,7 @@ func newFuzzWorld(f *testing.F) *fuzzWorld {
 	dir := f.TempDir()
 	repo := fuzzRepo(f, filepath.Join(dir, "repo"))
 	dbPath := filepath.Join(dir, "state", "collab.sqlite")
-	st, err := store.Open(context.Background(), store.Options{Path: dbPath})
+	st, err := backend.Open(context.Background(), backend.Options{Path: dbPath})
 	if err != nil {
 		f.Fatal(err)
 	}

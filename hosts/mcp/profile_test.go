@@ -10,8 +10,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/golden"
-	"github.com/agenttool/collab/core/store"
 )
 
 // connect serves a process with the given profile over an in-memory
@@ -19,7 +19,7 @@ import (
 func connect(t *testing.T, profile string) *sdk.ClientSession {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, store.Options{Path: store.MemoryPath})
+	st, err := backend.Open(ctx, backend.Options{Path: backend.MemoryPath})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,16 +30,7 @@ func connect(t *testing.T, profile string) *sdk.ClientSession {
 		}
 		return ""
 	}})
-	ct, stt := sdk.NewInMemoryTransports()
-	if _, err := NewServer("test", p).Connect(ctx, stt, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return serveInMemory(t, p)
 }
 
 // profileSize is one profile's tools/list result as a host receives it.

@@ -1,17 +1,20 @@
 package mcp
 
-import "sync"
+import (
+	"encoding/json"
+	"sync"
+)
 
 // Toolset is the part of a server that never changes while it runs: the
-// tools of one profile with their compiled input schemas, the set of their
-// names, and the tools/list answer (rendered on first use, once). Nothing
+// tools of one profile with their compiled input schemas, indexed by
+// name, and the tools/list answer (rendered on first use, once). Nothing
 // in it is written after NewToolset returns, so any number of processes
 // may share one; the HTTP face shares one between all its MCP sessions,
 // where building it per session cost about 90 KiB a session.
 type Toolset struct {
 	tools   []Tool
-	known   map[string]bool
-	listing func() toolListing
+	byName  map[string]*Tool
+	listing func() (json.RawMessage, error)
 }
 
 // NewToolset returns the tools of the profile spec (SelectTools's syntax;
@@ -25,11 +28,13 @@ func NewToolset(spec string) (*Toolset, error) {
 }
 
 func newToolset(tools []Tool) *Toolset {
-	ts := &Toolset{tools: tools, known: make(map[string]bool, len(tools))}
-	for _, t := range tools {
-		ts.known[t.Name] = true
+	ts := &Toolset{tools: tools, byName: make(map[string]*Tool, len(tools))}
+	for i := range ts.tools {
+		// A pointer into the one slice: a copied Tool per entry would
+		// cost every toolset some 14 KiB.
+		ts.byName[ts.tools[i].Name] = &ts.tools[i]
 	}
-	ts.listing = sync.OnceValue(func() toolListing { return renderListing(ts.tools) })
+	ts.listing = sync.OnceValues(func() (json.RawMessage, error) { return renderListing(ts.tools) })
 	return ts
 }
 

@@ -6,12 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/store"
 )
 
 func TestWaitReturnsEarlyWhenTheCallIsCancelled(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, store.Options{Path: store.MemoryPath})
+	st, err := backend.Open(ctx, backend.Options{Path: backend.MemoryPath})
 	if err != nil {
 		t.Fatal(err)
 	}

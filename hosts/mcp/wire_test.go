@@ -14,7 +14,9 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/hosts/mcp/stdio"
 )
 
 // sdkEncoding is what the SDK sends for a result: encoding/json without
@@ -69,25 +71,27 @@ func TestEncodedResultsAreTheSDKsBytes(t *testing.T) {
 			StructuredContent: json.RawMessage(`{"a":"<b>\u2028","c":[]}`), IsError: true}},
 		{"scalar structured content", &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "1"}},
 			StructuredContent: json.RawMessage(`1`)}},
-		{"fields after the content", &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "x"}},
-			StructuredContent: json.RawMessage(`{}`), IsError: true, RequestState: "state <&> \u2028"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if _, ok := encodeResult(c.result); !ok {
-				t.Fatal("the result was left to the SDK")
+			if _, _, plain := plainResult(c.result); !plain {
+				t.Fatal("the result was left to json.Marshal")
 			}
-			if got, want := sdkEncoding(t, &encodedResult{c.result}), sdkEncoding(t, c.result); got != want {
+			got, err := encodeResult(c.result)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := sdkEncoding(t, c.result); string(got) != want {
 				t.Fatalf("encoded differently:\n got  %.400s\n want %.400s", got, want)
 			}
 		})
 	}
 }
 
-// TestResultsTheServerDoesNotBuildAreLeftToTheSDK: anything but one plain
-// text block with raw compact structured content, and no metadata, is
-// encoded by the SDK, even when wrapped.
-func TestResultsTheServerDoesNotBuildAreLeftToTheSDK(t *testing.T) {
+// TestResultsTheServerDoesNotBuildAreLeftToJSONMarshal: anything but one
+// plain text block with raw compact structured content, and no metadata,
+// is encoded by json.Marshal, which gives the SDK's bytes.
+func TestResultsTheServerDoesNotBuildAreLeftToJSONMarshal(t *testing.T) {
 	text := func() []sdk.Content { return []sdk.Content{&sdk.TextContent{Text: "x"}} }
 	cases := []struct {
 		name   string
@@ -102,37 +106,51 @@ func TestResultsTheServerDoesNotBuildAreLeftToTheSDK(t *testing.T) {
 		{"structured content as a map", &sdk.CallToolResult{Content: text(), StructuredContent: map[string]any{"a": 1}}},
 		{"structured content with spaces", &sdk.CallToolResult{Content: text(), StructuredContent: json.RawMessage(`{ "a": 1 }`)}},
 		{"a nil raw message", &sdk.CallToolResult{Content: text(), StructuredContent: json.RawMessage(nil)}},
+		{"fields after the content", &sdk.CallToolResult{Content: text(),
+			StructuredContent: json.RawMessage(`{}`), IsError: true, RequestState: "state <&> \u2028"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if _, ok := encodeResult(c.result); ok {
+			if _, _, plain := plainResult(c.result); plain {
 				t.Fatalf("encoded %s itself", sdkEncoding(t, c.result))
 			}
-			if got, want := sdkEncoding(t, &encodedResult{c.result}), sdkEncoding(t, c.result); got != want {
-				t.Fatalf("left to the SDK, but encoded differently:\n got  %s\n want %s", got, want)
+			got, err := encodeResult(c.result)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want bytes.Buffer
+			if err := json.Compact(&want, []byte(sdkEncoding(t, c.result))); err != nil {
+				t.Fatal(err)
+			}
+			var compact bytes.Buffer
+			if err := json.Compact(&compact, got); err != nil {
+				t.Fatal(err)
+			}
+			if compact.String() != want.String() {
+				t.Fatalf("left to json.Marshal, but encoded differently:\n got  %s\n want %s", got, want.String())
 			}
 		})
 	}
 }
 
-// serving names the three ways a stdio server may answer a call: the SDK
-// encoding the result, the catalog encoding it (wire.go), and a direct
-// connection serving the call itself (direct.go).
+// serving names the two servers a stdio client may be answered by: this
+// server's own loop (Dispatcher.Serve), and the SDK's server with every
+// tool in its registry (registryServer), the yardstick.
 type serving int
 
 const (
-	bySDK serving = iota
-	byCatalog
-	directly
+	byLoop serving = iota
+	bySDK
 )
 
-// TestToolCallLinesAreTheSDKs runs the same calls against a server that
-// leaves results to the SDK, one whose catalog encodes them and one that
-// serves calls directly, over the stdio transport, and requires identical
-// response lines, for clients of an older and of the newest protocol this
-// server speaks: answers, refusals, rejections, unknown tools, a waiting
-// tool (left to the SDK), calls with a plain _meta (served directly) and
-// with the SDK's per-request protocol _meta (left to it).
+// TestToolCallLinesAreTheSDKs runs the same calls against this server's
+// loop and against the SDK's server with every tool in its registry, over
+// the stdio transport, and requires identical response lines, for clients
+// of an older and of the newest protocol this server speaks: answers,
+// refusals, rejections, unknown tools, a waiting tool, calls with a plain
+// _meta and with an extra key. (A _meta naming a per-request protocol
+// version, SEP-2575, is not compared: the SDK's server refuses it for a
+// protocol this server does not speak, and this server reads no _meta.)
 func TestToolCallLinesAreTheSDKs(t *testing.T) {
 	ctx := context.Background()
 	st := fileStore(t)
@@ -154,17 +172,14 @@ func TestToolCallLinesAreTheSDKs(t *testing.T) {
 		`{"name":"collab_next","arguments":{"workspace_id":"` + ws + `"}}`,
 		`{"name":"collab_next","arguments":{"workspace_id":7}}`,
 		`{"name":"collab_journal_verify"}`,
-		`{"name":"collab_journal_verify","arguments":null}`,
 		`{"name":"collab_no_such_tool","arguments":{}}`,
 		`{"name":"collab_wait","arguments":{"workspace_id":"` + ws + `","timeout_ms":1}}`,
 		`{"name":"collab_events_since","arguments":{"workspace_id":"` + ws + `","after_sequence":1},"_meta":{"progressToken":3}}`,
-		`{"name":"collab_events_since","arguments":{"workspace_id":"` + ws + `","after_sequence":1},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`,
 		`{"name":"collab_events_since","arguments":{"workspace_id":"` + ws + `"},"extra":1}`,
 	}
 	for _, version := range []string{"2025-06-18", ProtocolVersions[0]} {
 		t.Run(version, func(t *testing.T) {
-			servers := []*lineServer{startLineServer(t, st, bySDK, version), startLineServer(t, st, byCatalog, version),
-				startLineServer(t, st, directly, version)}
+			servers := []*lineServer{startLineServer(t, st, bySDK, version), startLineServer(t, st, byLoop, version)}
 			for i, params := range calls {
 				line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, i+10, params)
 				want := servers[0].ask(t, line)
@@ -174,16 +189,24 @@ func TestToolCallLinesAreTheSDKs(t *testing.T) {
 					}
 				}
 			}
+			// Where the reference is stricter than the SDK: arguments that
+			// are present must be an object.
+			line := `{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"collab_journal_verify","arguments":null}}`
+			want := `{"jsonrpc":"2.0","id":99,"error":{"code":-32602,"message":"Invalid tools/call request: arguments must be an object"}}` + "\n"
+			if got := servers[1].ask(t, line); got != want {
+				t.Fatalf("null arguments:\n got  %s\n want %s", got, want)
+			}
 		})
 	}
 }
 
-// TestToolListLinesAreTheSDKs asks a server that leaves tools/list to
-// the SDK and one that answers it directly (from the listing rendered once,
-// and the gate's ordering of it kept) the same listings, each twice, for
-// every kind of profile, and requires identical lines: with params absent,
-// null, empty, an empty or unknown cursor, a plain _meta and the SDK's own.
-func TestToolListLinesAreTheSDKs(t *testing.T) {
+// TestToolListLinesListTheCatalogueInItsOrder asks the same listings,
+// each twice, for every kind of profile, and requires each answer to be
+// the listing rendered once: {"tools":[...]} alone, the profile's tools
+// in catalogue order (Tools), whatever the params (absent, null, empty, an
+// empty or unknown cursor, a plain _meta, the SDK's own, an array), each
+// tool's bytes as the SDK's registry lists it.
+func TestToolListLinesListTheCatalogueInItsOrder(t *testing.T) {
 	st := fileStore(t)
 	asks := []string{
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
@@ -197,16 +220,28 @@ func TestToolListLinesAreTheSDKs(t *testing.T) {
 	}
 	for _, profile := range []string{"", "core", "collab_search,collab_next,collab_session_start"} {
 		t.Run("profile="+profile, func(t *testing.T) {
-			sdk := startProfileServer(t, st, bySDK, "2025-06-18", profile)
-			direct := startProfileServer(t, st, directly, "2025-06-18", profile)
+			tools, err := SelectTools(profile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			registry := startProfileServer(t, st, bySDK, "2025-06-18", profile)
+			sdkTools := map[string]string{}
+			for _, raw := range listedTools(t, registry.ask(t, asks[0]), false) {
+				var named struct{ Name string }
+				json.Unmarshal(raw, &named)
+				sdkTools[named.Name] = string(raw)
+			}
+			loop := startProfileServer(t, st, byLoop, "2025-06-18", profile)
 			for round := range 2 {
 				for _, line := range asks {
-					want := sdk.ask(t, line)
-					if got := direct.ask(t, line); got != want {
-						t.Fatalf("round %d, %s:\n got  %.400s\n want %.400s", round, line, got, want)
+					listed := listedTools(t, loop.ask(t, line), true)
+					if len(listed) != len(tools) {
+						t.Fatalf("round %d, %s: %d tools listed, want %d", round, line, len(listed), len(tools))
 					}
-					if !strings.Contains(want, `"result":{"tools":[`) {
-						t.Fatalf("%s: no listing in %.300s", line, want)
+					for i, raw := range listed {
+						if want := sdkTools[tools[i].Name]; string(raw) != want {
+							t.Fatalf("round %d, %s: tool %d is\n %.300s\nwant\n %.300s", round, line, i, raw, want)
+						}
 					}
 				}
 			}
@@ -214,51 +249,28 @@ func TestToolListLinesAreTheSDKs(t *testing.T) {
 	}
 }
 
-// TestOnlyAFirstPageListingIsAnsweredDirectly: below a gate the params of
-// tools/list are already gone; over any other transport, a listing that
-// asks for anything but the first page is left to the SDK.
-func TestOnlyAFirstPageListingIsAnsweredDirectly(t *testing.T) {
-	for _, c := range []struct {
-		params string
-		want   bool
-	}{
-		{``, true}, {`null`, true}, {`{}`, true}, {`{"cursor":""}`, true}, {`{"_meta":{"progressToken":1}}`, true},
-		{`{"cursor":"next"}`, false}, {`{"cursor":7}`, false}, {`{"_meta":{"io.modelcontextprotocol/protocolVersion":"x"}}`, false},
-		{`{"other":1}`, false}, {`[]`, false}, {`7`, false}, {`{`, false},
-	} {
-		if got := firstPage(json.RawMessage(c.params)); got != c.want {
-			t.Errorf("firstPage(%s) = %v, want %v", c.params, got, c.want)
-		}
+// listedTools returns the tools of a tools/list answer line; alone
+// requires the result to hold nothing else (the SDK adds cache hints).
+func listedTools(t *testing.T, line string, alone bool) []json.RawMessage {
+	t.Helper()
+	var msg struct {
+		Result map[string]json.RawMessage `json:"result"`
 	}
+	if err := json.Unmarshal([]byte(line), &msg); err != nil {
+		t.Fatalf("answer %.300s: %v", line, err)
+	}
+	var tools []json.RawMessage
+	if err := json.Unmarshal(msg.Result["tools"], &tools); err != nil || (alone && len(msg.Result) != 1) {
+		t.Fatalf("not a listing alone: %.300s", line)
+	}
+	return tools
 }
 
-// TestTheGateOrdersEachListingItIsGiven: the gate keeps its last ordering,
-// and a different listing is ordered afresh, not answered from it.
-func TestTheGateOrdersEachListingItIsGiven(t *testing.T) {
-	order := toolOrder()
-	g := NewListingOrder()
-	listings := []json.RawMessage{
-		json.RawMessage(`{"ttlMs":0,"tools":[{"name":"collab_next"},{"name":"collab_session_start"}]}`),
-		json.RawMessage(`{"tools":[{"name":"collab_search"},{"name":"collab_session_join"}]}`),
-	}
-	for _, i := range []int{0, 0, 1, 0, 1, 1} {
-		want, err := orderTools(listings[i], order)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := g.Apply(listings[i])
-		if err != nil || string(got) != string(want) {
-			t.Fatalf("listing %d: got %s, %v; want %s", i, got, err, want)
-		}
-	}
-}
-
-// TestDirectCallsAreAnsweredBeforeTheEnd: requests sent in one burst and
-// the input closed at once are all answered, each once, by a server that
-// serves calls directly; a cancelled direct call is settled without an
-// answer (unless it was answered before its cancellation was read), and the
-// server still ends.
-func TestDirectCallsAreAnsweredBeforeTheEnd(t *testing.T) {
+// TestCallsAreAnsweredBeforeTheEnd: requests sent in one burst and the
+// input closed at once are all answered, each once; a cancelled call is
+// settled without an answer (unless it was answered before its
+// cancellation was read), and the server still ends.
+func TestCallsAreAnsweredBeforeTheEnd(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
 	for i := range 40 {
@@ -288,15 +300,14 @@ func TestDirectCallsAreAnsweredBeforeTheEnd(t *testing.T) {
 	}
 }
 
-// burstAnswers starts a server that serves calls directly on st, writes
-// burst to it and closes its input at once, and returns every line it
-// answers before it ends.
+// burstAnswers starts a server loop on st, writes burst to it and closes
+// its input at once, and returns every line it answers before it ends.
 func burstAnswers(t *testing.T, st *store.Store, burst string) [][]byte {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	p := NewProcess(ProcessConfig{Store: st})
-	ss, err := NewServer("test", p).Connect(context.Background(), p.ServeCallsDirectly(StdioTransport(inR, outW)), nil)
+	conn, err := StdioConn(context.Background(), inR, outW)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +315,12 @@ func burstAnswers(t *testing.T, st *store.Store, burst string) [][]byte {
 		io.WriteString(inW, burst)
 		inW.Close()
 	}()
-	go func() { ss.Wait(); outW.Close() }()
+	go func() {
+		if err := p.Dispatcher("test").Serve(context.Background(), conn, nil); err != nil {
+			t.Errorf("serve: %v", err)
+		}
+		outW.Close()
+	}()
 	var lines [][]byte
 	sc := bufio.NewScanner(outR)
 	sc.Buffer(nil, 1<<20)
@@ -320,7 +336,7 @@ func burstAnswers(t *testing.T, st *store.Store, burst string) [][]byte {
 // fileStore is a store on a file of the test's own, closed when it ends.
 func fileStore(t testing.TB) *store.Store {
 	t.Helper()
-	st, err := store.Open(context.Background(), store.Options{Path: filepath.Join(t.TempDir(), "collab.sqlite")})
+	st, err := backend.Open(context.Background(), backend.Options{Path: filepath.Join(t.TempDir(), "collab.sqlite")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,16 +391,21 @@ func startProfileServer(t testing.TB, st *store.Store, how serving, version, pro
 		}
 		return ""
 	}})
-	transport := StdioTransport(inR, outW)
-	if how == directly {
-		transport = p.ServeCallsDirectly(transport)
+	done := make(chan struct{})
+	if how == bySDK {
+		ss, err := registryServer(p).Connect(context.Background(), &stdio.Transport{In: inR, Out: outW}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() { ss.Wait(); close(done) }()
+	} else {
+		conn, err := StdioConn(context.Background(), inR, outW)
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() { p.Dispatcher("test").Serve(context.Background(), conn, nil); close(done) }()
 	}
-	srv := newServerEncoding("test", p, "", how != bySDK)
-	ss, err := srv.Connect(context.Background(), transport, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { inW.Close(); ss.Wait(); outW.Close() })
+	t.Cleanup(func() { inW.Close(); <-done; outW.Close() })
 	s := &lineServer{in: inW, out: bufio.NewReaderSize(outR, 1<<20)}
 	s.ask(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+version+`","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
 	if _, err := io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
@@ -408,8 +429,8 @@ func (s *lineServer) ask(t testing.TB, line string) string {
 
 // BenchmarkRenderLargeAnswer renders a status over 30 claimed tasks (a
 // real answer, 48 KB compact) into the bytes of a JSON-RPC result, as a
-// call does after the store has answered: the SDK's encoding of the
-// result, and this server's (wire.go).
+// call does after the store has answered: json.Marshal of the result (as
+// the SDK encodes it), and this server's encoder (wire.go).
 func BenchmarkRenderLargeAnswer(b *testing.B) {
 	payload, err := os.ReadFile(filepath.Join("testdata", "status-30-claims.json"))
 	if err != nil {
@@ -417,20 +438,16 @@ func BenchmarkRenderLargeAnswer(b *testing.B) {
 	}
 	for _, mode := range []struct {
 		name   string
-		encode bool
-	}{{"sdk", false}, {"encoded", true}} {
+		encode func(*sdk.CallToolResult) ([]byte, error)
+	}{
+		{"marshal", func(r *sdk.CallToolResult) ([]byte, error) { return json.Marshal(r) }},
+		{"encoded", func(r *sdk.CallToolResult) ([]byte, error) { return encodeResult(r) }},
+	} {
 		b.Run(mode.name, func(b *testing.B) {
 			b.SetBytes(int64(len(payload)))
 			b.ReportAllocs()
 			for b.Loop() {
-				var res any = toolResult(payload, false)
-				if mode.encode {
-					res = &encodedResult{res.(*sdk.CallToolResult)}
-				}
-				var out bytes.Buffer
-				e := json.NewEncoder(&out)
-				e.SetEscapeHTML(false)
-				if err := e.Encode(res); err != nil {
+				if _, err := mode.encode(toolResult(payload, false)); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -438,11 +455,11 @@ func BenchmarkRenderLargeAnswer(b *testing.B) {
 	}
 }
 
-// TestDirectCallsRunInTheOrderTheyArrive sends a session start and 30
+// TestCallsRunInTheOrderTheyArrive sends a session start and 30
 // report appends in one burst, without waiting for any answer, and
 // requires every append to find the session and to be journalled in the
 // order it was sent, as a client pipelining its calls expects.
-func TestDirectCallsRunInTheOrderTheyArrive(t *testing.T) {
+func TestCallsRunInTheOrderTheyArrive(t *testing.T) {
 	st := fileStore(t)
 	root := t.TempDir()
 	opened, err := st.OpenWorkspace(context.Background(), store.OpenWorkspaceInput{RootPath: root, Actor: "setup"})
@@ -488,14 +505,13 @@ func TestDirectCallsRunInTheOrderTheyArrive(t *testing.T) {
 }
 
 // BenchmarkToolsList is one tools/list over the stdio transport, asked of
-// a server that answers it directly (the listing rendered once, its order
-// kept by the gate) and of one that leaves it to the SDK.
+// this server's loop and of the SDK's server with every tool registered.
 func BenchmarkToolsList(b *testing.B) {
 	st := fileStore(b)
 	for _, how := range []struct {
 		name string
 		how  serving
-	}{{"sdk", bySDK}, {"direct", directly}} {
+	}{{"sdk", bySDK}, {"loop", byLoop}} {
 		b.Run(how.name, func(b *testing.B) {
 			s := startProfileServer(b, st, how.how, "2025-06-18", "")
 			for b.Loop() {

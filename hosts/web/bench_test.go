@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/hosts/hostguard"
@@ -71,7 +72,7 @@ func scaleDatabase(b testing.TB, tasks, events int) (string, string) {
 	b.Helper()
 	ctx := context.Background()
 	path := filepath.Join(b.TempDir(), "scale.sqlite")
-	st, err := store.Open(ctx, store.Options{Path: path})
+	st, err := backend.Open(ctx, backend.Options{Path: path})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/hosts/web"
 )
@@ -29,7 +30,7 @@ func TestLiveStreamSaysChangeAfterAnotherConnectionCommits(t *testing.T) {
 	lines := bufio.NewScanner(resp.Body)
 	for lines.Scan() && lines.Text() != ": listening" {
 	}
-	writer, err := store.Open(ctx, store.Options{Path: path})
+	writer, err := backend.Open(ctx, backend.Options{Path: path})
 	if err != nil {
 		t.Fatal(err)
 	}

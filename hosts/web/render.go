@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -96,7 +97,7 @@ func (s *Server) prepare(r *http.Request, d *pageData) (string, int, error) {
 		if err != nil {
 			return "", 0, err
 		}
-		d.Title, d.Body = "Database needs migration", migration{Path: s.opts.Store.Path(), Have: v, Want: store.SchemaVersion}
+		d.Title, d.Body = "Database needs migration", migration{Path: s.opts.Store.Path(), Have: v, Want: backend.SchemaVersion}
 		return "migrate", http.StatusServiceUnavailable, nil
 	}
 	if d.Workspaces, err = s.opts.Store.Workspaces(ctx); err != nil {

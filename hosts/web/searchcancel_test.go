@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/search"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/hosts/web"
@@ -23,7 +24,7 @@ func wordyDatabase(t testing.TB, n int) (string, string) {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "wordy.sqlite")
-	st, err := store.Open(ctx, store.Options{Path: path})
+	st, err := backend.Open(ctx, backend.Options{Path: path})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/hosts/web"
 )
@@ -17,7 +18,7 @@ import (
 // readOnly opens path read-only, as the web command does.
 func readOnly(t testing.TB, path string) *store.Store {
 	t.Helper()
-	st, err := store.Open(context.Background(), store.Options{Path: path, ReadOnly: true})
+	st, err := backend.Open(context.Background(), backend.Options{Path: path, ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,7 @@ func readOnly(t testing.TB, path string) *store.Store {
 func emptyDatabase(t testing.TB) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "collab.sqlite")
-	st, err := store.Open(context.Background(), store.Options{Path: path})
+	st, err := backend.Open(context.Background(), backend.Options{Path: path})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,9 @@ import (
 	"time"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/store/sqlite"
+	"github.com/agenttool/collab/core/store/storetest"
 )
 
 // The benchmarks run each measurement on both engines in one run, so that
@@ -27,14 +28,14 @@ import (
 type engineCase struct {
 	name string
 	// openN opens n engines on one new journal, as n processes would.
-	openN func(b *testing.B, n int) []engine.Engine
+	openN func(b *testing.B, n int) []store.Engine
 }
 
-func (c engineCase) open(b *testing.B) engine.Engine { return c.openN(b, 1)[0] }
+func (c engineCase) open(b *testing.B) store.Engine { return c.openN(b, 1)[0] }
 
 // reportRetries adds, for a PostgreSQL engine, how many attempts per
 // commit ended in a serialization failure (40001) or a deadlock (40P01).
-func reportRetries(b *testing.B, name string, all ...engine.Engine) {
+func reportRetries(b *testing.B, name string, all ...store.Engine) {
 	var commits, serialization, deadlocks int64
 	for _, e := range all {
 		pg, ok := e.(*Engine)
@@ -52,9 +53,9 @@ func reportRetries(b *testing.B, name string, all ...engine.Engine) {
 func enginesOf(b *testing.B) []engineCase {
 	testServer(b)
 	return []engineCase{
-		{"sqlite", func(b *testing.B, n int) []engine.Engine {
+		{"sqlite", func(b *testing.B, n int) []store.Engine {
 			path := filepath.Join(b.TempDir(), "bench.sqlite")
-			out := make([]engine.Engine, n)
+			out := make([]store.Engine, n)
 			for i := range out {
 				db, err := sqlite.Open(context.Background(), sqlite.Options{Path: path})
 				if err != nil {
@@ -64,10 +65,10 @@ func enginesOf(b *testing.B) []engineCase {
 			}
 			return out
 		}},
-		{"postgres", func(b *testing.B, n int) []engine.Engine { return openPostgres(b, n, false) }},
+		{"postgres", func(b *testing.B, n int) []store.Engine { return openPostgres(b, n, false) }},
 		// The engine queuing its writers in the process only, not in the
 		// server (serverturn.go).
-		{"postgres-processturns", func(b *testing.B, n int) []engine.Engine {
+		{"postgres-processturns", func(b *testing.B, n int) []store.Engine {
 			engines := openPostgres(b, n, false)
 			for _, e := range engines {
 				e.(*Engine).processTurnsOnly = true
@@ -77,13 +78,13 @@ func enginesOf(b *testing.B) []engineCase {
 		// The engine without its workspace queue (queue.go): every
 		// writer waits for the row inside its transaction, and runs
 		// again after a pause.
-		{"postgres-firstcome", func(b *testing.B, n int) []engine.Engine { return openPostgres(b, n, true) }},
+		{"postgres-firstcome", func(b *testing.B, n int) []store.Engine { return openPostgres(b, n, true) }},
 	}
 }
 
-func openPostgres(b *testing.B, n int, firstComeOnly bool) []engine.Engine {
+func openPostgres(b *testing.B, n int, firstComeOnly bool) []store.Engine {
 	url := freshDatabase(b)
-	out := make([]engine.Engine, n)
+	out := make([]store.Engine, n)
 	for i := range out {
 		e, err := Open(context.Background(), url)
 		if err != nil {
@@ -100,7 +101,7 @@ const benchClock = "2026-01-01T00:00:00.000Z"
 // analyze gathers a PostgreSQL journal's statistics, as autovacuum soon
 // does on a real server, so that the planner sees its tables as they are
 // (tiny, here) rather than of an assumed size.
-func analyze(b *testing.B, e engine.Engine) {
+func analyze(b *testing.B, e store.Engine) {
 	if pg, ok := e.(*Engine); ok {
 		if _, err := pg.pool.ExecContext(context.Background(), "ANALYZE"); err != nil {
 			b.Fatal(err)
@@ -108,11 +109,11 @@ func analyze(b *testing.B, e engine.Engine) {
 	}
 }
 
-func benchWorkspace(b *testing.B, e engine.Engine, id string) {
+func benchWorkspace(b *testing.B, e store.Engine, id string) {
 	b.Helper()
 	ctx := context.Background()
-	if err := e.Write(ctx, func(tx engine.Tx) error {
-		return tx.CreateWorkspace(ctx, engine.NewWorkspace{ID: id, EpochID: "epoch_" + id, RootPath: "/bench/" + id,
+	if err := e.Write(ctx, func(tx store.Tx) error {
+		return tx.CreateWorkspace(ctx, store.NewWorkspace{ID: id, EpochID: "epoch_" + id, RootPath: "/bench/" + id,
 			Name: id, RepositoryKey: "local-path:" + id, CreatedAt: benchClock})
 	}); err != nil {
 		b.Fatal(err)
@@ -120,7 +121,7 @@ func benchWorkspace(b *testing.B, e engine.Engine, id string) {
 }
 
 // appendAtHead appends one event at the workspace's head, as the rules do.
-func appendAtHead(ctx context.Context, tx engine.Tx, workspaceID, id string) error {
+func appendAtHead(ctx context.Context, tx store.Tx, workspaceID, id string) error {
 	h, _, err := tx.Head(ctx, workspaceID)
 	if err != nil {
 		return err
@@ -138,18 +139,18 @@ func appendAtHead(ctx context.Context, tx engine.Tx, workspaceID, id string) err
 // ruleShaped is one write shaped like a rule's (report_append): reads
 // before the head (the workspace, the idempotency receipt), the append,
 // then the receipt recorded. Its snapshot is taken long before Head.
-func ruleShaped(ctx context.Context, tx engine.Tx, workspaceID, id string) error {
+func ruleShaped(ctx context.Context, tx store.Tx, workspaceID, id string) error {
 	if _, _, err := tx.Workspace(ctx, workspaceID); err != nil {
 		return err
 	}
-	scope := engine.ReceiptScope{WorkspaceID: workspaceID, Actor: "bench", Key: "key_" + id}
+	scope := store.ReceiptScope{WorkspaceID: workspaceID, Actor: "bench", Key: "key_" + id}
 	if _, found, err := tx.FindReceipt(ctx, scope); err != nil || found {
 		return err
 	}
 	if err := appendAtHead(ctx, tx, workspaceID, id); err != nil {
 		return err
 	}
-	return tx.InsertReceipt(ctx, scope, engine.Receipt{Operation: "bench", RequestHash: id, Response: []byte(`{}`)}, benchClock)
+	return tx.InsertReceipt(ctx, scope, store.Receipt{Operation: "bench", RequestHash: id, Response: []byte(`{}`)}, benchClock)
 }
 
 // The append benchmarks interleave the engines: each runs b.N/rounds
@@ -175,7 +176,7 @@ func BenchmarkAppend16Writers(b *testing.B) {
 		name       string
 		workspaces int
 		engines    int
-		write      func(ctx context.Context, tx engine.Tx, workspaceID, id string) error
+		write      func(ctx context.Context, tx store.Tx, workspaceID, id string) error
 	}{
 		{"one-workspace", 1, 1, appendAtHead},
 		{"16-workspaces", 16, 1, appendAtHead},
@@ -193,9 +194,9 @@ func BenchmarkAppend16Writers(b *testing.B) {
 // goroutine i to workspace i mod workspaces through engine i mod engines,
 // the cases taking turns (rounds).
 func runInterleaved(b *testing.B, writers, engines, workspaces int,
-	write func(ctx context.Context, tx engine.Tx, workspaceID, id string) error) {
+	write func(ctx context.Context, tx store.Tx, workspaceID, id string) error) {
 	cases := enginesOf(b)
-	opened := make([][]engine.Engine, len(cases))
+	opened := make([][]store.Engine, len(cases))
 	for i, c := range cases {
 		opened[i] = c.openN(b, engines)
 		for _, e := range opened[i] {
@@ -226,7 +227,7 @@ func runInterleaved(b *testing.B, writers, engines, workspaces int,
 					e := opened[i][g%engines]
 					for left.Add(-1) >= 0 {
 						id := strconv.FormatInt(next.Add(1), 10)
-						if err := e.Write(ctx, func(tx engine.Tx) error { return write(ctx, tx, ws, id) }); err != nil {
+						if err := e.Write(ctx, func(tx store.Tx) error { return write(ctx, tx, ws, id) }); err != nil {
 							b.Error(err)
 							return
 						}
@@ -263,7 +264,7 @@ func BenchmarkVerify50000(b *testing.B) {
 			// the head 50,000 times would leave PostgreSQL a chain of
 			// 50,000 versions of the workspace row to walk.
 			for start := 0; start < events; start += 500 {
-				if err := e.Write(ctx, func(tx engine.Tx) error {
+				if err := e.Write(ctx, func(tx store.Tx) error {
 					for i := start; i < start+500; i++ {
 						if err := appendAtHead(ctx, tx, "ws_bench", strconv.Itoa(i)); err != nil {
 							return err
@@ -276,7 +277,7 @@ func BenchmarkVerify50000(b *testing.B) {
 			}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				ok, found, err := e.VerifyChain(ctx, "ws_bench")
+				ok, found, err := storetest.VerifyChain(ctx, e, "ws_bench")
 				if err != nil || !ok || !found {
 					b.Fatalf("verify: ok=%v found=%v err=%v", ok, found, err)
 				}
@@ -299,7 +300,7 @@ func BenchmarkAppendRoundTrips(b *testing.B) {
 	defer e.Close()
 	benchWorkspace(b, e, "ws_bench")
 	ctx := context.Background()
-	twoStatements := func(tx engine.Tx, id string) error {
+	twoStatements := func(tx store.Tx, id string) error {
 		t := tx.(*Tx)
 		h, _, err := t.Head(ctx, "ws_bench")
 		if err != nil {
@@ -328,10 +329,10 @@ actor, occurred_at, payload_json, prev_hash, hash, session_id) VALUES (?, ?, ?, 
 		id := strconv.Itoa(i)
 		start := time.Now()
 		if i%2 == 0 {
-			err = e.Write(ctx, func(tx engine.Tx) error { return appendAtHead(ctx, tx, "ws_bench", id) })
+			err = e.Write(ctx, func(tx store.Tx) error { return appendAtHead(ctx, tx, "ws_bench", id) })
 			one += time.Since(start)
 		} else {
-			err = e.Write(ctx, func(tx engine.Tx) error { return twoStatements(tx, id) })
+			err = e.Write(ctx, func(tx store.Tx) error { return twoStatements(tx, id) })
 			two += time.Since(start)
 		}
 		if err != nil {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // TestWriteRunsAgainWhenItsConnectionIsEnded ends the backend of a write
@@ -25,9 +25,9 @@ func TestWriteRunsAgainWhenItsConnectionIsEnded(t *testing.T) {
 	}
 	defer e.Close()
 	runs := 0
-	err = e.Write(ctx, func(tx engine.Tx) error {
+	err = e.Write(ctx, func(tx store.Tx) error {
 		runs++
-		if err := tx.CreateWorkspace(ctx, engine.NewWorkspace{ID: "ws_lost", EpochID: "epoch", RootPath: "/lost",
+		if err := tx.CreateWorkspace(ctx, store.NewWorkspace{ID: "ws_lost", EpochID: "epoch", RootPath: "/lost",
 			Name: "lost", RepositoryKey: "local-path:/lost", CreatedAt: "2026-01-01T00:00:00.000Z"}); err != nil {
 			return err
 		}

@@ -14,7 +14,8 @@ import (
 	"testing"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/core/store/storetest"
 )
 
 // The contention checks: many writers, in goroutines, in several engines
@@ -36,15 +37,15 @@ const (
 var errLostClaim = errors.New("the task was claimed by another writer")
 
 // setUpContention creates the workspace and its open task.
-func setUpContention(t *testing.T, e engine.Engine) {
+func setUpContention(t *testing.T, e store.Engine) {
 	t.Helper()
 	ctx := context.Background()
-	if err := e.Write(ctx, func(tx engine.Tx) error {
-		if err := tx.CreateWorkspace(ctx, engine.NewWorkspace{ID: contentionWS, EpochID: "epoch_contention",
+	if err := e.Write(ctx, func(tx store.Tx) error {
+		if err := tx.CreateWorkspace(ctx, store.NewWorkspace{ID: contentionWS, EpochID: "epoch_contention",
 			RootPath: "/contention", Name: "contention", RepositoryKey: "local-path:contention", CreatedAt: contentionAt}); err != nil {
 			return err
 		}
-		return tx.InsertTask(ctx, engine.NewTask{ID: contentionTask, WorkspaceID: contentionWS, Title: "contended",
+		return tx.InsertTask(ctx, store.NewTask{ID: contentionTask, WorkspaceID: contentionWS, Title: "contended",
 			PathScopes: []string{"src"}, CreatedAt: contentionAt})
 	}); err != nil {
 		t.Fatal(err)
@@ -53,9 +54,9 @@ func setUpContention(t *testing.T, e engine.Engine) {
 
 // appendOnce appends the event of key unless its receipt exists, and
 // records the receipt, in one write transaction.
-func appendOnce(ctx context.Context, e engine.Engine, key string) error {
-	return e.Write(ctx, func(tx engine.Tx) error {
-		scope := engine.ReceiptScope{WorkspaceID: contentionWS, Actor: "contention", Key: key}
+func appendOnce(ctx context.Context, e store.Engine, key string) error {
+	return e.Write(ctx, func(tx store.Tx) error {
+		scope := store.ReceiptScope{WorkspaceID: contentionWS, Actor: "contention", Key: key}
 		if _, found, err := tx.FindReceipt(ctx, scope); err != nil || found {
 			return err
 		}
@@ -65,33 +66,33 @@ func appendOnce(ctx context.Context, e engine.Engine, key string) error {
 		if err := appendAtHead(ctx, tx, contentionWS, key); err != nil {
 			return err
 		}
-		return tx.InsertReceipt(ctx, scope, engine.Receipt{Operation: "append", RequestHash: key,
+		return tx.InsertReceipt(ctx, scope, store.Receipt{Operation: "append", RequestHash: key,
 			Response: []byte(`{"key":"` + key + `"}`)}, contentionAt)
 	})
 }
 
 // claimOnce claims the task for who when it is still open, appending the
 // claim to the journal in the same transaction; errLostClaim otherwise.
-func claimOnce(ctx context.Context, e engine.Engine, who string) error {
-	return e.Write(ctx, func(tx engine.Tx) error {
+func claimOnce(ctx context.Context, e store.Engine, who string) error {
+	return e.Write(ctx, func(tx store.Tx) error {
 		task, found, err := tx.Task(ctx, contentionWS, contentionTask)
 		if err != nil {
 			return err
 		}
-		if !found || task.Status != engine.TaskOpen || task.Version != 1 {
+		if !found || task.Status != store.TaskOpen || task.Version != 1 {
 			return errLostClaim
 		}
 		if err := appendAtHead(ctx, tx, contentionWS, "claim_"+who); err != nil {
 			return err
 		}
 		return tx.ClaimTask(ctx, contentionWS, contentionTask,
-			engine.Lease{ID: "lease_" + who, ExpiresAt: "2026-01-01T01:00:00.000Z", Assignee: who}, contentionAt)
+			store.Lease{ID: "lease_" + who, ExpiresAt: "2026-01-01T01:00:00.000Z", Assignee: who}, contentionAt)
 	})
 }
 
 // contend is one writer: one claim for who, then every key of keys
 // appended once. It returns whether who won the claim.
-func contend(ctx context.Context, e engine.Engine, who string, keys []string) (won bool, err error) {
+func contend(ctx context.Context, e store.Engine, who string, keys []string) (won bool, err error) {
 	switch err := claimOnce(ctx, e, who); {
 	case err == nil:
 		won = true
@@ -119,7 +120,7 @@ func writerKeys(w, perWriter int) []string {
 
 // checkContention checks the journal after writers writers ran with
 // perWriter keys each and the claim winners (who) they reported.
-func checkContention(t *testing.T, e engine.Engine, writers, perWriter int, winners []string) {
+func checkContention(t *testing.T, e store.Engine, writers, perWriter int, winners []string) {
 	t.Helper()
 	if len(winners) != 1 {
 		t.Fatalf("claim winners %v, want exactly one", winners)
@@ -127,10 +128,10 @@ func checkContention(t *testing.T, e engine.Engine, writers, perWriter int, winn
 	ctx := context.Background()
 	wantKeys := (writers + 1) / 2 * perWriter
 	var events []journal.Event
-	var h engine.Head
-	var task engine.Task
+	var h store.JournalHead
+	var task store.Task
 	receipts := 0
-	if err := e.Read(ctx, func(tx engine.Tx) error {
+	if err := e.Read(ctx, func(tx store.Tx) error {
 		var err error
 		if h, _, err = tx.Head(ctx, contentionWS); err != nil {
 			return err
@@ -143,7 +144,7 @@ func checkContention(t *testing.T, e engine.Engine, writers, perWriter int, winn
 		}
 		for w := 0; w < writers; w += 2 {
 			for _, key := range writerKeys(w, perWriter) {
-				if _, found, err := tx.FindReceipt(ctx, engine.ReceiptScope{WorkspaceID: contentionWS,
+				if _, found, err := tx.FindReceipt(ctx, store.ReceiptScope{WorkspaceID: contentionWS,
 					Actor: "contention", Key: key}); err != nil {
 					return err
 				} else if found {
@@ -181,10 +182,10 @@ func checkContention(t *testing.T, e engine.Engine, writers, perWriter int, winn
 			t.Errorf("%s appended %d times", id, n)
 		}
 	}
-	if ok, found, err := e.VerifyChain(ctx, contentionWS); err != nil || !ok || !found {
+	if ok, found, err := storetest.VerifyChain(ctx, e, contentionWS); err != nil || !ok || !found {
 		t.Fatalf("verify the chain: ok=%v found=%v err=%v", ok, found, err)
 	}
-	if task.Status != engine.TaskClaimed || task.Version != 2 || task.Assignee == nil || *task.Assignee != winners[0] {
+	if task.Status != store.TaskClaimed || task.Version != 2 || task.Assignee == nil || *task.Assignee != winners[0] {
 		t.Fatalf("task %s v%d held by %v, want claimed v2 by %s", task.Status, task.Version, task.Assignee, winners[0])
 	}
 }

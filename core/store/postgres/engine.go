@@ -26,13 +26,13 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // Both the engine and its transactions implement the seam.
 var (
-	_ engine.Engine = (*Engine)(nil)
-	_ engine.Tx     = (*Tx)(nil)
+	_ store.Engine = (*Engine)(nil)
+	_ store.Tx     = (*Tx)(nil)
 )
 
 // writeRetryWindow bounds how long Write keeps running a transaction
@@ -110,7 +110,7 @@ func (e *Engine) WriteRoundTrips() int64 { return e.stats.roundTrips.Load() }
 // settled by asking the server (connloss.go). A serialization failure
 // runs again behind the engine's other writers of its workspace, and
 // while a workspace stays busy every write queues there first (queue.go).
-func (e *Engine) Write(ctx context.Context, fn func(tx engine.Tx) error) error {
+func (e *Engine) Write(ctx context.Context, fn func(tx store.Tx) error) error {
 	deadline := time.Now().Add(writeRetryWindow)
 	queuedOn := ""
 	if !e.firstComeOnly {
@@ -141,7 +141,7 @@ func (e *Engine) Write(ctx context.Context, fn func(tx engine.Tx) error) error {
 // writeOnce runs one attempt of fn, holding the engine's turn of workspace
 // queuedOn when it is not empty, and returns the workspace whose head the
 // attempt read last.
-func (e *Engine) writeOnce(ctx context.Context, queuedOn string, fn func(tx engine.Tx) error, deadline time.Time) (touched string, err error) {
+func (e *Engine) writeOnce(ctx context.Context, queuedOn string, fn func(tx store.Tx) error, deadline time.Time) (touched string, err error) {
 	var conn *sql.Conn
 	if queuedOn != "" {
 		release, err := e.turns.take(ctx, queuedOn)
@@ -181,7 +181,7 @@ func (e *Engine) writeOnce(ctx context.Context, queuedOn string, fn func(tx engi
 // inside reads the same snapshot. Its BEGIN waits out an unreachable
 // server for writeRetryWindow; a connection lost inside fn is returned
 // (wrapping ErrConnectionLost), not run again.
-func (e *Engine) Read(ctx context.Context, fn func(tx engine.Tx) error) error {
+func (e *Engine) Read(ctx context.Context, fn func(tx store.Tx) error) error {
 	tx, err := e.begin(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}, time.Now().Add(writeRetryWindow))
 	if err != nil {
 		return classify(fmt.Errorf("begin read transaction: %w", err))

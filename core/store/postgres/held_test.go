@@ -8,7 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // TestWrittenTablesNamesEveryTableAWriteChanges checks the tables read
@@ -34,9 +34,9 @@ func TestWrittenTablesNamesEveryTableAWriteChanges(t *testing.T) {
 }
 
 // testReceipt is a receipt for the held-write tests.
-func testReceipt(key string) (engine.ReceiptScope, engine.Receipt) {
-	return engine.ReceiptScope{WorkspaceID: "ws_held", Actor: "actor", Key: key},
-		engine.Receipt{Operation: "test.op", RequestHash: "hash-" + key, Response: []byte(`{"ok":true}`)}
+func testReceipt(key string) (store.ReceiptScope, store.Receipt) {
+	return store.ReceiptScope{WorkspaceID: "ws_held", Actor: "actor", Key: key},
+		store.Receipt{Operation: "test.op", RequestHash: "hash-" + key, Response: []byte(`{"ok":true}`)}
 }
 
 // heldWorkspace opens an engine on a fresh database with workspace
@@ -49,8 +49,8 @@ func heldWorkspace(t *testing.T) *Engine {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.Close() })
-	if err := e.Write(ctx, func(tx engine.Tx) error {
-		return tx.CreateWorkspace(ctx, engine.NewWorkspace{ID: "ws_held", EpochID: "epoch_held", RootPath: "/held",
+	if err := e.Write(ctx, func(tx store.Tx) error {
+		return tx.CreateWorkspace(ctx, store.NewWorkspace{ID: "ws_held", EpochID: "epoch_held", RootPath: "/held",
 			Name: "held", RepositoryKey: "local-path:held", CreatedAt: "2026-01-01T00:00:00.000Z"})
 	}); err != nil {
 		t.Fatal(err)
@@ -65,7 +65,7 @@ func heldWorkspace(t *testing.T) *Engine {
 func TestHeldWritesWaitForAStatementThatNamesTheirTable(t *testing.T) {
 	e := heldWorkspace(t)
 	ctx := context.Background()
-	err := e.Write(ctx, func(etx engine.Tx) error {
+	err := e.Write(ctx, func(etx store.Tx) error {
 		tx := etx.(*Tx)
 		if _, _, err := tx.Workspace(ctx, "ws_held"); err != nil { // sends the BEGIN
 			return err
@@ -99,7 +99,7 @@ func TestHeldWritesWaitForAStatementThatNamesTheirTable(t *testing.T) {
 	for _, key := range []string{"first", "second"} {
 		scope, _ := testReceipt(key)
 		var found bool
-		if err := e.Read(ctx, func(tx engine.Tx) error {
+		if err := e.Read(ctx, func(tx store.Tx) error {
 			_, found, err = tx.FindReceipt(ctx, scope)
 			return err
 		}); err != nil {
@@ -120,24 +120,24 @@ func TestAFailedHeldWriteIsWhatWriteReturns(t *testing.T) {
 	e := heldWorkspace(t)
 	ctx := context.Background()
 	scope, r := testReceipt("taken")
-	if err := e.Write(ctx, func(tx engine.Tx) error {
+	if err := e.Write(ctx, func(tx store.Tx) error {
 		return tx.InsertReceipt(ctx, scope, r, "2026-01-01T00:00:00.000Z")
 	}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
 		name string
-		then func(tx engine.Tx) error
+		then func(tx store.Tx) error
 	}{
-		{"sent under a later query", func(tx engine.Tx) error {
+		{"sent under a later query", func(tx store.Tx) error {
 			_, _, err := tx.FindReceipt(ctx, scope) // the query fails in the aborted transaction
 			return err
 		}},
-		{"sent with the commit", func(engine.Tx) error { return nil }},
+		{"sent with the commit", func(store.Tx) error { return nil }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			other, otherReceipt := testReceipt("other " + c.name)
-			err := e.Write(ctx, func(tx engine.Tx) error {
+			err := e.Write(ctx, func(tx store.Tx) error {
 				if err := tx.InsertReceipt(ctx, other, otherReceipt, "2026-01-01T00:00:00.000Z"); err != nil {
 					return err
 				}
@@ -151,7 +151,7 @@ func TestAFailedHeldWriteIsWhatWriteReturns(t *testing.T) {
 				t.Fatalf("Write returned %v, want the held insert's unique violation (23505)", err)
 			}
 			var found bool
-			if err := e.Read(ctx, func(tx engine.Tx) error {
+			if err := e.Read(ctx, func(tx store.Tx) error {
 				_, found, err = tx.FindReceipt(ctx, other)
 				return err
 			}); err != nil {
@@ -171,7 +171,7 @@ func TestAFailedHeldWriteIsWhatWriteReturns(t *testing.T) {
 func TestATransactionReadsTheEventsItAppended(t *testing.T) {
 	e := heldWorkspace(t)
 	ctx := context.Background()
-	if err := e.Write(ctx, func(tx engine.Tx) error {
+	if err := e.Write(ctx, func(tx store.Tx) error {
 		for _, id := range []string{"one", "two"} {
 			if err := appendAtHead(ctx, tx, "ws_held", id); err != nil {
 				return err
@@ -192,7 +192,7 @@ func TestATransactionReadsTheEventsItAppended(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.Read(ctx, func(tx engine.Tx) error {
+	if err := e.Read(ctx, func(tx store.Tx) error {
 		w, _, err := tx.Workspace(ctx, "ws_held")
 		if err == nil && w.EventHeadSequence != 2 {
 			t.Errorf("stored head is at %d, want 2", w.EventHeadSequence)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // TestHeadIsReadThroughTheIndexOnASmallAnalysedJournal checks that the
@@ -23,8 +23,8 @@ func TestHeadIsReadThroughTheIndexOnASmallAnalysedJournal(t *testing.T) {
 	ctx := context.Background()
 	for i := 0; i < 3; i++ {
 		id := "ws_" + strconv.Itoa(i)
-		if err := e.Write(ctx, func(tx engine.Tx) error {
-			return tx.CreateWorkspace(ctx, engine.NewWorkspace{ID: id, EpochID: "epoch_" + id, RootPath: "/" + id,
+		if err := e.Write(ctx, func(tx store.Tx) error {
+			return tx.CreateWorkspace(ctx, store.NewWorkspace{ID: id, EpochID: "epoch_" + id, RootPath: "/" + id,
 				Name: id, RepositoryKey: "local-path:" + id, CreatedAt: "2026-01-01T00:00:00.000Z"})
 		}); err != nil {
 			t.Fatal(err)

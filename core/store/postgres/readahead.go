@@ -7,7 +7,7 @@ import (
 	"maps"
 	"reflect"
 
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/store/sqltx"
 )
 
@@ -46,7 +46,7 @@ import (
 // transaction reads ahead; reads runs against a recorder whose queries
 // return no rows, so it must only read, and whatever it returns is of no
 // use. A read-ahead replaces one not yet used up.
-func (t *Tx) ReadAhead(ctx context.Context, reads func(tx engine.Tx)) {
+func (t *Tx) ReadAhead(ctx context.Context, reads func(tx store.Tx)) {
 	if !t.write || t.heldErr != nil || t.recording != nil {
 		return
 	}

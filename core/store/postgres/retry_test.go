@@ -9,7 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // TestWriteRunsAgainAfterSerializationFailures checks that Write hides a
@@ -37,9 +37,9 @@ func TestWriteRunsAgainAfterSerializationFailures(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			ws := "ws_" + strings.ReplaceAll(c.name, " ", "_")
 			runs := 0
-			err := e.Write(ctx, func(tx engine.Tx) error {
+			err := e.Write(ctx, func(tx store.Tx) error {
 				runs++
-				if err := tx.CreateWorkspace(ctx, engine.NewWorkspace{ID: ws, EpochID: "epoch", RootPath: "/" + ws,
+				if err := tx.CreateWorkspace(ctx, store.NewWorkspace{ID: ws, EpochID: "epoch", RootPath: "/" + ws,
 					Name: ws, RepositoryKey: "local-path:" + ws, CreatedAt: "2026-01-01T00:00:00.000Z"}); err != nil {
 					return err
 				}
@@ -58,7 +58,7 @@ func TestWriteRunsAgainAfterSerializationFailures(t *testing.T) {
 				t.Fatalf("Write returned %v, want %v", err, c.failWith)
 			}
 			var found bool
-			if err := e.Read(ctx, func(tx engine.Tx) error {
+			if err := e.Read(ctx, func(tx store.Tx) error {
 				_, found, err = tx.Workspace(ctx, ws)
 				return err
 			}); err != nil {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/store/sqltx"
 )
 
@@ -32,7 +32,7 @@ const headForUpdate = "SELECT " + sqltx.WorkspaceColumns + ` FROM workspaces WHE
 // transaction ends, so no other transaction appends to the journal
 // meanwhile, and remembers the workspace so that a retried write can queue
 // on it.
-func (t *Tx) Head(ctx context.Context, workspaceID string) (engine.Head, bool, error) {
+func (t *Tx) Head(ctx context.Context, workspaceID string) (store.JournalHead, bool, error) {
 	if h, ok := t.heads[workspaceID]; ok {
 		return h, true, nil
 	}
@@ -44,17 +44,17 @@ func (t *Tx) Head(ctx context.Context, workspaceID string) (engine.Head, bool, e
 		return h, ok, err
 	}
 	t.touched = workspaceID
-	var w engine.Workspace
+	var w store.Workspace
 	err := t.QueryRowContext(ctx, headForUpdate, workspaceID).Scan(&w.ID, &w.EpochID, &w.RootPath, &w.RepositoryKey,
 		&w.Name, &w.CreatedAt, &w.EventHeadSequence, &w.EventHeadHash)
 	if err == sql.ErrNoRows {
-		return engine.Head{WorkspaceID: workspaceID}, false, nil
+		return store.JournalHead{WorkspaceID: workspaceID}, false, nil
 	}
 	if err != nil {
-		return engine.Head{WorkspaceID: workspaceID}, false, fmt.Errorf("read journal head: %w", err)
+		return store.JournalHead{WorkspaceID: workspaceID}, false, fmt.Errorf("read journal head: %w", err)
 	}
 	t.knowWorkspace(w)
-	h := engine.Head{WorkspaceID: workspaceID, Anchor: journal.Anchor{EpochID: w.EpochID, Sequence: w.EventHeadSequence, Hash: w.EventHeadHash}}
+	h := store.JournalHead{WorkspaceID: workspaceID, Anchor: journal.Anchor{EpochID: w.EpochID, Sequence: w.EventHeadSequence, Hash: w.EventHeadHash}}
 	t.remember(h)
 	return h, true, nil
 }
@@ -63,7 +63,7 @@ func (t *Tx) Head(ctx context.Context, workspaceID string) (engine.Head, bool, e
 // one snapshot (and a write transaction locks the rows it will change), and
 // nothing but Append changes a workspace row, whose head the transaction
 // keeps (heads), so a second read would return what the first did.
-func (t *Tx) Workspace(ctx context.Context, id string) (engine.Workspace, bool, error) {
+func (t *Tx) Workspace(ctx context.Context, id string) (store.Workspace, bool, error) {
 	w, ok := t.workspaces[id]
 	if !ok {
 		var err error
@@ -79,17 +79,17 @@ func (t *Tx) Workspace(ctx context.Context, id string) (engine.Workspace, bool, 
 }
 
 // knowWorkspace keeps w as the transaction's view of its row.
-func (t *Tx) knowWorkspace(w engine.Workspace) {
+func (t *Tx) knowWorkspace(w store.Workspace) {
 	if t.workspaces == nil {
-		t.workspaces = map[string]engine.Workspace{}
+		t.workspaces = map[string]store.Workspace{}
 	}
 	t.workspaces[w.ID] = w
 }
 
 // remember keeps h as the transaction's view of its workspace's head.
-func (t *Tx) remember(h engine.Head) {
+func (t *Tx) remember(h store.JournalHead) {
 	if t.heads == nil {
-		t.heads = map[string]engine.Head{}
+		t.heads = map[string]store.JournalHead{}
 	}
 	t.heads[h.WorkspaceID] = h
 }

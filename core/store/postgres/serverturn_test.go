@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // TestQueuedWritersOfTwoEnginesTakeTurnsInTheServer shows the server's
@@ -35,7 +35,7 @@ func TestQueuedWritersOfTwoEnginesTakeTurnsInTheServer(t *testing.T) {
 	ran := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
-		_, err := waiter.writeOnce(ctx, "ws_turns", func(engine.Tx) error { close(ran); return nil }, time.Now().Add(time.Minute))
+		_, err := waiter.writeOnce(ctx, "ws_turns", func(store.Tx) error { close(ran); return nil }, time.Now().Add(time.Minute))
 		done <- err
 	}()
 
@@ -71,7 +71,7 @@ WHERE locktype = 'advisory' AND classid = $1::oid AND NOT granted`, int64(uint32
 		t.Fatal(err)
 	}
 	defer release()
-	if _, err := waiter.writeOnce(ctx, "ws_alone", func(engine.Tx) error { return nil }, time.Now().Add(time.Minute)); err != nil {
+	if _, err := waiter.writeOnce(ctx, "ws_alone", func(store.Tx) error { return nil }, time.Now().Add(time.Minute)); err != nil {
 		t.Fatalf("a queued attempt with no sign of other processes: %v", err)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/store/sqltx"
 )
 
@@ -30,10 +30,10 @@ type Tx struct {
 	// write transaction holds each one's row lock until it ends and a read
 	// transaction sees one snapshot, so no one else can change them
 	// meanwhile, and a second Head needs no round trip.
-	heads map[string]engine.Head
+	heads map[string]store.JournalHead
 	// workspaces are the workspace rows this transaction has read, their
 	// heads as read (see Workspace).
-	workspaces map[string]engine.Workspace
+	workspaces map[string]store.Workspace
 	// witness is what a write transaction wrote that only it can have
 	// written, which a COMMIT that lost its connection is settled by
 	// (witness.go).

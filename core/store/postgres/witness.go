@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // Settling a lost COMMIT by what the transaction wrote.
@@ -63,8 +63,8 @@ type witness struct {
 
 // witnessReceipt is one inserted receipt: its scope and every column.
 type witnessReceipt struct {
-	scope     engine.ReceiptScope
-	receipt   engine.Receipt
+	scope     store.ReceiptScope
+	receipt   store.Receipt
 	createdAt string
 }
 
@@ -79,7 +79,7 @@ const (
 
 // InsertReceipt stores r for scope (sqltx.Tx.InsertReceipt) and keeps it as
 // the transaction's witness.
-func (t *Tx) InsertReceipt(ctx context.Context, scope engine.ReceiptScope, r engine.Receipt, createdAt string) error {
+func (t *Tx) InsertReceipt(ctx context.Context, scope store.ReceiptScope, r store.Receipt, createdAt string) error {
 	if err := t.Tx.InsertReceipt(ctx, scope, r, createdAt); err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func (t *Tx) TouchSession(ctx context.Context, id, now string) error {
 
 // TouchWorktree records the Git state last observed in a worktree: a write
 // that is harmless to apply twice.
-func (t *Tx) TouchWorktree(ctx context.Context, id string, w engine.WorktreeFacts, now string) error {
+func (t *Tx) TouchWorktree(ctx context.Context, id string, w store.WorktreeFacts, now string) error {
 	if err := t.Tx.TouchWorktree(ctx, id, w, now); err != nil {
 		return err
 	}

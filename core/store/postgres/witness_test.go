@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // settleClock is the time every row of these tests carries.
@@ -38,12 +38,12 @@ const (
 func TestSettleDecidesALostCommitByWhatTheTransactionWrote(t *testing.T) {
 	ctx := context.Background()
 	e := openSettleEngine(t, false)
-	scope := func(key string) engine.ReceiptScope {
-		return engine.ReceiptScope{WorkspaceID: "ws_settle", Actor: "agent", Key: key}
+	scope := func(key string) store.ReceiptScope {
+		return store.ReceiptScope{WorkspaceID: "ws_settle", Actor: "agent", Key: key}
 	}
-	receipt := func(key, response string) func(tx engine.Tx) error {
-		return func(tx engine.Tx) error {
-			return tx.InsertReceipt(ctx, scope(key), engine.Receipt{Operation: "report.append.v2", RequestHash: "h",
+	receipt := func(key, response string) func(tx store.Tx) error {
+		return func(tx store.Tx) error {
+			return tx.InsertReceipt(ctx, scope(key), store.Receipt{Operation: "report.append.v2", RequestHash: "h",
 				Response: []byte(response)}, settleClock)
 		}
 	}
@@ -51,9 +51,9 @@ func TestSettleDecidesALostCommitByWhatTheTransactionWrote(t *testing.T) {
 		name string
 		// lost is the transaction whose COMMIT lost its connection, and
 		// whether it committed; after runs, committed, before settle asks.
-		lost      func(tx engine.Tx) error
+		lost      func(tx store.Tx) error
 		committed bool
-		after     func(tx engine.Tx) error
+		after     func(tx store.Tx) error
 		want      string
 	}{
 		{name: "its event is in the journal", lost: appendSettleEvent("mine-1"), committed: true, want: wantSuccess},
@@ -64,14 +64,14 @@ func TestSettleDecidesALostCommitByWhatTheTransactionWrote(t *testing.T) {
 		{name: "another transaction's receipt holds its key", lost: receipt("key-5", `{"mine":5}`),
 			after: receipt("key-5", `{"theirs":5}`), want: wantRunAgain},
 		{name: "no receipt for its key", lost: receipt("key-6", `{"mine":6}`), want: wantRunAgain},
-		{name: "only a session's last-seen time", lost: func(tx engine.Tx) error {
+		{name: "only a session's last-seen time", lost: func(tx store.Tx) error {
 			return tx.TouchSession(ctx, "session_none", settleClock)
 		}, committed: true, want: wantRunAgain},
-		{name: "nothing written", lost: func(tx engine.Tx) error {
+		{name: "nothing written", lost: func(tx store.Tx) error {
 			_, _, err := tx.Workspace(ctx, "ws_settle")
 			return err
 		}, committed: true, want: wantRunAgain},
-		{name: "a cursor moved, with no event or receipt", lost: func(tx engine.Tx) error {
+		{name: "a cursor moved, with no event or receipt", lost: func(tx store.Tx) error {
 			return tx.MoveCursor(ctx, "session_none", journal.Anchor{EpochID: "epoch_settle", Sequence: 1, Hash: "h"}, settleClock)
 		}, committed: true, want: wantUnknown},
 	} {
@@ -108,7 +108,7 @@ func TestSettleWaitsForATransactionStillCommitting(t *testing.T) {
 			open := func() { once.Do(func() { close(release) }) }
 			defer open()
 			go func() {
-				done <- e.Write(ctx, func(tx engine.Tx) error {
+				done <- e.Write(ctx, func(tx store.Tx) error {
 					if err := appendSettleEvent(fmt.Sprintf("slow-%d", i))(tx); err != nil {
 						return err
 					}
@@ -178,8 +178,8 @@ func openSettleEngine(t *testing.T, serializable bool) *Engine {
 		}
 	}
 	t.Cleanup(func() { e.Close() })
-	err = e.Write(ctx, func(tx engine.Tx) error {
-		return tx.CreateWorkspace(ctx, engine.NewWorkspace{ID: "ws_settle", EpochID: "epoch_settle", RootPath: "/settle",
+	err = e.Write(ctx, func(tx store.Tx) error {
+		return tx.CreateWorkspace(ctx, store.NewWorkspace{ID: "ws_settle", EpochID: "epoch_settle", RootPath: "/settle",
 			Name: "settle", RepositoryKey: "local-path:/settle", CreatedAt: settleClock})
 	})
 	if err != nil {
@@ -189,8 +189,8 @@ func openSettleEngine(t *testing.T, serializable bool) *Engine {
 }
 
 // appendSettleEvent appends one event at ws_settle's head, as the rules do.
-func appendSettleEvent(name string) func(tx engine.Tx) error {
-	return func(tx engine.Tx) error {
+func appendSettleEvent(name string) func(tx store.Tx) error {
+	return func(tx store.Tx) error {
 		ctx := context.Background()
 		h, _, err := tx.Head(ctx, "ws_settle")
 		if err != nil {
@@ -209,10 +209,10 @@ func appendSettleEvent(name string) func(tx engine.Tx) error {
 
 // attemptKeepingWitness runs do in one write transaction, commits it or
 // rolls it back, and returns the witness the transaction kept.
-func attemptKeepingWitness(t *testing.T, e *Engine, commit bool, do func(tx engine.Tx) error) witness {
+func attemptKeepingWitness(t *testing.T, e *Engine, commit bool, do func(tx store.Tx) error) witness {
 	t.Helper()
 	var w witness
-	err := e.Write(context.Background(), func(tx engine.Tx) error {
+	err := e.Write(context.Background(), func(tx store.Tx) error {
 		if err := do(tx); err != nil {
 			return err
 		}

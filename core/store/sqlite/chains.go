@@ -3,22 +3,18 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/store/sqltx"
 )
 
-var _ engine.ChainReader = (*DB)(nil)
-
-// noProgress is the progress interval of checks that report none.
-const noProgress = 0
+var _ store.ChainReader = (*DB)(nil)
 
 // ReadChains runs fn on one read connection holding one snapshot.
-func (s *DB) ReadChains(ctx context.Context, fn func(c engine.Chains) error) error {
+func (s *DB) ReadChains(ctx context.Context, fn func(c store.Chains) error) error {
 	conn, err := s.read.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("open read connection: %w", err)
@@ -39,12 +35,12 @@ type chains struct {
 	conn       *sql.Conn
 	sessionCol string // "session_id", or "NULL" for files that predate it; "" until known
 	// directURI, when set, names the file for the direct connections
-	// that read long journals' halves (verifyHalves).
+	// that read long journals' halves (Ranges).
 	directURI string
 }
 
 // Journals lists every workspace's head, name and event count.
-func (c *chains) Journals(ctx context.Context) ([]engine.JournalHead, error) {
+func (c *chains) Journals(ctx context.Context) ([]store.JournalSummary, error) {
 	if tables, err := HasUserTables(ctx, c.q); err != nil || !tables {
 		return nil, err
 	}
@@ -52,7 +48,7 @@ func (c *chains) Journals(ctx context.Context) ([]engine.JournalHead, error) {
 }
 
 // Head reads one workspace's head.
-func (c *chains) Head(ctx context.Context, workspaceID string) (engine.Head, bool, error) {
+func (c *chains) Head(ctx context.Context, workspaceID string) (store.JournalHead, bool, error) {
 	return sqltx.ReadHead(ctx, sqltx.WrapSQL(c.q), sqltx.HeadQuery, workspaceID)
 }
 
@@ -75,7 +71,7 @@ func (c *chains) sessionColumn(ctx context.Context) (string, error) {
 // hand and the file has the current events table, otherwise through
 // database/sql, whose conversion failures are then errors as they always
 // were on those paths.
-func (c *chains) Events(ctx context.Context, h engine.Head, fn func(e *journal.Event) error) error {
+func (c *chains) Events(ctx context.Context, h store.JournalHead, fn func(e *journal.Event) error) error {
 	col, err := c.sessionColumn(ctx)
 	if err != nil {
 		return err
@@ -92,7 +88,7 @@ func (c *chains) Events(ctx context.Context, h engine.Head, fn func(e *journal.E
 }
 
 // ScanEvents streams h's journal through database/sql's conversions.
-func (c *chains) ScanEvents(ctx context.Context, h engine.Head, fn func(e *journal.Event, rowErr error) error) error {
+func (c *chains) ScanEvents(ctx context.Context, h store.JournalHead, fn func(e *journal.Event, rowErr error) error) error {
 	col, err := c.sessionColumn(ctx)
 	if err != nil {
 		return err
@@ -115,17 +111,6 @@ func (c *chains) ScanEvents(ctx context.Context, h engine.Head, fn func(e *journ
 	return nil
 }
 
-// verifyChains recomputes h's chain from genesis against h.
-func verifyChains(ctx context.Context, c engine.Chains, h engine.Head) (bool, error) {
-	ok, err := journal.VerifyFeed(h.Sequence, h.Hash, noProgress, nil, func(emit func(*journal.Event) error) error {
-		return c.Events(ctx, h, emit)
-	})
-	if errors.Is(err, engine.ErrUnreadableEvent) {
-		return false, nil
-	}
-	return ok, err
-}
-
 // verifyAllJournals refuses a database any of whose journals fails
 // verification. q is the preflight's *sql.Conn (events then stream from
 // the driver, and long journals are read in halves on direct connections
@@ -135,9 +120,9 @@ func verifyAllJournals(ctx context.Context, q Querier, directURI string) error {
 	if err != nil {
 		return fmt.Errorf("read workspaces: %w", err)
 	}
-	var heads []engine.Head
+	var heads []store.JournalHead
 	for rows.Next() {
-		var h engine.Head
+		var h store.JournalHead
 		if err := rows.Scan(&h.WorkspaceID, &h.EpochID, &h.Sequence, &h.Hash); err != nil {
 			rows.Close()
 			return err
@@ -151,7 +136,7 @@ func verifyAllJournals(ctx context.Context, q Querier, directURI string) error {
 	c := &chains{q: q, sessionCol: "session_id", directURI: directURI}
 	c.conn, _ = q.(*sql.Conn)
 	for _, h := range heads {
-		ok, err := c.verify(ctx, h)
+		ok, err := journal.VerifyChain(store.Stored(ctx, c, h), 0, nil)
 		if err != nil {
 			return err
 		}
@@ -162,31 +147,4 @@ func verifyAllJournals(ctx context.Context, q Querier, directURI string) error {
 		}
 	}
 	return nil
-}
-
-// VerifyChain recomputes the full chain of one workspace from genesis,
-// reading the head from one snapshot and every event up to it; found is
-// false when there is no such workspace. A long journal is read in two
-// halves at once (verifyHalves).
-func (s *DB) VerifyChain(ctx context.Context, workspaceID string) (ok, found bool, err error) {
-	err = s.ReadChains(ctx, func(ec engine.Chains) error {
-		c := ec.(*chains)
-		var h engine.Head
-		if h, found, err = c.Head(ctx, workspaceID); err != nil || !found {
-			return err
-		}
-		ok, err = c.verify(ctx, h)
-		return err
-	})
-	return ok, found, err
-}
-
-// verify recomputes h's chain from genesis: in two halves at once when
-// the journal is long, the file current and direct connections at hand,
-// otherwise in one pass.
-func (c *chains) verify(ctx context.Context, h engine.Head) (bool, error) {
-	if ok, done, err := c.verifyLong(ctx, h); done {
-		return ok, err
-	}
-	return verifyChains(ctx, c, h)
 }

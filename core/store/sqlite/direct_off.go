@@ -5,7 +5,8 @@ package sqlite
 import (
 	"context"
 
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/store"
 )
 
 // Built with the tag collab_nodirect, the store has no direct read
@@ -15,7 +16,7 @@ import (
 // directURI names no file for direct connections.
 func directURI(string, bool) string { return "" }
 
-// verifyLong never verifies: the caller verifies in one pass.
-func (c *chains) verifyLong(context.Context, engine.Head) (ok, done bool, err error) {
-	return false, false, nil
+// Ranges offers no ranges: every journal is read in one pass.
+func (c *chains) Ranges(context.Context, store.JournalHead) ([]journal.Range, error) {
+	return nil, nil
 }

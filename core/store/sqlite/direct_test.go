@@ -12,7 +12,8 @@ import (
 	"testing"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/core/store/storetest"
 )
 
 // variedJournal is longJournal with rows a direct read must tell apart:
@@ -41,12 +42,12 @@ func variedJournal(t *testing.T) string {
 }
 
 // driverEvents reads h's journal through database/sql's conversions.
-func driverEvents(t *testing.T, db *DB, workspaceID string) (engine.Head, []journal.Event) {
+func driverEvents(t *testing.T, db *DB, workspaceID string) (store.JournalHead, []journal.Event) {
 	t.Helper()
 	ctx := context.Background()
-	var h engine.Head
+	var h store.JournalHead
 	var events []journal.Event
-	err := db.ReadChains(ctx, func(ec engine.Chains) error {
+	err := db.ReadChains(ctx, func(ec store.Chains) error {
 		c := ec.(*chains)
 		var err error
 		if h, _, err = c.Head(ctx, workspaceID); err != nil {
@@ -148,11 +149,11 @@ func TestDirectReadRefusesRowsOfTheWrongType(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer dc.Close()
-			h := engine.Head{WorkspaceID: "ws_long", Anchor: journal.Anchor{EpochID: "epoch_long"}}
+			h := store.JournalHead{WorkspaceID: "ws_long", Anchor: journal.Anchor{EpochID: "epoch_long"}}
 			seen := 0
 			err = streamDirect(context.Background(), dc, h, wholeJournal, func(*journal.Event) error { seen++; return nil })
-			if !errors.Is(err, engine.ErrUnreadableEvent) || seen != 19 {
-				t.Fatalf("after %d events: %v, want %v after 19", seen, err, engine.ErrUnreadableEvent)
+			if !errors.Is(err, journal.ErrUnreadableEvent) || seen != 19 {
+				t.Fatalf("after %d events: %v, want %v after 19", seen, err, journal.ErrUnreadableEvent)
 			}
 		})
 	}
@@ -179,7 +180,7 @@ func TestDirectReadsAFileWhosePathLooksLikeURISyntax(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	ok, found, err := db.VerifyChain(context.Background(), "ws_long")
+	ok, found, err := storetest.VerifyChain(context.Background(), db, "ws_long")
 	if err != nil || !found || !ok {
 		t.Fatalf("VerifyChain: ok=%v found=%v err=%v", ok, found, err)
 	}
@@ -195,7 +196,7 @@ func TestInspectingALongJournalLeavesNothingBesideIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ok, found, err := db.VerifyChain(context.Background(), "ws_long")
+	ok, found, err := storetest.VerifyChain(context.Background(), db, "ws_long")
 	db.Close()
 	if err != nil || !found || !ok {
 		t.Fatalf("VerifyChain: ok=%v found=%v err=%v", ok, found, err)

@@ -8,7 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
@@ -21,8 +21,8 @@ const cancelEvery = 1024
 // text views SQLite's memory, valid only until fn returns, so fn copies
 // whatever it keeps (journal.Chain does, once told). A row no valid
 // journal holds (a column of an unexpected type) ends the stream with
-// engine.ErrUnreadableEvent.
-func streamDirect(ctx context.Context, c *directConn, h engine.Head, sp span, fn func(e *journal.Event) error) error {
+// journal.ErrUnreadableEvent.
+func streamDirect(ctx context.Context, c *directConn, h store.JournalHead, sp span, fn func(e *journal.Event) error) error {
 	stmt, err := c.prepare(journalQuery)
 	if err != nil {
 		return fmt.Errorf("prepare journal read: %w", err)
@@ -47,7 +47,7 @@ func streamDirect(ctx context.Context, c *directConn, h engine.Head, sp span, fn
 			return nil
 		}
 		if !eventFromDirect(&e, &sid, stmt, h.EpochID) {
-			return engine.ErrUnreadableEvent
+			return journal.ErrUnreadableEvent
 		}
 		if err := fn(&e); err != nil {
 			return err
@@ -55,7 +55,7 @@ func streamDirect(ctx context.Context, c *directConn, h engine.Head, sp span, fn
 	}
 }
 
-func bindSpan(stmt *directStmt, h engine.Head, sp span) error {
+func bindSpan(stmt *directStmt, h store.JournalHead, sp span) error {
 	if err := stmt.bindText(1, h.WorkspaceID); err != nil {
 		return err
 	}

@@ -10,7 +10,8 @@ import (
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/core/store/storetest"
 )
 
 // longJournal writes a workspace whose journal holds n events (n at least
@@ -26,8 +27,8 @@ func longJournal(t *testing.T, n int) string {
 	}
 	defer db.Close()
 	e := Engine{DB: db}
-	if err := e.Write(ctx, func(tx engine.Tx) error {
-		return tx.CreateWorkspace(ctx, engine.NewWorkspace{ID: "ws_long", EpochID: "epoch_long", RootPath: "/long",
+	if err := e.Write(ctx, func(tx store.Tx) error {
+		return tx.CreateWorkspace(ctx, store.NewWorkspace{ID: "ws_long", EpochID: "epoch_long", RootPath: "/long",
 			Name: "long", RepositoryKey: "local-path:long", CreatedAt: "2026-01-01T00:00:00.000Z"})
 	}); err != nil {
 		t.Fatal(err)
@@ -44,7 +45,7 @@ func longJournal(t *testing.T, n int) string {
 // journal longJournal writes, in one transaction.
 func appendLong(ctx context.Context, e Engine, from, to int) error {
 	var hasher journal.Hasher
-	return e.Write(ctx, func(tx engine.Tx) error {
+	return e.Write(ctx, func(tx store.Tx) error {
 		for i := from; i < to; i++ {
 			h, _, err := tx.Head(ctx, "ws_long")
 			if err != nil {
@@ -109,7 +110,7 @@ func TestVerifyingInHalvesBesideAWriterThatCheckpoints(t *testing.T) {
 	// At least 20 verifications, and as many as it takes for the writer to
 	// have appended 50 events beside them, however slow the machine.
 	for k := 0; k < 20 || appended.Load() < 50; k++ {
-		ok, found, err := db.VerifyChain(ctx, "ws_long")
+		ok, found, err := storetest.VerifyChain(ctx, db, "ws_long")
 		if err != nil || !found || !ok {
 			close(stop)
 			<-done
@@ -165,7 +166,7 @@ entity_id, actor, occurred_at, payload_json, prev_hash, hash, session_id FROM ev
 				t.Fatal(err)
 			}
 			defer db.Close()
-			ok, found, err := db.VerifyChain(ctx, "ws_long")
+			ok, found, err := storetest.VerifyChain(ctx, db, "ws_long")
 			if err != nil || !found {
 				t.Fatalf("VerifyChain: found=%v err=%v", found, err)
 			}

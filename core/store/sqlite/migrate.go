@@ -10,7 +10,7 @@ import (
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/gitstate"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/store/sqltx"
 )
 
@@ -20,7 +20,7 @@ type legacyRoot struct {
 	WorkspaceID string
 	RootPath    string
 	Identity    gitstate.Identity
-	Facts       engine.WorktreeFacts
+	Facts       store.WorktreeFacts
 }
 
 // PathIdentity is the identity of a root that is not (or no longer) a Git
@@ -66,9 +66,9 @@ func (s *DB) prepareLegacyRoots(ctx context.Context, q Querier) ([]legacyRoot, e
 		id, cp, err := s.observe(ctx, roots[i].RootPath, "")
 		if err != nil {
 			id = PathIdentity(roots[i].RootPath)
-			roots[i].Facts = engine.WorktreeFacts{Identity: id}
+			roots[i].Facts = store.WorktreeFacts{Identity: id}
 		} else {
-			roots[i].Facts = engine.FactsOf(id, cp)
+			roots[i].Facts = store.FactsOf(id, cp)
 		}
 		roots[i].Identity = id
 	}
@@ -226,7 +226,7 @@ func sameRoots(a, b []legacyRoot) bool {
 // backfillWorktrees gives each legacy workspace its repository key and one
 // worktree row, in (created_at, id) order.
 func backfillWorktrees(ctx context.Context, q Querier, roots []legacyRoot, now string) error {
-	byID := map[string]engine.WorktreeFacts{}
+	byID := map[string]store.WorktreeFacts{}
 	for _, r := range roots {
 		byID[r.WorkspaceID] = r.Facts
 	}

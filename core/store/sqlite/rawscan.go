@@ -11,7 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // Full verification reads every event of a journal, so it talks to the
@@ -40,7 +40,7 @@ const journalQuery = "SELECT CASE WHEN epoch_id = ?2 THEN NULL ELSE epoch_id END
 
 // streamRaw streams the events of h's journal within sp to fn with
 // driver-level rows, inside the snapshot conn holds.
-func streamRaw(ctx context.Context, conn *sql.Conn, h engine.Head, sp span, fn func(e *journal.Event) error) error {
+func streamRaw(ctx context.Context, conn *sql.Conn, h store.JournalHead, sp span, fn func(e *journal.Event) error) error {
 	return conn.Raw(func(dc any) error {
 		c, isConn := dc.(driver.Conn)
 		if !isConn {
@@ -53,7 +53,7 @@ func streamRaw(ctx context.Context, conn *sql.Conn, h engine.Head, sp span, fn f
 // streamDriver reads the events of h's journal within sp with one driver
 // statement (journalQuery, whose NULLs the driver returns without copying
 // any text).
-func streamDriver(ctx context.Context, c driver.Conn, h engine.Head, sp span, fn func(e *journal.Event) error) error {
+func streamDriver(ctx context.Context, c driver.Conn, h store.JournalHead, sp span, fn func(e *journal.Event) error) error {
 	prep, ok := c.(driver.ConnPrepareContext)
 	if !ok {
 		return errors.New("driver cannot prepare with a context")
@@ -84,7 +84,7 @@ func streamDriver(ctx context.Context, c driver.Conn, h engine.Head, sp span, fn
 			return fmt.Errorf("read journal: %w", err)
 		}
 		if !eventFromValues(&e, vals, h.EpochID) {
-			return engine.ErrUnreadableEvent
+			return journal.ErrUnreadableEvent
 		}
 		if err := fn(&e); err != nil {
 			return err

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"testing"
+
+	"github.com/agenttool/collab/core/store/storetest"
 )
 
 // TestOnePassFindsAnEventBeforeTheFirst stores a row with sequence 0 in a
@@ -27,7 +29,7 @@ protocol, type, entity_id, actor, occurred_at, payload_json, prev_hash, hash, se
 		t.Fatal(err)
 	}
 	defer db.Close()
-	ok, found, err := db.VerifyChain(ctx, "ws_long")
+	ok, found, err := storetest.VerifyChain(ctx, db, "ws_long")
 	if err != nil || !found || ok {
 		t.Fatalf("VerifyChain: valid=%v found=%v err=%v, want an invalid chain", ok, found, err)
 	}

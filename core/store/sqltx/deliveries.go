@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
-// DeliveriesTable is the table that holds delivery facts (engine.Delivery).
+// DeliveriesTable is the table that holds delivery facts (store.Delivery).
 // The reference ignores tables it does not know, so a file holding one
 // still opens, verifies and continues there.
 const DeliveriesTable = "delivery_receipts"
@@ -35,9 +35,9 @@ var DeliveriesDDL = []string{
 }
 
 // InsertDelivery stores d unless it is already there (see
-// engine.Deliveries). On an engine whose table is created on first use
+// store.Deliveries). On an engine whose table is created on first use
 // (Syntax.DeliveriesExist), the table is created inside this transaction.
-func (t *Tx) InsertDelivery(ctx context.Context, d engine.Delivery) (bool, error) {
+func (t *Tx) InsertDelivery(ctx context.Context, d store.Delivery) (bool, error) {
 	if err := t.ensureDeliveries(ctx); err != nil {
 		return false, err
 	}
@@ -55,8 +55,8 @@ kind, channel, note, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO
 }
 
 // DeliveriesOf returns the delivery facts about the given subjects.
-func (t *Tx) DeliveriesOf(ctx context.Context, workspaceID, subjectKind string, subjectIDs []string) ([]engine.Delivery, error) {
-	out := []engine.Delivery{}
+func (t *Tx) DeliveriesOf(ctx context.Context, workspaceID, subjectKind string, subjectIDs []string) ([]store.Delivery, error) {
+	out := []store.Delivery{}
 	if len(subjectIDs) == 0 {
 		return out, nil
 	}
@@ -77,7 +77,7 @@ ORDER BY subject_id, recorded_at, kind, channel`, args...)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var d engine.Delivery
+		var d store.Delivery
 		if err := rows.Scan(&d.WorkspaceID, &d.SessionID, &d.SubjectKind, &d.SubjectID, &d.Kind, &d.Channel, &d.Note,
 			&d.RecordedAt); err != nil {
 			return nil, fmt.Errorf("read deliveries: %w", err)

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // queryEvents runs a query selecting EventColumns and returns its events
@@ -127,15 +127,15 @@ func (t *Tx) EventAnchor(ctx context.Context, workspaceID string, sequence int64
 }
 
 // Heads reads every workspace's head.
-func (t *Tx) Heads(ctx context.Context) ([]engine.Head, error) {
+func (t *Tx) Heads(ctx context.Context) ([]store.JournalHead, error) {
 	rows, err := t.QueryContext(ctx, "SELECT id, epoch_id, event_head_sequence, event_head_hash FROM workspaces ORDER BY id")
 	if err != nil {
 		return nil, fmt.Errorf("read journal heads: %w", err)
 	}
 	defer rows.Close()
-	out := []engine.Head{}
+	out := []store.JournalHead{}
 	for rows.Next() {
-		var h engine.Head
+		var h store.JournalHead
 		if err := rows.Scan(&h.WorkspaceID, &h.EpochID, &h.Sequence, &h.Hash); err != nil {
 			return nil, fmt.Errorf("read journal head: %w", err)
 		}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // handoffColumns is the column list QueryHandoffs reads, in Handoff order.
@@ -12,15 +12,15 @@ const handoffColumns = "id, workspace_id, task_id, from_actor, to_actor, summary
 
 // QueryHandoffs selects the handoffs matching where (a SQL condition with
 // args, and any ORDER BY); never nil.
-func QueryHandoffs(ctx context.Context, q Runner, where string, args ...any) ([]engine.Handoff, error) {
+func QueryHandoffs(ctx context.Context, q Runner, where string, args ...any) ([]store.Handoff, error) {
 	rows, err := q.QueryContext(ctx, "SELECT "+handoffColumns+" FROM handoffs WHERE "+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read handoffs: %w", err)
 	}
 	defer rows.Close()
-	out := []engine.Handoff{}
+	out := []store.Handoff{}
 	for rows.Next() {
-		var h engine.Handoff
+		var h store.Handoff
 		if err := rows.Scan(&h.ID, &h.WorkspaceID, &h.TaskID, &h.FromActor, &h.ToActor, &h.Summary, &h.Status,
 			&h.OfferedAt, &h.ExpiresAt, &h.ResolvedAt, &h.FromSessionID, &h.ToSessionID); err != nil {
 			return nil, err
@@ -31,16 +31,16 @@ func QueryHandoffs(ctx context.Context, q Runner, where string, args ...any) ([]
 }
 
 // Handoff reads one offer.
-func (t *Tx) Handoff(ctx context.Context, id string) (engine.Handoff, bool, error) {
+func (t *Tx) Handoff(ctx context.Context, id string) (store.Handoff, bool, error) {
 	list, err := QueryHandoffs(ctx, t, "id = ?", id)
 	if err != nil || len(list) == 0 {
-		return engine.Handoff{}, false, err
+		return store.Handoff{}, false, err
 	}
 	return list[0], true, nil
 }
 
 // InsertHandoff stores a new pending offer.
-func (t *Tx) InsertHandoff(ctx context.Context, h engine.Handoff) error {
+func (t *Tx) InsertHandoff(ctx context.Context, h store.Handoff) error {
 	if _, err := t.ExecContext(ctx, `INSERT INTO handoffs (id, workspace_id, task_id, from_actor, to_actor, summary, status,
 offered_at, expires_at, resolved_at, from_session_id, to_session_id) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, NULL, ?, ?)`,
 		h.ID, h.WorkspaceID, h.TaskID, h.FromActor, h.ToActor, h.Summary, h.OfferedAt, h.ExpiresAt,
@@ -51,7 +51,7 @@ offered_at, expires_at, resolved_at, from_session_id, to_session_id) VALUES (?, 
 }
 
 // ResolveHandoff sets an offer's status and resolution time.
-func (t *Tx) ResolveHandoff(ctx context.Context, id string, status engine.HandoffStatus, now string) error {
+func (t *Tx) ResolveHandoff(ctx context.Context, id string, status store.HandoffStatus, now string) error {
 	if _, err := t.ExecContext(ctx, "UPDATE handoffs SET status = ?, resolved_at = ? WHERE id = ?", string(status), now, id); err != nil {
 		return fmt.Errorf("resolve handoff: %w", err)
 	}
@@ -68,18 +68,18 @@ func (t *Tx) ResolveHandoff(ctx context.Context, id string, status engine.Handof
 const taskOffersWhere = "workspace_id = ? AND task_id = ? AND status = 'pending'"
 
 // LiveTaskOffers lists a task's unexpired pending offers.
-func (t *Tx) LiveTaskOffers(ctx context.Context, workspaceID, taskID, now string) ([]engine.Handoff, error) {
+func (t *Tx) LiveTaskOffers(ctx context.Context, workspaceID, taskID, now string) ([]store.Handoff, error) {
 	return QueryHandoffs(ctx, t, "workspace_id = ? AND task_id = ? AND status = 'pending' AND expires_at > ? ORDER BY offered_at, id",
 		workspaceID, taskID, now)
 }
 
 // TaskOffersToSweep lists every pending offer of a task in sweep order.
-func (t *Tx) TaskOffersToSweep(ctx context.Context, workspaceID, taskID string) ([]engine.Handoff, error) {
+func (t *Tx) TaskOffersToSweep(ctx context.Context, workspaceID, taskID string) ([]store.Handoff, error) {
 	return QueryHandoffs(ctx, t, t.d.taskOffersSweep, workspaceID, taskID)
 }
 
 // ElapsedOffersToSweep lists the pending offers past their deadline.
-func (t *Tx) ElapsedOffersToSweep(ctx context.Context, workspaceID, taskID, now string) ([]engine.Handoff, error) {
+func (t *Tx) ElapsedOffersToSweep(ctx context.Context, workspaceID, taskID, now string) ([]store.Handoff, error) {
 	where := "workspace_id = ? AND status = 'pending' AND expires_at <= ?"
 	args := []any{workspaceID, now}
 	if taskID != "" {
@@ -90,7 +90,7 @@ func (t *Tx) ElapsedOffersToSweep(ctx context.Context, workspaceID, taskID, now 
 }
 
 // OffersToSession lists the pending offers addressed to a session.
-func (t *Tx) OffersToSession(ctx context.Context, workspaceID, sessionID string) ([]engine.Handoff, error) {
+func (t *Tx) OffersToSession(ctx context.Context, workspaceID, sessionID string) ([]store.Handoff, error) {
 	return QueryHandoffs(ctx, t, "workspace_id = ? AND to_session_id = ? AND status = 'pending' ORDER BY offered_at, id",
 		workspaceID, sessionID)
 }

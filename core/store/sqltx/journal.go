@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // HeadQuery selects a workspace's journal head; its one parameter is the
@@ -16,8 +16,8 @@ const HeadQuery = "SELECT epoch_id, event_head_sequence, event_head_hash FROM wo
 // ReadHead reads a workspace's journal head inside q's transaction with
 // query: HeadQuery, or HeadQuery followed by the engine's clause that
 // keeps the row locked until the transaction ends.
-func ReadHead(ctx context.Context, q Runner, query, workspaceID string) (engine.Head, bool, error) {
-	h := engine.Head{WorkspaceID: workspaceID}
+func ReadHead(ctx context.Context, q Runner, query, workspaceID string) (store.JournalHead, bool, error) {
+	h := store.JournalHead{WorkspaceID: workspaceID}
 	err := q.QueryRowContext(ctx, query, workspaceID).
 		Scan(&h.EpochID, &h.Sequence, &h.Hash)
 	if err == sql.ErrNoRows {
@@ -67,16 +67,16 @@ occurred_at, payload_json, prev_hash, hash, session_id) VALUES (?, ?, ?, ?, ?, ?
 
 // ListJournals lists every workspace's head, name and event count, in
 // workspace id order.
-func ListJournals(ctx context.Context, q Runner) ([]engine.JournalHead, error) {
+func ListJournals(ctx context.Context, q Runner) ([]store.JournalSummary, error) {
 	rows, err := q.QueryContext(ctx, `SELECT w.id, w.name, w.epoch_id, w.event_head_sequence, w.event_head_hash,
 (SELECT count(*) FROM events e WHERE e.workspace_id = w.id) FROM workspaces w ORDER BY w.id`)
 	if err != nil {
 		return nil, fmt.Errorf("read workspaces: %w", err)
 	}
 	defer rows.Close()
-	var out []engine.JournalHead
+	var out []store.JournalSummary
 	for rows.Next() {
-		var j engine.JournalHead
+		var j store.JournalSummary
 		if err := rows.Scan(&j.WorkspaceID, &j.Name, &j.EpochID, &j.Sequence, &j.Hash, &j.EventCount); err != nil {
 			return nil, err
 		}

@@ -3,13 +3,13 @@ package sqltx
 import (
 	"context"
 
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // ClaimTask gives a lease to a task: a legacy lease leaves the session
 // columns alone; a session lease moves the task to the session plane and
 // clears the review state of an earlier completion.
-func (t *Tx) ClaimTask(ctx context.Context, workspaceID, taskID string, l engine.Lease, now string) error {
+func (t *Tx) ClaimTask(ctx context.Context, workspaceID, taskID string, l store.Lease, now string) error {
 	if l.SessionID == nil {
 		return t.execTaskWrite(ctx, "claim task", `UPDATE tasks SET status = 'claimed', assignee = ?, lease_id = ?, lease_expires_at = ?,
 blocker = NULL, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?`, l.Assignee, l.ID, l.ExpiresAt, now, workspaceID, taskID)
@@ -23,7 +23,7 @@ accepted_at = NULL, completed_at = NULL, version = version + 1, updated_at = ? W
 }
 
 // TakeOverTask gives a session lease to a recovered task.
-func (t *Tx) TakeOverTask(ctx context.Context, workspaceID, taskID string, l engine.Lease, now string) error {
+func (t *Tx) TakeOverTask(ctx context.Context, workspaceID, taskID string, l store.Lease, now string) error {
 	return t.execTaskWrite(ctx, "take over task", `UPDATE tasks SET status = 'claimed', assignee = ?, assignee_session_id = ?,
 claim_worktree_id = ?, lease_id = ?, lease_expires_at = ?, blocker = NULL, base_checkpoint_json = ?, version = version + 1,
 updated_at = ? WHERE workspace_id = ? AND id = ?`, l.Assignee, l.SessionID, l.WorktreeID, l.ID, l.ExpiresAt, string(l.BaseCheckpoint),
@@ -31,7 +31,7 @@ updated_at = ? WHERE workspace_id = ? AND id = ?`, l.Assignee, l.SessionID, l.Wo
 }
 
 // TransferLease moves the lease to a handoff's recipient.
-func (t *Tx) TransferLease(ctx context.Context, workspaceID, taskID string, l engine.Lease, now string) error {
+func (t *Tx) TransferLease(ctx context.Context, workspaceID, taskID string, l store.Lease, now string) error {
 	if l.SessionID == nil {
 		return t.execTaskWrite(ctx, "transfer lease", `UPDATE tasks SET assignee = ?, lease_id = ?, lease_expires_at = ?, version = version + 1,
 updated_at = ? WHERE workspace_id = ? AND id = ?`, l.Assignee, l.ID, l.ExpiresAt, now, workspaceID, taskID)

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // claimedPathsSelect selects the reserving tasks ClaimedPaths reads; the
@@ -21,15 +21,15 @@ WHERE w.repository_key = ? AND t.work_mode != 'read_only' AND (
 // the one SQLite's indexes yield, which is the order the reference reports
 // conflicts in, ties by the dialect's row-order column; stating it keeps
 // both implementations alike.
-func (t *Tx) ClaimedPaths(ctx context.Context, repositoryKey, now string) ([]engine.PathClaim, error) {
+func (t *Tx) ClaimedPaths(ctx context.Context, repositoryKey, now string) ([]store.PathClaim, error) {
 	rows, err := t.QueryContext(ctx, t.d.claimedPaths, repositoryKey, now)
 	if err != nil {
 		return nil, fmt.Errorf("read reservations: %w", err)
 	}
 	defer rows.Close()
-	out := []engine.PathClaim{}
+	out := []store.PathClaim{}
 	for rows.Next() {
-		var r engine.PathClaim
+		var r store.PathClaim
 		var scopes string
 		if err := rows.Scan(&r.TaskID, &r.WorkspaceID, &r.Assignee, &r.AssigneeSessionID, &r.LeaseExpiresAt, &scopes); err != nil {
 			return nil, err

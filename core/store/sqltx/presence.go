@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"github.com/agenttool/collab/core/canon"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // presenceFields is the column list readPresence reads.
@@ -16,8 +16,8 @@ model_label, declared_capabilities_json, version, joined_at, last_seen_at, prese
 
 // readPresence reads one row selected with presenceFields; the protocol,
 // capability basis and state are the rules' to set.
-func readPresence(row interface{ Scan(dest ...any) error }) (engine.Presence, error) {
-	var p engine.Presence
+func readPresence(row interface{ Scan(dest ...any) error }) (store.Presence, error) {
+	var p store.Presence
 	var caps string
 	err := row.Scan(&p.ID, &p.WorkspaceID, &p.EpochID, &p.ClientInstanceID, &p.ActorLabel, &p.ActorKey, &p.RuntimeKind,
 		&p.ProviderLabel, &p.ModelLabel, &caps, &p.Version, &p.JoinedAt, &p.LastSeenAt, &p.PresenceExpiresAt, &p.LeftAt)
@@ -34,7 +34,7 @@ func readPresence(row interface{ Scan(dest ...any) error }) (engine.Presence, er
 }
 
 // presenceRow reads the one presence row that the condition selects.
-func (t *Tx) presenceRow(ctx context.Context, where string, args ...any) (engine.Presence, bool, error) {
+func (t *Tx) presenceRow(ctx context.Context, where string, args ...any) (store.Presence, bool, error) {
 	p, err := readPresence(t.QueryRowContext(ctx, "SELECT "+presenceFields+" FROM sessions WHERE "+where, args...))
 	if err == sql.ErrNoRows {
 		return p, false, nil
@@ -47,13 +47,13 @@ func (t *Tx) presenceRow(ctx context.Context, where string, args ...any) (engine
 
 // presenceRows reads the presence rows that the rest of a query selects;
 // never nil.
-func (t *Tx) presenceRows(ctx context.Context, rest string, args ...any) ([]engine.Presence, error) {
+func (t *Tx) presenceRows(ctx context.Context, rest string, args ...any) ([]store.Presence, error) {
 	rows, err := t.QueryContext(ctx, "SELECT "+presenceFields+" FROM sessions WHERE "+rest, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list presence: %w", err)
 	}
 	defer rows.Close()
-	out := []engine.Presence{}
+	out := []store.Presence{}
 	for rows.Next() {
 		p, err := readPresence(rows)
 		if err != nil {
@@ -65,19 +65,19 @@ func (t *Tx) presenceRows(ctx context.Context, rest string, args ...any) ([]engi
 }
 
 // PresenceByID reads one presence hint.
-func (t *Tx) PresenceByID(ctx context.Context, id string) (engine.Presence, bool, error) {
+func (t *Tx) PresenceByID(ctx context.Context, id string) (store.Presence, bool, error) {
 	return t.presenceRow(ctx, "id = ?", id)
 }
 
 // PresenceOfClient reads the workspace's hint of one client instance.
-func (t *Tx) PresenceOfClient(ctx context.Context, workspaceID, clientInstanceID string) (engine.Presence, bool, error) {
+func (t *Tx) PresenceOfClient(ctx context.Context, workspaceID, clientInstanceID string) (store.Presence, bool, error) {
 	return t.presenceRow(ctx, "workspace_id = ? AND client_instance_id = ?", workspaceID, clientInstanceID)
 }
 
 // InsertPresence stores a new presence hint. The capabilities are stored
 // as canonical JSON; being short symbolic ASCII names (the rules refuse any
 // other), they read the same as the reference's JSON.stringify.
-func (t *Tx) InsertPresence(ctx context.Context, p engine.NewPresence) error {
+func (t *Tx) InsertPresence(ctx context.Context, p store.NewPresence) error {
 	caps := p.DeclaredCapabilities
 	if caps == nil {
 		caps = []string{}
@@ -97,18 +97,18 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, NULL)`, p.ID, p.WorkspaceID, p
 }
 
 // PresenceList lists the workspace's hints in state at now, newest first.
-func (t *Tx) PresenceList(ctx context.Context, workspaceID string, state engine.PresenceState, now string, limit int64) ([]engine.Presence, error) {
+func (t *Tx) PresenceList(ctx context.Context, workspaceID string, state store.PresenceState, now string, limit int64) ([]store.Presence, error) {
 	query := "workspace_id = ?"
 	args := []any{workspaceID}
 	switch state {
-	case engine.PresenceAny:
-	case engine.PresenceLive:
+	case store.PresenceAny:
+	case store.PresenceLive:
 		query += " AND left_at IS NULL AND presence_expires_at > ?"
 		args = append(args, now)
-	case engine.PresenceStale:
+	case store.PresenceStale:
 		query += " AND left_at IS NULL AND presence_expires_at <= ?"
 		args = append(args, now)
-	case engine.PresenceLeft:
+	case store.PresenceLeft:
 		query += " AND left_at IS NOT NULL"
 	default:
 		return nil, fmt.Errorf("list presence: unknown state %q", state)
@@ -118,7 +118,7 @@ func (t *Tx) PresenceList(ctx context.Context, workspaceID string, state engine.
 
 // PresenceBySeen lists every hint of the workspace, most recently seen
 // first.
-func (t *Tx) PresenceBySeen(ctx context.Context, workspaceID string) ([]engine.Presence, error) {
+func (t *Tx) PresenceBySeen(ctx context.Context, workspaceID string) ([]store.Presence, error) {
 	return t.presenceRows(ctx, "workspace_id = ? ORDER BY last_seen_at DESC, id", workspaceID)
 }
 

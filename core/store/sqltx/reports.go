@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/agenttool/collab/core/canon"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // ReportColumns is the column list ScanReport reads, in Report order. The
@@ -18,8 +18,8 @@ confidence, confidence_basis, limits, relation, target_report_id, authority_scop
 
 // ScanReport reads one row selected with ReportColumns; EvidenceRefs is
 // never nil.
-func ScanReport(row interface{ Scan(dest ...any) error }) (engine.Report, error) {
-	var r engine.Report
+func ScanReport(row interface{ Scan(dest ...any) error }) (store.Report, error) {
+	var r store.Report
 	var refs string
 	err := row.Scan(&r.ID, &r.WorkspaceID, &r.TaskID, &r.FromSessionID, &r.FromActor, &r.ToSessionID, &r.Kind, &r.Body,
 		&refs, &r.Confidence, &r.ConfidenceBasis, &r.Limits, &r.Relation, &r.TargetReportID, &r.AuthorityScope,
@@ -38,7 +38,7 @@ func ScanReport(row interface{ Scan(dest ...any) error }) (engine.Report, error)
 
 // InsertReport stores r; its evidence references are stored as canonical
 // JSON, in the order given.
-func (t *Tx) InsertReport(ctx context.Context, r engine.Report) error {
+func (t *Tx) InsertReport(ctx context.Context, r store.Report) error {
 	refs := r.EvidenceRefs
 	if refs == nil {
 		refs = []string{}
@@ -59,7 +59,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 }
 
 // Report reads one report by id.
-func (t *Tx) Report(ctx context.Context, id string) (engine.Report, bool, error) {
+func (t *Tx) Report(ctx context.Context, id string) (store.Report, bool, error) {
 	r, err := ScanReport(t.QueryRowContext(ctx, "SELECT "+ReportColumns+" FROM reports WHERE id = ?", id))
 	if err == sql.ErrNoRows {
 		return r, false, nil
@@ -72,7 +72,7 @@ func (t *Tx) Report(ctx context.Context, id string) (engine.Report, bool, error)
 
 // ReportsAfter lists the workspace's reports that f keeps, by event
 // sequence.
-func (t *Tx) ReportsAfter(ctx context.Context, workspaceID string, f engine.ReportFilter) ([]engine.Report, error) {
+func (t *Tx) ReportsAfter(ctx context.Context, workspaceID string, f store.ReportFilter) ([]store.Report, error) {
 	query := "SELECT " + ReportColumns + " FROM reports WHERE workspace_id = ? AND event_sequence > ?"
 	args := []any{workspaceID, f.After}
 	if f.Through > 0 {
@@ -107,7 +107,7 @@ func (t *Tx) ReportsAfter(ctx context.Context, workspaceID string, f engine.Repo
 		return nil, fmt.Errorf("list reports: %w", err)
 	}
 	defer rows.Close()
-	out := []engine.Report{}
+	out := []store.Report{}
 	for rows.Next() {
 		r, err := ScanReport(rows)
 		if err != nil {
@@ -120,7 +120,7 @@ func (t *Tx) ReportsAfter(ctx context.Context, workspaceID string, f engine.Repo
 
 // ObsoletingLinks lists the workspace's withdrawals, corrections and
 // supersessions, newest first.
-func (t *Tx) ObsoletingLinks(ctx context.Context, workspaceID string) ([]engine.ReportLink, error) {
+func (t *Tx) ObsoletingLinks(ctx context.Context, workspaceID string) ([]store.ReportLink, error) {
 	rows, err := t.QueryContext(ctx, `SELECT id, target_report_id FROM reports
 WHERE workspace_id = ? AND relation IN ('withdraws', 'corrects', 'supersedes') AND target_report_id IS NOT NULL
 ORDER BY event_sequence DESC, id DESC`, workspaceID)
@@ -128,9 +128,9 @@ ORDER BY event_sequence DESC, id DESC`, workspaceID)
 		return nil, fmt.Errorf("read report relations: %w", err)
 	}
 	defer rows.Close()
-	out := []engine.ReportLink{}
+	out := []store.ReportLink{}
 	for rows.Next() {
-		var l engine.ReportLink
+		var l store.ReportLink
 		if err := rows.Scan(&l.ID, &l.TargetReportID); err != nil {
 			return nil, fmt.Errorf("read report relation: %w", err)
 		}

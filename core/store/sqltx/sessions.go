@@ -6,15 +6,15 @@ import (
 	"fmt"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 const sessionColumns = `id, workspace_id, worktree_id, actor, role, parent_session_id, status, generation, token_hash,
 joined_at, last_seen_at, ended_at, cursor_epoch_id, cursor_sequence, cursor_hash, cursor_version, reset_generation,
 cursor_recovery_required`
 
-func scanSession(row interface{ Scan(dest ...any) error }) (engine.Session, error) {
-	var c engine.Session
+func scanSession(row interface{ Scan(dest ...any) error }) (store.CoordinationSession, error) {
+	var c store.CoordinationSession
 	var recovery int64
 	err := row.Scan(&c.ID, &c.WorkspaceID, &c.WorktreeID, &c.Actor, &c.Role, &c.ParentSessionID, &c.Status,
 		&c.Generation, &c.TokenHash, &c.JoinedAt, &c.LastSeenAt, &c.EndedAt, &c.Cursor.EpochID, &c.Cursor.Sequence,
@@ -24,7 +24,7 @@ func scanSession(row interface{ Scan(dest ...any) error }) (engine.Session, erro
 }
 
 // FindSession reads one credential-bound session by id.
-func FindSession(ctx context.Context, q Runner, id string) (engine.Session, bool, error) {
+func FindSession(ctx context.Context, q Runner, id string) (store.CoordinationSession, bool, error) {
 	c, err := scanSession(q.QueryRowContext(ctx, "SELECT "+sessionColumns+" FROM coordination_sessions WHERE id = ?", id))
 	if err == sql.ErrNoRows {
 		return c, false, nil
@@ -37,19 +37,19 @@ func FindSession(ctx context.Context, q Runner, id string) (engine.Session, bool
 
 // ActiveSessions lists the workspace's active credential-bound sessions in
 // (joined_at, id) order.
-func (t *Tx) ActiveSessions(ctx context.Context, workspaceID string) ([]engine.Session, error) {
+func (t *Tx) ActiveSessions(ctx context.Context, workspaceID string) ([]store.CoordinationSession, error) {
 	return QuerySessions(ctx, t, "WHERE workspace_id = ? AND status = 'active' ORDER BY joined_at, id", workspaceID)
 }
 
 // QuerySessions reads the credential-bound sessions that the rest of a
 // query (a WHERE and an ORDER BY clause) selects; never nil.
-func QuerySessions(ctx context.Context, q Runner, rest string, args ...any) ([]engine.Session, error) {
+func QuerySessions(ctx context.Context, q Runner, rest string, args ...any) ([]store.CoordinationSession, error) {
 	rows, err := q.QueryContext(ctx, "SELECT "+sessionColumns+" FROM coordination_sessions "+rest, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}
 	defer rows.Close()
-	out := []engine.Session{}
+	out := []store.CoordinationSession{}
 	for rows.Next() {
 		c, err := scanSession(rows)
 		if err != nil {
@@ -61,7 +61,7 @@ func QuerySessions(ctx context.Context, q Runner, rest string, args ...any) ([]e
 }
 
 // Session reads one credential-bound session by id.
-func (t *Tx) Session(ctx context.Context, id string) (engine.Session, bool, error) {
+func (t *Tx) Session(ctx context.Context, id string) (store.CoordinationSession, bool, error) {
 	return FindSession(ctx, t, id)
 }
 
@@ -71,7 +71,7 @@ func (t *Tx) TouchSession(ctx context.Context, id, now string) error {
 }
 
 // InsertSession stores a new active session at generation 1.
-func (t *Tx) InsertSession(ctx context.Context, n engine.NewSession) error {
+func (t *Tx) InsertSession(ctx context.Context, n store.NewSession) error {
 	_, err := t.ExecContext(ctx, `INSERT INTO coordination_sessions (id, workspace_id, worktree_id, actor, role,
 parent_session_id, status, generation, token_hash, joined_at, last_seen_at, ended_at, cursor_epoch_id, cursor_sequence,
 cursor_hash, cursor_version, reset_generation, cursor_recovery_required)
@@ -118,7 +118,7 @@ cursor_version = cursor_version + 1, last_seen_at = ? WHERE id = ?`, to.EpochID,
 }
 
 // ResetCursor records and applies an audited cursor reset.
-func (t *Tx) ResetCursor(ctx context.Context, r engine.CursorReset) error {
+func (t *Tx) ResetCursor(ctx context.Context, r store.CursorReset) error {
 	if _, err := t.ExecContext(ctx, `INSERT INTO session_cursor_resets (id, session_id, from_epoch_id, from_sequence, from_hash,
 to_epoch_id, to_sequence, to_hash, reason, reset_generation, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.ID, r.SessionID, r.From.EpochID, r.From.Sequence, r.From.Hash, r.To.EpochID, r.To.Sequence, r.To.Hash,

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // taskColumns is the column list scanTask reads, in order.
@@ -18,8 +18,8 @@ completed_at, coordination_mode, review_generation`
 
 // scanTask reads one row selected with taskColumns; the effective status
 // is the rules' to compute.
-func scanTask(row interface{ Scan(dest ...any) error }) (engine.Task, error) {
-	var t engine.Task
+func scanTask(row interface{ Scan(dest ...any) error }) (store.Task, error) {
+	var t store.Task
 	var deps, scopes string
 	var base, result sql.NullString
 	err := row.Scan(&t.ID, &t.WorkspaceID, &t.Title, &t.Description, &t.Status, &deps, &scopes, &t.WorkMode,
@@ -54,7 +54,7 @@ func scanTask(row interface{ Scan(dest ...any) error }) (engine.Task, error) {
 
 // ListTasks returns the workspace's tasks in (created_at, id) order,
 // optionally only those whose stored status is status; never nil.
-func ListTasks(ctx context.Context, q Runner, workspaceID, status string) ([]engine.Task, error) {
+func ListTasks(ctx context.Context, q Runner, workspaceID, status string) ([]store.Task, error) {
 	query := "SELECT " + taskColumns + " FROM tasks WHERE workspace_id = ?"
 	args := []any{workspaceID}
 	if status != "" {
@@ -66,7 +66,7 @@ func ListTasks(ctx context.Context, q Runner, workspaceID, status string) ([]eng
 		return nil, fmt.Errorf("list tasks: %w", err)
 	}
 	defer rows.Close()
-	tasks := []engine.Task{}
+	tasks := []store.Task{}
 	for rows.Next() {
 		t, err := scanTask(rows)
 		if err != nil {
@@ -78,7 +78,7 @@ func ListTasks(ctx context.Context, q Runner, workspaceID, status string) ([]eng
 }
 
 // FindTask reads one task; found is false when it does not exist.
-func FindTask(ctx context.Context, q Runner, workspaceID, taskID string) (engine.Task, bool, error) {
+func FindTask(ctx context.Context, q Runner, workspaceID, taskID string) (store.Task, bool, error) {
 	t, err := scanTask(q.QueryRowContext(ctx, "SELECT "+taskColumns+" FROM tasks WHERE workspace_id = ? AND id = ?",
 		workspaceID, taskID))
 	if err == sql.ErrNoRows {
@@ -91,16 +91,16 @@ func FindTask(ctx context.Context, q Runner, workspaceID, taskID string) (engine
 }
 
 // ListArtifacts lists a task's artifacts in (attached_at, id) order; never nil.
-func ListArtifacts(ctx context.Context, q Runner, workspaceID, taskID string) ([]engine.Artifact, error) {
+func ListArtifacts(ctx context.Context, q Runner, workspaceID, taskID string) ([]store.Artifact, error) {
 	rows, err := q.QueryContext(ctx, `SELECT id, task_id, kind, uri, sha256, media_type, label, attached_by, attached_at,
 attached_by_session_id FROM artifacts WHERE workspace_id = ? AND task_id = ? ORDER BY attached_at, id`, workspaceID, taskID)
 	if err != nil {
 		return nil, fmt.Errorf("list artifacts: %w", err)
 	}
 	defer rows.Close()
-	out := []engine.Artifact{}
+	out := []store.Artifact{}
 	for rows.Next() {
-		var a engine.Artifact
+		var a store.Artifact
 		if err := rows.Scan(&a.ID, &a.TaskID, &a.Kind, &a.URI, &a.SHA256, &a.MediaType, &a.Label, &a.AttachedBy,
 			&a.AttachedAt, &a.AttachedBySessionID); err != nil {
 			return nil, err
@@ -111,16 +111,16 @@ attached_by_session_id FROM artifacts WHERE workspace_id = ? AND task_id = ? ORD
 }
 
 // Tasks lists the workspace's tasks (see ListTasks).
-func (t *Tx) Tasks(ctx context.Context, workspaceID, status string) ([]engine.Task, error) {
+func (t *Tx) Tasks(ctx context.Context, workspaceID, status string) ([]store.Task, error) {
 	return ListTasks(ctx, t, workspaceID, status)
 }
 
 // Task reads one task (see FindTask).
-func (t *Tx) Task(ctx context.Context, workspaceID, taskID string) (engine.Task, bool, error) {
+func (t *Tx) Task(ctx context.Context, workspaceID, taskID string) (store.Task, bool, error) {
 	return FindTask(ctx, t, workspaceID, taskID)
 }
 
 // Artifacts lists a task's artifacts (see ListArtifacts).
-func (t *Tx) Artifacts(ctx context.Context, workspaceID, taskID string) ([]engine.Artifact, error) {
+func (t *Tx) Artifacts(ctx context.Context, workspaceID, taskID string) ([]store.Artifact, error) {
 	return ListArtifacts(ctx, t, workspaceID, taskID)
 }

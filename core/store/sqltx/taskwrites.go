@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"github.com/agenttool/collab/core/canon"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // execTaskWrite runs one statement and wraps its error with what it was doing.
@@ -51,7 +51,7 @@ func (t *Tx) TaskExists(ctx context.Context, workspaceID, taskID string) (bool, 
 }
 
 // InsertTask stores a new open task at version 1.
-func (t *Tx) InsertTask(ctx context.Context, n engine.NewTask) error {
+func (t *Tx) InsertTask(ctx context.Context, n store.NewTask) error {
 	deps, err := encodeList(n.Dependencies)
 	if err != nil {
 		return fmt.Errorf("insert task: %w", err)
@@ -117,7 +117,7 @@ WHERE workspace_id = ? AND id = ?`, summary, now, now, workspaceID, taskID)
 }
 
 // ReportCompletion records a session's completion.
-func (t *Tx) ReportCompletion(ctx context.Context, workspaceID, taskID string, c engine.Completion, now string) error {
+func (t *Tx) ReportCompletion(ctx context.Context, workspaceID, taskID string, c store.Completion, now string) error {
 	return t.execTaskWrite(ctx, "complete task", `UPDATE tasks SET status = 'completed', review_status = ?, review_generation = review_generation + 1,
 assignee = NULL, assignee_session_id = NULL, claim_worktree_id = NULL, lease_id = NULL, lease_expires_at = NULL, blocker = NULL,
 latest_progress = ?, result_checkpoint_json = ?, completion_report_id = ?, reported_by = ?, reported_by_session_id = ?, reported_at = ?,
@@ -140,7 +140,7 @@ accepted_by_session_id = NULL, accepted_at = NULL, completed_at = NULL, version 
 }
 
 // SettleRecovery sets a recovered task's status and blocker.
-func (t *Tx) SettleRecovery(ctx context.Context, workspaceID, taskID string, status engine.TaskStatus, blocker *string, now string) error {
+func (t *Tx) SettleRecovery(ctx context.Context, workspaceID, taskID string, status store.TaskStatus, blocker *string, now string) error {
 	return t.execTaskWrite(ctx, "recover task", "UPDATE tasks SET status = ?, blocker = ?, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?",
 		string(status), blocker, now, workspaceID, taskID)
 }
@@ -152,7 +152,7 @@ func (t *Tx) BumpTask(ctx context.Context, workspaceID, taskID, now string) erro
 }
 
 // InsertArtifact stores an artifact reference.
-func (t *Tx) InsertArtifact(ctx context.Context, workspaceID string, a engine.Artifact) error {
+func (t *Tx) InsertArtifact(ctx context.Context, workspaceID string, a store.Artifact) error {
 	return t.execTaskWrite(ctx, "attach artifact", `INSERT INTO artifacts (id, workspace_id, task_id, kind, uri, sha256,
 media_type, label, attached_by, attached_at, attached_by_session_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		a.ID, workspaceID, a.TaskID, a.Kind, a.URI, a.SHA256, a.MediaType, a.Label, a.AttachedBy,
@@ -160,7 +160,7 @@ media_type, label, attached_by, attached_at, attached_by_session_id) VALUES (?, 
 }
 
 // InsertRecovery stores a recovery's audit row.
-func (t *Tx) InsertRecovery(ctx context.Context, r engine.Recovery) error {
+func (t *Tx) InsertRecovery(ctx context.Context, r store.LeaseRecovery) error {
 	return t.execTaskWrite(ctx, "record recovery", `INSERT INTO task_recoveries (id, workspace_id, task_id, prior_lease_id, prior_session_id,
 recovered_by_session_id, action, note, prior_checkpoint_json, new_lease_id, recovered_at, event_sequence)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.ID, r.WorkspaceID, r.TaskID, r.PriorLeaseID,
@@ -169,7 +169,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.ID, r.WorkspaceID, r.TaskID, r.P
 }
 
 // InsertReview stores a review decision.
-func (t *Tx) InsertReview(ctx context.Context, r engine.Review) error {
+func (t *Tx) InsertReview(ctx context.Context, r store.Review) error {
 	return t.execTaskWrite(ctx, "record review", `INSERT INTO task_reviews (id, workspace_id, task_id, review_generation, outcome, summary,
 reviewer_actor, reviewer_session_id, created_at, event_sequence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.ID, r.WorkspaceID,
 		r.TaskID, r.ReviewGeneration, r.Outcome, r.Summary, r.ReviewerActor, r.ReviewerSessionID,

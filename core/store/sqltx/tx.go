@@ -1,5 +1,5 @@
 // Package sqltx holds the SQL of the journal's domain, written once for
-// both SQL engines: every statement behind engine.Tx's domain methods
+// both SQL engines: every statement behind store.Tx's domain methods
 // (tasks, leases, sessions, reports, handoffs, presence, views, events,
 // receipts, workspaces and worktrees) and the Go that binds and scans it.
 //
@@ -74,7 +74,7 @@ func (r sqlRunner) QueryRowContext(ctx context.Context, query string, args ...an
 // runner is Runner under a name that does not export the embedded field.
 type runner = Runner
 
-// Tx implements the domain methods of engine.Tx over a Runner, in one
+// Tx implements the domain methods of store.Tx over a Runner, in one
 // Dialect. Its statements run through the Runner only, so whatever the
 // engine's Runner does to a statement (caching, rebinding) applies to
 // every one of them. The zero Tx is not usable: build it with NewTx.

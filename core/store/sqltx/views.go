@@ -6,19 +6,19 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // ListWorkspaces reads every workspace row.
-func (t *Tx) ListWorkspaces(ctx context.Context) ([]engine.Workspace, error) {
+func (t *Tx) ListWorkspaces(ctx context.Context) ([]store.Workspace, error) {
 	rows, err := t.QueryContext(ctx, "SELECT "+WorkspaceColumns+" FROM workspaces ORDER BY created_at, id")
 	if err != nil {
 		return nil, fmt.Errorf("list workspaces: %w", err)
 	}
 	defer rows.Close()
-	out := []engine.Workspace{}
+	out := []store.Workspace{}
 	for rows.Next() {
-		var w engine.Workspace
+		var w store.Workspace
 		if err := rows.Scan(&w.ID, &w.EpochID, &w.RootPath, &w.RepositoryKey, &w.Name, &w.CreatedAt,
 			&w.EventHeadSequence, &w.EventHeadHash); err != nil {
 			return nil, fmt.Errorf("list workspaces: %w", err)
@@ -29,13 +29,13 @@ func (t *Tx) ListWorkspaces(ctx context.Context) ([]engine.Workspace, error) {
 }
 
 // WorkspaceWorktrees reads a workspace's worktree rows.
-func (t *Tx) WorkspaceWorktrees(ctx context.Context, workspaceID string) ([]engine.Worktree, error) {
+func (t *Tx) WorkspaceWorktrees(ctx context.Context, workspaceID string) ([]store.Worktree, error) {
 	rows, err := t.QueryContext(ctx, "SELECT "+WorktreeColumns+" FROM worktrees WHERE workspace_id = ? ORDER BY registered_at, id", workspaceID)
 	if err != nil {
 		return nil, fmt.Errorf("list worktrees: %w", err)
 	}
 	defer rows.Close()
-	out := []engine.Worktree{}
+	out := []store.Worktree{}
 	for rows.Next() {
 		w, err := ScanWorktree(rows)
 		if err != nil {
@@ -48,17 +48,17 @@ func (t *Tx) WorkspaceWorktrees(ctx context.Context, workspaceID string) ([]engi
 
 // WorkspaceSessions reads every session row of a workspace. Statuses
 // order as strings: "active" before "ended".
-func (t *Tx) WorkspaceSessions(ctx context.Context, workspaceID string) ([]engine.Session, error) {
+func (t *Tx) WorkspaceSessions(ctx context.Context, workspaceID string) ([]store.CoordinationSession, error) {
 	return QuerySessions(ctx, t, "WHERE workspace_id = ? ORDER BY status, last_seen_at DESC, id", workspaceID)
 }
 
 // WorkspaceHandoffs reads every offer of a workspace.
-func (t *Tx) WorkspaceHandoffs(ctx context.Context, workspaceID string) ([]engine.Handoff, error) {
+func (t *Tx) WorkspaceHandoffs(ctx context.Context, workspaceID string) ([]store.Handoff, error) {
 	return QueryHandoffs(ctx, t, "workspace_id = ? ORDER BY offered_at DESC, id", workspaceID)
 }
 
 // LiveOffersTo reads the viewer's unexpired pending offers.
-func (t *Tx) LiveOffersTo(ctx context.Context, workspaceID string, to engine.Viewer, now string) ([]engine.Handoff, error) {
+func (t *Tx) LiveOffersTo(ctx context.Context, workspaceID string, to store.Viewer, now string) ([]store.Handoff, error) {
 	where, target := "to_actor = ?", to.Actor
 	if to.SessionID != "" {
 		where, target = "to_session_id = ?", to.SessionID
@@ -70,7 +70,7 @@ func (t *Tx) LiveOffersTo(ctx context.Context, workspaceID string, to engine.Vie
 // PendingOffersTo reads the viewer's pending offers through the handoffs
 // target index (to_actor leads it; a session's offers carry its actor
 // label as to_actor too).
-func (t *Tx) PendingOffersTo(ctx context.Context, workspaceID string, to engine.Viewer) ([]engine.OfferSummary, error) {
+func (t *Tx) PendingOffersTo(ctx context.Context, workspaceID string, to store.Viewer) ([]store.OfferSummary, error) {
 	query := `SELECT id, task_id, from_actor, summary, expires_at FROM handoffs WHERE workspace_id = ? AND to_actor = ?
 AND status = 'pending' AND to_session_id = ? ORDER BY offered_at, id`
 	args := []any{workspaceID, to.Actor, to.SessionID}
@@ -84,9 +84,9 @@ AND status = 'pending' AND to_session_id IS NULL ORDER BY offered_at, id`
 		return nil, fmt.Errorf("read pending offers: %w", err)
 	}
 	defer rows.Close()
-	out := []engine.OfferSummary{}
+	out := []store.OfferSummary{}
 	for rows.Next() {
-		var o engine.OfferSummary
+		var o store.OfferSummary
 		if err := rows.Scan(&o.ID, &o.TaskID, &o.FromActor, &o.Summary, &o.ExpiresAt); err != nil {
 			return nil, fmt.Errorf("scan pending offer: %w", err)
 		}
@@ -96,7 +96,7 @@ AND status = 'pending' AND to_session_id IS NULL ORDER BY offered_at, id`
 }
 
 // OwnOfferIDs reads the ids of the offers the viewer made.
-func (t *Tx) OwnOfferIDs(ctx context.Context, workspaceID string, by engine.Viewer) ([]string, error) {
+func (t *Tx) OwnOfferIDs(ctx context.Context, workspaceID string, by store.Viewer) ([]string, error) {
 	query, who := "SELECT id FROM handoffs WHERE workspace_id = ? AND from_session_id = ? ORDER BY id", by.SessionID
 	if by.SessionID == "" {
 		query, who = "SELECT id FROM handoffs WHERE workspace_id = ? AND from_actor = ? AND from_session_id IS NULL ORDER BY id", by.Actor
@@ -118,7 +118,7 @@ func (t *Tx) OwnOfferIDs(ctx context.Context, workspaceID string, by engine.View
 }
 
 // ViewerTasks reads the tasks the viewer holds or reported complete.
-func (t *Tx) ViewerTasks(ctx context.Context, workspaceID string, of engine.Viewer) ([]engine.TaskSummary, error) {
+func (t *Tx) ViewerTasks(ctx context.Context, workspaceID string, of store.Viewer) ([]store.TaskSummary, error) {
 	var rows Rows
 	var err error
 	if of.SessionID != "" {
@@ -132,9 +132,9 @@ AND (assignee = ? OR reported_by = ?) ORDER BY id`, workspaceID, of.Actor, of.Ac
 		return nil, fmt.Errorf("read wake tasks: %w", err)
 	}
 	defer rows.Close()
-	out := []engine.TaskSummary{}
+	out := []store.TaskSummary{}
 	for rows.Next() {
-		var s engine.TaskSummary
+		var s store.TaskSummary
 		if err := rows.Scan(&s.ID, &s.Title, &s.Status, &s.LeaseExpiresAt); err != nil {
 			return nil, fmt.Errorf("scan wake task: %w", err)
 		}
@@ -172,15 +172,15 @@ t.assignee_session_id, t.lease_expires_at, t.path_scopes_json ` + reservingWhere
 
 // Reservations reads the reserving tasks in the dialect's row order, which
 // is insertion order.
-func (t *Tx) Reservations(ctx context.Context, repositoryKey, now string) ([]engine.Reservation, error) {
+func (t *Tx) Reservations(ctx context.Context, repositoryKey, now string) ([]store.Reservation, error) {
 	rows, err := t.QueryContext(ctx, t.d.reservations, repositoryKey, now)
 	if err != nil {
 		return nil, fmt.Errorf("read reservations: %w", err)
 	}
 	defer rows.Close()
-	out := []engine.Reservation{}
+	out := []store.Reservation{}
 	for rows.Next() {
-		var r engine.Reservation
+		var r store.Reservation
 		var scopes string
 		if err := rows.Scan(&r.TaskID, &r.WorkspaceID, &r.Title, &r.Review, &r.Assignee, &r.AssigneeSessionID,
 			&r.LeaseExpiresAt, &scopes); err != nil {
@@ -195,7 +195,7 @@ func (t *Tx) Reservations(ctx context.Context, repositoryKey, now string) ([]eng
 }
 
 // HeldScopes reads the reserving tasks in (created_at, id) order.
-func (t *Tx) HeldScopes(ctx context.Context, repositoryKey, now string) ([]engine.HeldScope, error) {
+func (t *Tx) HeldScopes(ctx context.Context, repositoryKey, now string) ([]store.HeldScope, error) {
 	rows, err := t.QueryContext(ctx, `SELECT t.id, t.workspace_id, coalesce(t.claim_worktree_id, ''), t.path_scopes_json
 `+reservingWhere+`
 ORDER BY t.created_at, t.id`, repositoryKey, now)
@@ -203,9 +203,9 @@ ORDER BY t.created_at, t.id`, repositoryKey, now)
 		return nil, fmt.Errorf("read reservations: %w", err)
 	}
 	defer rows.Close()
-	out := []engine.HeldScope{}
+	out := []store.HeldScope{}
 	for rows.Next() {
-		var h engine.HeldScope
+		var h store.HeldScope
 		var scopes string
 		if err := rows.Scan(&h.TaskID, &h.WorkspaceID, &h.WorktreeID, &scopes); err != nil {
 			return nil, fmt.Errorf("read reservations: %w", err)

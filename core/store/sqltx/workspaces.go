@@ -6,11 +6,11 @@ import (
 	"fmt"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // TouchWorktree records the latest observed Git facts of a worktree.
-func TouchWorktree(ctx context.Context, q Runner, worktreeID string, cp engine.WorktreeFacts, now string) error {
+func TouchWorktree(ctx context.Context, q Runner, worktreeID string, cp store.WorktreeFacts, now string) error {
 	_, err := q.ExecContext(ctx, "UPDATE worktrees SET branch = ?, head_sha = ?, dirty = ?, last_seen_at = ? WHERE id = ?",
 		cp.Branch, cp.HeadSHA, NullableBool(cp.Dirty), now, worktreeID)
 	if err != nil {
@@ -23,8 +23,8 @@ func TouchWorktree(ctx context.Context, q Runner, worktreeID string, cp engine.W
 const WorktreeColumns = "id, workspace_id, root_path, repository_key, git_common_dir_hash, branch, head_sha, dirty, registered_at, last_seen_at, fingerprint"
 
 // ScanWorktree reads one row selected with WorktreeColumns.
-func ScanWorktree(row interface{ Scan(...any) error }) (engine.Worktree, error) {
-	var w engine.Worktree
+func ScanWorktree(row interface{ Scan(...any) error }) (store.Worktree, error) {
+	var w store.Worktree
 	var dirty sql.NullInt64
 	err := row.Scan(&w.ID, &w.WorkspaceID, &w.RootPath, &w.RepositoryKey, &w.GitCommonDirHash, &w.Branch, &w.HeadSHA,
 		&dirty, &w.RegisteredAt, &w.LastSeenAt, &w.Fingerprint)
@@ -36,7 +36,7 @@ func ScanWorktree(row interface{ Scan(...any) error }) (engine.Worktree, error) 
 }
 
 // WorktreeByRoot reads the worktree registered at root.
-func WorktreeByRoot(ctx context.Context, q Runner, root string) (engine.Worktree, bool, error) {
+func WorktreeByRoot(ctx context.Context, q Runner, root string) (store.Worktree, bool, error) {
 	w, err := ScanWorktree(q.QueryRowContext(ctx, "SELECT "+WorktreeColumns+" FROM worktrees WHERE root_path = ?", root))
 	if err == sql.ErrNoRows {
 		return w, false, nil
@@ -48,7 +48,7 @@ func WorktreeByRoot(ctx context.Context, q Runner, root string) (engine.Worktree
 }
 
 // WorktreeByID reads one worktree.
-func WorktreeByID(ctx context.Context, q Runner, id string) (engine.Worktree, bool, error) {
+func WorktreeByID(ctx context.Context, q Runner, id string) (store.Worktree, bool, error) {
 	w, err := ScanWorktree(q.QueryRowContext(ctx, "SELECT "+WorktreeColumns+" FROM worktrees WHERE id = ?", id))
 	if err == sql.ErrNoRows {
 		return w, false, nil
@@ -63,8 +63,8 @@ func WorktreeByID(ctx context.Context, q Runner, id string) (engine.Worktree, bo
 const WorkspaceColumns = "id, epoch_id, root_path, repository_key, name, created_at, event_head_sequence, event_head_hash"
 
 // FindWorkspace reads one workspace.
-func FindWorkspace(ctx context.Context, q Runner, id string) (engine.Workspace, bool, error) {
-	var w engine.Workspace
+func FindWorkspace(ctx context.Context, q Runner, id string) (store.Workspace, bool, error) {
+	var w store.Workspace
 	err := q.QueryRowContext(ctx, "SELECT "+WorkspaceColumns+" FROM workspaces WHERE id = ?", id).
 		Scan(&w.ID, &w.EpochID, &w.RootPath, &w.RepositoryKey, &w.Name, &w.CreatedAt, &w.EventHeadSequence, &w.EventHeadHash)
 	if err == sql.ErrNoRows {
@@ -77,7 +77,7 @@ func FindWorkspace(ctx context.Context, q Runner, id string) (engine.Workspace, 
 }
 
 // Workspace reads one workspace.
-func (t *Tx) Workspace(ctx context.Context, id string) (engine.Workspace, bool, error) {
+func (t *Tx) Workspace(ctx context.Context, id string) (store.Workspace, bool, error) {
 	return FindWorkspace(ctx, t, id)
 }
 
@@ -95,22 +95,22 @@ func (t *Tx) WorkspaceForRepository(ctx context.Context, key string) (string, bo
 }
 
 // WorktreeByRoot reads the worktree registered at root.
-func (t *Tx) WorktreeByRoot(ctx context.Context, root string) (engine.Worktree, bool, error) {
+func (t *Tx) WorktreeByRoot(ctx context.Context, root string) (store.Worktree, bool, error) {
 	return WorktreeByRoot(ctx, t, root)
 }
 
 // WorktreeByID reads one worktree.
-func (t *Tx) WorktreeByID(ctx context.Context, id string) (engine.Worktree, bool, error) {
+func (t *Tx) WorktreeByID(ctx context.Context, id string) (store.Worktree, bool, error) {
 	return WorktreeByID(ctx, t, id)
 }
 
 // TouchWorktree records the Git facts last observed in a worktree.
-func (t *Tx) TouchWorktree(ctx context.Context, id string, w engine.WorktreeFacts, now string) error {
+func (t *Tx) TouchWorktree(ctx context.Context, id string, w store.WorktreeFacts, now string) error {
 	return TouchWorktree(ctx, t, id, w, now)
 }
 
 // CreateWorkspace stores a new workspace with an empty journal.
-func (t *Tx) CreateWorkspace(ctx context.Context, w engine.NewWorkspace) error {
+func (t *Tx) CreateWorkspace(ctx context.Context, w store.NewWorkspace) error {
 	if err := t.insertRepository(ctx, w.RepositoryKey, w.CreatedAt); err != nil {
 		return err
 	}

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 )
 
 // InsertWorktree records a new worktree row of workspace wsID.
-func InsertWorktree(ctx context.Context, q Runner, wsID string, w engine.WorktreeFacts, now string) error {
+func InsertWorktree(ctx context.Context, q Runner, wsID string, w store.WorktreeFacts, now string) error {
 	_, err := q.ExecContext(ctx, `INSERT INTO worktrees (id, workspace_id, repository_key, root_path, git_common_dir_hash,
 fingerprint, branch, head_sha, dirty, registered_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		w.WorktreeID, wsID, w.RepositoryKey, w.RootPath, w.GitCommonDirHash, w.Fingerprint, w.Branch, w.HeadSHA,
@@ -31,7 +31,7 @@ func NullableBool(b *bool) any {
 }
 
 // AddWorktree registers a worktree (and its repository when new).
-func (t *Tx) AddWorktree(ctx context.Context, workspaceID string, w engine.WorktreeFacts, now string) error {
+func (t *Tx) AddWorktree(ctx context.Context, workspaceID string, w store.WorktreeFacts, now string) error {
 	if err := t.insertRepository(ctx, w.RepositoryKey, now); err != nil {
 		return err
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/agenttool/collab/core/journal"
-	"github.com/agenttool/collab/core/store/engine"
+	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/store/sqlite"
 )
 
@@ -74,14 +74,14 @@ func buildJournal(b *testing.B, path string, n int) {
 	defer db.Close()
 	e := sqlite.Engine{DB: db}
 	const clock = "2026-01-01T00:00:00.000Z"
-	if err := e.Write(ctx, func(tx engine.Tx) error {
-		return tx.CreateWorkspace(ctx, engine.NewWorkspace{ID: "ws_bench", EpochID: "epoch_bench", RootPath: "/bench",
+	if err := e.Write(ctx, func(tx store.Tx) error {
+		return tx.CreateWorkspace(ctx, store.NewWorkspace{ID: "ws_bench", EpochID: "epoch_bench", RootPath: "/bench",
 			Name: "bench", RepositoryKey: "local-path:bench", CreatedAt: clock})
 	}); err != nil {
 		b.Fatal(err)
 	}
 	for start := 0; start < n; start += 500 {
-		if err := e.Write(ctx, func(tx engine.Tx) error {
+		if err := e.Write(ctx, func(tx store.Tx) error {
 			for i := start; i < min(n, start+500); i++ {
 				h, _, err := tx.Head(ctx, "ws_bench")
 				if err != nil {

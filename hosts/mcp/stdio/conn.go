@@ -26,7 +26,7 @@ type Transport struct {
 	MaxLineBytes int
 }
 
-// Connect starts reading In. It is called once, by the SDK.
+// Connect starts reading In. Call it once.
 func (t *Transport) Connect(context.Context) (sdk.Connection, error) {
 	limit := t.MaxLineBytes
 	if limit <= 0 {
@@ -50,7 +50,7 @@ type frameOrErr struct {
 }
 
 // conn is one stdio connection. Reads happen on one goroutine (the
-// SDK's), writes on any.
+// server loop's), writes on any.
 type conn struct {
 	limit  int
 	frames chan frameOrErr
@@ -59,7 +59,7 @@ type conn struct {
 	out     io.Writer
 
 	mu      sync.Mutex
-	pending map[jsonrpc.ID]*pendingCall // requests handed to the SDK and not yet answered
+	pending map[jsonrpc.ID]*pendingCall // requests handed to the server and not yet answered
 	atEOF   bool
 	drained chan struct{} // closed once atEOF and nothing is pending
 
@@ -141,7 +141,7 @@ func (c *conn) track(msg jsonrpc.Message) *Rejection {
 	return nil
 }
 
-// pendingCall is a request handed to the SDK and not yet answered.
+// pendingCall is a request handed to the server and not yet answered.
 type pendingCall struct {
 	method    string
 	cancelled bool // the client cancelled it: its answer is not written
@@ -235,7 +235,7 @@ func (c *conn) settle(id jsonrpc.ID) (cancelled bool) {
 }
 
 // withErrorCode returns resp, or a copy whose error carries
-// CodeInternalError where the SDK left the code at 0.
+// CodeInternalError where the code was left at 0.
 func withErrorCode(resp *jsonrpc.Response) *jsonrpc.Response {
 	if resp.Error == nil {
 		return resp

@@ -73,7 +73,7 @@ func Decode(f Frame, limit int) (jsonrpc.Message, *Rejection) {
 	return decodeObject(line, fields)
 }
 
-// decodeObject checks the envelope of a JSON object before the SDK sees it.
+// decodeObject checks the envelope of a JSON object before the server sees it.
 func decodeObject(line []byte, fields map[string]json.RawMessage) (jsonrpc.Message, *Rejection) {
 	rawID, hasID := fields["id"]
 	var id jsonrpc.ID
@@ -139,7 +139,7 @@ func decodeObject(line []byte, fields map[string]json.RawMessage) (jsonrpc.Messa
 const CancelledMethod = "notifications/cancelled"
 
 // cancelledParams returns a cancellation's params with its requestId in
-// the form ClientID gives the SDK, so it names the request the SDK holds.
+// the form ClientID gives the server, so it names the request the server holds.
 // Params that are not an object with a readable requestId are kept.
 func cancelledParams(params json.RawMessage) json.RawMessage {
 	var p map[string]json.RawMessage
@@ -195,7 +195,7 @@ func depth(data []byte) int {
 }
 
 // CancelledID returns the request a notifications/cancelled names, in the
-// form Decode gave the SDK; ok is false for any other message.
+// form Decode gave the server; ok is false for any other message.
 func CancelledID(msg jsonrpc.Message) (jsonrpc.ID, bool) {
 	req, isReq := msg.(*jsonrpc.Request)
 	if !isReq || req.IsCall() || req.Method != CancelledMethod {

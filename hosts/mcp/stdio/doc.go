@@ -6,6 +6,6 @@
 //
 // The transport also keeps the promise that every request read before
 // the input ends is answered: at the end of input it holds back io.EOF
-// from the SDK until each request it handed over has had its response
+// from the server until each request it handed over has had its response
 // written.
 package stdio

@@ -22,7 +22,7 @@ const maxPooledLine = 1 << 20
 // appendResult appends the line jsonrpc.EncodeMessage would produce for a
 // successful response, and its newline, without re-encoding the result.
 // EncodeMessage marshals the envelope and, with it, compacts every byte of
-// the result again (without HTML escaping), although the SDK produced the
+// the result again (without HTML escaping), although the server produced the
 // result with encoding/json, whose output is already compact: for compact
 // JSON that second pass is the identity. ok is false, and nothing is
 // appended, for anything else (an error response, an id that is neither
@@ -82,7 +82,7 @@ func IsCompact(b []byte) bool {
 }
 
 // EncodeResponse returns the wire form of a response, as this server
-// writes every answer on every transport: an error the SDK left without a
+// writes every answer on every transport: an error left without a
 // JSON-RPC code (code 0) goes out as an internal error, and an id held by
 // ClientID carries the client's own text again.
 func EncodeResponse(resp *jsonrpc.Response) ([]byte, error) {

@@ -1,0 +1,204 @@
+package store
+
+// The storage port: what the coordination rules (this package) ask of a
+// storage engine (package sqlite or package postgres, which import this
+// package; core/backend opens the right one). The rules decide what
+// happens: validation order, refusal codes, which events to append, lease
+// and claim logic, recovery. An engine stores and finds
+// the data they read and write, and gives the guarantees below. The
+// records crossing the seam are plain Go values; no SQL and no JSON
+// rendering crosses it.
+//
+// Guarantees every engine gives (docs/architecture.md restates them):
+//
+//   - Write runs its function in one transaction that commits entirely or
+//     not at all. Writes that touch the same workspace are serialised: from
+//     the first Head read inside a write transaction until it ends, no other
+//     transaction can append to that workspace's journal, so sequences are
+//     contiguous (1, 2, 3, … without gaps or duplicates) and every event's
+//     prev_hash is the hash of the event before it.
+//   - Transient contention (SQLite busy, PostgreSQL serialization failures
+//     and deadlocks) is retried inside Write for a bounded window and never
+//     surfaces as an error; Write may therefore call its function more than
+//     once, so the function must have no effect outside the transaction.
+//   - Receipts are unique per ReceiptScope (workspace, actor, key): of two
+//     transactions inserting the same scope, one fails or waits and then
+//     finds the other's receipt.
+//   - A contested claim has one winner: the rules read a task and update it
+//     inside one write transaction, and the engine's serialisation makes a
+//     second claimant see the first one's committed claim.
+//   - Read runs its function against one consistent snapshot.
+
+import (
+	"context"
+
+	"github.com/agenttool/collab/core/journal"
+)
+
+// Engine stores the coordination journal of any number of workspaces.
+type Engine interface {
+	// Write runs fn in one write transaction and commits it when fn
+	// returns nil; any error rolls everything back.
+	Write(ctx context.Context, fn func(tx Tx) error) error
+	// Read runs fn in one read-only snapshot.
+	Read(ctx context.Context, fn func(tx Tx) error) error
+	ChainReader // streams whole journals for journal.VerifyChain (chains.go)
+	// Close releases the engine's resources.
+	Close() error
+}
+
+// Tx is one transaction of an engine: the data the rules read and write,
+// grouped by domain.
+type Tx interface {
+	Workspaces
+	Journal
+	Receipts
+	Sessions
+	Tasks
+	TaskWrites
+	Leases
+	TaskRecords
+	PathClaims
+	Handoffs
+	Reports
+	Decisions
+	Evidence
+	Presences
+	Partitions
+	Events
+	Views
+	Deliveries
+	// TakeWriteGuard admits the session-plane writes that follow, until
+	// release, in engines whose data older clients can also reach: a
+	// SQLite file carries the v0.2 triggers that refuse session-plane
+	// writes from clients holding no guard row. An engine no older client
+	// reaches returns a release that does nothing. nonce is unique per
+	// call.
+	TakeWriteGuard(ctx context.Context, nonce string) (release func(ctx context.Context) error, err error)
+}
+
+// Workspaces are the journals' owners and the worktrees registered in them.
+type Workspaces interface {
+	// CreateWorkspace stores a new workspace whose journal is empty (head
+	// at sequence 0 and journal.GenesisHash), and its repository when the
+	// repository is new.
+	CreateWorkspace(ctx context.Context, w NewWorkspace) error
+	// AddWorktree registers a worktree in a workspace, and its repository
+	// when the repository is new.
+	AddWorktree(ctx context.Context, workspaceID string, w WorktreeFacts, now string) error
+	// Workspace returns one workspace, its head included.
+	Workspace(ctx context.Context, id string) (w Workspace, found bool, err error)
+	// WorkspaceForRepository returns the id of the repository's earliest
+	// workspace by (created_at, id).
+	WorkspaceForRepository(ctx context.Context, repositoryKey string) (id string, found bool, err error)
+	// WorktreeByRoot returns the worktree registered at a root path.
+	WorktreeByRoot(ctx context.Context, root string) (w Worktree, found bool, err error)
+	// WorktreeByID returns one worktree.
+	WorktreeByID(ctx context.Context, id string) (w Worktree, found bool, err error)
+	// TouchWorktree records the Git state last observed in a worktree (the
+	// identity part of w is ignored).
+	TouchWorktree(ctx context.Context, id string, w WorktreeFacts, now string) error
+}
+
+// Journal is the hash-chained event journal of each workspace.
+type Journal interface {
+	// Head returns the workspace's journal head; found is false when there
+	// is no such workspace. Inside a write transaction the head stays
+	// locked until the transaction ends.
+	Head(ctx context.Context, workspaceID string) (h JournalHead, found bool, err error)
+	// Append stores e, which extends the head read in this transaction
+	// (e.Sequence is the head's sequence + 1, e.PrevHash its hash, e.Hash
+	// computed by journal.Hasher), and moves the head to e. PayloadJSON is
+	// stored byte for byte.
+	Append(ctx context.Context, e *journal.Event) error
+}
+
+// Receipts are the idempotency records of mutations.
+type Receipts interface {
+	// FindReceipt returns the receipt stored for scope, if any.
+	FindReceipt(ctx context.Context, scope ReceiptScope) (r Receipt, found bool, err error)
+	// InsertReceipt stores r for scope; a second insert for the same scope
+	// fails.
+	InsertReceipt(ctx context.Context, scope ReceiptScope, r Receipt, createdAt string) error
+}
+
+// Sessions are the credential-bound coordination sessions.
+type Sessions interface {
+	// Session returns one session by id, token hash included.
+	Session(ctx context.Context, id string) (s CoordinationSession, found bool, err error)
+	// ActiveSessions lists a workspace's active sessions in (joined_at, id)
+	// order; never nil.
+	ActiveSessions(ctx context.Context, workspaceID string) ([]CoordinationSession, error)
+	// TouchSession records that the session was seen at now.
+	TouchSession(ctx context.Context, id, now string) error
+	// InsertSession stores a new active session at generation 1.
+	InsertSession(ctx context.Context, s NewSession) error
+	// AdvanceGeneration moves an active session from generation `from` to
+	// from+1 and sets its cursor-recovery flag; ok is false (and nothing
+	// changes) when the session is no longer active at generation `from`.
+	AdvanceGeneration(ctx context.Context, id string, from int64, recoveryRequired bool, now string) (ok bool, err error)
+	// EndSession marks a session ended at now, moves it to a new generation
+	// and replaces its token hash, so that no credential works again.
+	EndSession(ctx context.Context, id, tokenHash, now string) error
+	// MoveCursor sets the session's cursor and increments its cursor
+	// version.
+	MoveCursor(ctx context.Context, id string, to journal.Anchor, now string) error
+	// ResetCursor records an audited cursor reset and applies it: the
+	// cursor moves to r.To, the cursor version increments, the reset
+	// generation becomes r.Generation and the recovery flag clears.
+	ResetCursor(ctx context.Context, r CursorReset) error
+	// LiveLeases lists the ids of the tasks a session holds a lease on that
+	// has not expired at now, in id order.
+	LiveLeases(ctx context.Context, sessionID, now string) ([]string, error)
+}
+
+// Tasks are the units of coordinated work and their artifacts. The rules
+// compute each task's effective status; an engine returns it empty.
+type Tasks interface {
+	// Tasks lists a workspace's tasks in (created_at, id) order, only
+	// those whose stored status is status when status is not empty; never
+	// nil.
+	Tasks(ctx context.Context, workspaceID, status string) ([]Task, error)
+	// Task returns one task of a workspace.
+	Task(ctx context.Context, workspaceID, taskID string) (t Task, found bool, err error)
+	// Artifacts lists a task's artifacts in (attached_at, id) order; never
+	// nil.
+	Artifacts(ctx context.Context, workspaceID, taskID string) ([]Artifact, error)
+}
+
+// Handoffs are offers to pass a task's lease on. The sweep order (pending
+// offers by to_actor, status, expires_at, then insertion order) is part of
+// the contract: sweeps journal one event per offer, in that order, so two
+// engines sweeping the same data write the same journal.
+type Handoffs interface {
+	// Handoff returns one offer by id.
+	Handoff(ctx context.Context, id string) (h Handoff, found bool, err error)
+	// InsertHandoff stores a new pending offer.
+	InsertHandoff(ctx context.Context, h Handoff) error
+	// ResolveHandoff sets an offer's status and resolution time.
+	ResolveHandoff(ctx context.Context, id string, status HandoffStatus, now string) error
+	// LiveTaskOffers lists a task's pending offers that have not expired
+	// at now, by (offered_at, id).
+	LiveTaskOffers(ctx context.Context, workspaceID, taskID, now string) ([]Handoff, error)
+	// TaskOffersToSweep lists every pending offer of a task in sweep order.
+	TaskOffersToSweep(ctx context.Context, workspaceID, taskID string) ([]Handoff, error)
+	// ElapsedOffersToSweep lists the pending offers whose deadline is at or
+	// before now, of one task when taskID is not empty, in sweep order.
+	ElapsedOffersToSweep(ctx context.Context, workspaceID, taskID, now string) ([]Handoff, error)
+	// OffersToSession lists the pending offers addressed to a session, by
+	// (offered_at, id).
+	OffersToSession(ctx context.Context, workspaceID, sessionID string) ([]Handoff, error)
+}
+
+// ReadAheader is a Tx that can be told which reads come next, so that an
+// engine behind a network round trip sends them together. ReadAhead runs
+// reads against a recorder whose queries return nothing (so reads must not
+// write, and what it learns is of no use); the reads it recorded are then
+// sent with the first of them the transaction really makes, and answer
+// each later one that asks for the same statement with the same
+// arguments. A read that is not asked for costs the server its work and
+// changes nothing else; one asked for after the transaction writes goes to
+// the server again. An engine in the same process need not offer it.
+type ReadAheader interface {
+	ReadAhead(ctx context.Context, reads func(tx Tx))
+}

@@ -1,0 +1,99 @@
+package store
+
+import "context"
+
+// Views are the reads that the read-only views (workspace status, the
+// board, wake checks, the path guard) make besides tasks and events. Each
+// list is never nil. Like every read, they see the snapshot of the
+// transaction they run in.
+type Views interface {
+	// ListWorkspaces lists every workspace, heads included, in
+	// (created_at, id) order.
+	ListWorkspaces(ctx context.Context) ([]Workspace, error)
+	// WorkspaceWorktrees lists a workspace's registered worktrees in
+	// (registered_at, id) order.
+	WorkspaceWorktrees(ctx context.Context, workspaceID string) ([]Worktree, error)
+	// WorkspaceSessions lists every credential-bound session of a
+	// workspace, ended ones included, by status ("active" before "ended"),
+	// then last_seen_at newest first, then id.
+	WorkspaceSessions(ctx context.Context, workspaceID string) ([]CoordinationSession, error)
+	// WorkspaceHandoffs lists every offer of a workspace, whatever its
+	// status, by offered_at newest first, then id.
+	WorkspaceHandoffs(ctx context.Context, workspaceID string) ([]Handoff, error)
+	// LiveOffersTo lists the pending offers of a workspace addressed to
+	// one viewer whose deadline is after now, by (offered_at, id): offers
+	// to the session when to.SessionID is not empty, else offers whose
+	// to_actor is to.Actor.
+	LiveOffersTo(ctx context.Context, workspaceID string, to Viewer, now string) ([]Handoff, error)
+	// PendingOffersTo lists the pending offers of a workspace addressed to
+	// one viewer, however old, by (offered_at, id): offers whose to_actor
+	// is to.Actor and which name the session when to.SessionID is not
+	// empty, or name no session when it is empty.
+	PendingOffersTo(ctx context.Context, workspaceID string, to Viewer) ([]OfferSummary, error)
+	// OwnOfferIDs lists, in id order, the ids of the offers of a
+	// workspace that the viewer made: from the session when by.SessionID
+	// is not empty, else from the actor without a session.
+	OwnOfferIDs(ctx context.Context, workspaceID string, by Viewer) ([]string, error)
+	// ViewerTasks lists, in id order, the tasks of a workspace that the
+	// viewer holds (assignee) or reported complete: as the session when
+	// of.SessionID is not empty, else as the actor label.
+	ViewerTasks(ctx context.Context, workspaceID string, of Viewer) ([]TaskSummary, error)
+	// RepositoryAt returns the repository key of the worktree registered
+	// at rootPath, or failing that of the workspace rooted there; found is
+	// false when neither exists.
+	RepositoryAt(ctx context.Context, rootPath string) (key string, found bool, err error)
+	// Reservations lists the tasks of every workspace of a repository
+	// that reserve their (non-empty) path scopes at now, in workspace
+	// insertion order, then task insertion order. A task reserves when it
+	// is not read-only and either is claimed with a lease expiring after
+	// now or by a session, or is completed under the accepted policy with
+	// its review pending.
+	Reservations(ctx context.Context, repositoryKey, now string) ([]Reservation, error)
+	// HeldScopes lists the same tasks as Reservations, in (created_at, id)
+	// order, with the worktree each claim was made from.
+	HeldScopes(ctx context.Context, repositoryKey, now string) ([]HeldScope, error)
+}
+
+// Viewer is who a view is for: a credential-bound session (SessionID set,
+// Actor its label) or a legacy actor label (SessionID empty).
+type Viewer struct {
+	SessionID string
+	Actor     string
+}
+
+// OfferSummary is what a wake check shows of a pending handoff offer.
+type OfferSummary struct {
+	ID, TaskID, FromActor, Summary, ExpiresAt string
+}
+
+// TaskSummary is what a wake check shows of a task that belongs to the
+// viewer. Status is the stored status.
+type TaskSummary struct {
+	ID             string
+	Title          string
+	Status         string
+	LeaseExpiresAt *string
+}
+
+// Reservation is a task that holds its path scopes against the work of
+// everyone else in its repository: a claim whose lease is live (or a
+// session claim not yet recovered), or a completion waiting for review.
+type Reservation struct {
+	TaskID            string
+	WorkspaceID       string
+	Title             string
+	Review            bool // a completion waiting for review, not a claim
+	Assignee          *string
+	AssigneeSessionID *string
+	LeaseExpiresAt    *string
+	PathScopes        []string
+}
+
+// HeldScope is a reserving task's path scopes and the worktree its claim
+// was made from (empty when unknown, as for legacy claims).
+type HeldScope struct {
+	TaskID      string
+	WorkspaceID string
+	WorktreeID  string
+	PathScopes  []string
+}

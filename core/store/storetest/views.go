@@ -1,0 +1,153 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/agenttool/collab/core/gitstate"
+	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/store"
+)
+
+// viewsListInOrder stores workspaces, worktrees and sessions out of order
+// and checks the order each view list promises, and where a root path's
+// repository is found.
+func viewsListInOrder(t *testing.T, e store.Engine) {
+	defer e.Close()
+	ctx := context.Background()
+	day := func(d int) string { return fmt.Sprintf("2026-01-%02dT00:00:00.000Z", d) }
+	err := e.Write(ctx, func(tx store.Tx) error {
+		for _, w := range []store.NewWorkspace{
+			{ID: "ws_late", CreatedAt: day(2), RepositoryKey: "local-path:late"},
+			{ID: "ws_b", CreatedAt: day(1), RepositoryKey: "local-path:shared"},
+			{ID: "ws_a", CreatedAt: day(1), RepositoryKey: "local-path:shared"},
+		} {
+			w.EpochID, w.RootPath, w.Name = "epoch_"+w.ID, "/enginetest/"+w.ID, w.ID
+			if err := tx.CreateWorkspace(ctx, w); err != nil {
+				return err
+			}
+		}
+		for _, w := range []struct{ id, root, key, at string }{
+			{"wt_1", "/r/one", "local-path:shared", day(3)},
+			{"wt_0", "/enginetest/ws_a", "local-git:own", day(3)},
+			{"wt_2", "/r/two", "local-path:shared", day(2)},
+		} {
+			facts := store.WorktreeFacts{Identity: gitstate.Identity{RootPath: w.root, RepositoryKey: w.key,
+				Fingerprint: "path:" + w.id, WorktreeID: w.id}}
+			if err := tx.AddWorktree(ctx, "ws_a", facts, w.at); err != nil {
+				return err
+			}
+		}
+		release, err := tx.TakeWriteGuard(ctx, "enginetest-views")
+		if err != nil {
+			return err
+		}
+		genesis := journal.Anchor{EpochID: "epoch_ws_a", Hash: journal.GenesisHash}
+		for _, s := range []struct{ id, joined string }{{"s_b", day(2)}, {"s_c", day(1)}, {"s_a", day(2)}, {"s_d", day(1)}} {
+			if err := tx.InsertSession(ctx, store.NewSession{ID: s.id, WorkspaceID: "ws_a", WorktreeID: "wt_1",
+				Actor: "actor_" + s.id, TokenHash: "hash_" + s.id, JoinedAt: s.joined, Cursor: genesis}); err != nil {
+				return err
+			}
+		}
+		if err := tx.TouchSession(ctx, "s_d", day(3)); err != nil {
+			return err
+		}
+		if err := tx.EndSession(ctx, "s_c", "ended_hash", day(4)); err != nil {
+			return err
+		}
+		return release(ctx)
+	})
+	if err != nil {
+		t.Fatalf("set up: %v", err)
+	}
+	read(t, e, func(ctx context.Context, tx store.Tx) error {
+		ws, err := tx.ListWorkspaces(ctx)
+		if err != nil {
+			return err
+		}
+		if got := ids(ws, func(w store.Workspace) string { return w.ID }); !slices.Equal(got, []string{"ws_a", "ws_b", "ws_late"}) {
+			return fmt.Errorf("ListWorkspaces: %v, want (created_at, id) order ws_a, ws_b, ws_late", got)
+		}
+		if ws[0].EventHeadHash != journal.GenesisHash || ws[0].RepositoryKey != "local-path:shared" {
+			return fmt.Errorf("ListWorkspaces: first row %+v lacks its head or repository", ws[0])
+		}
+		wts, err := tx.WorkspaceWorktrees(ctx, "ws_a")
+		if err != nil {
+			return err
+		}
+		if got := ids(wts, func(w store.Worktree) string { return w.ID }); !slices.Equal(got, []string{"wt_2", "wt_0", "wt_1"}) {
+			return fmt.Errorf("WorkspaceWorktrees: %v, want (registered_at, id) order wt_2, wt_0, wt_1", got)
+		}
+		sess, err := tx.WorkspaceSessions(ctx, "ws_a")
+		if err != nil {
+			return err
+		}
+		if got := ids(sess, func(s store.CoordinationSession) string { return s.ID }); !slices.Equal(got, []string{"s_d", "s_a", "s_b", "s_c"}) {
+			return fmt.Errorf("WorkspaceSessions: %v, want active newest-seen first (ties by id), then ended: s_d, s_a, s_b, s_c", got)
+		}
+		for _, c := range []struct {
+			root, want string
+			found      bool
+		}{
+			{"/r/two", "local-path:shared", true},
+			{"/enginetest/ws_b", "local-path:shared", true},
+			{"/enginetest/ws_a", "local-git:own", true},
+			{"/nowhere", "", false},
+		} {
+			key, found, err := tx.RepositoryAt(ctx, c.root)
+			if err != nil || found != c.found || key != c.want {
+				return fmt.Errorf("RepositoryAt %s: %q found=%v (%v), want %q found=%v", c.root, key, found, err, c.want, c.found)
+			}
+		}
+		return nil
+	})
+}
+
+// viewListsAreNeverNil reads every view list where nothing matches: each
+// is empty, not nil.
+func viewListsAreNeverNil(t *testing.T, e store.Engine) {
+	defer e.Close()
+	createWorkspace(t, e, "ws_empty")
+	read(t, e, func(ctx context.Context, tx store.Tx) error {
+		who := store.Viewer{SessionID: "s_nobody", Actor: "nobody"}
+		label := store.Viewer{Actor: "nobody"}
+		lists := map[string]func() (any, error){
+			"WorkspaceWorktrees": func() (any, error) { return tx.WorkspaceWorktrees(ctx, "ws_empty") },
+			"WorkspaceSessions":  func() (any, error) { return tx.WorkspaceSessions(ctx, "ws_empty") },
+			"WorkspaceHandoffs":  func() (any, error) { return tx.WorkspaceHandoffs(ctx, "ws_empty") },
+			"LiveOffersTo":       func() (any, error) { return tx.LiveOffersTo(ctx, "ws_empty", who, clock) },
+			"LiveOffersTo label": func() (any, error) { return tx.LiveOffersTo(ctx, "ws_empty", label, clock) },
+			"PendingOffersTo":    func() (any, error) { return tx.PendingOffersTo(ctx, "ws_empty", who) },
+			"PendingOffersTo label": func() (any, error) {
+				return tx.PendingOffersTo(ctx, "ws_empty", label)
+			},
+			"OwnOfferIDs":       func() (any, error) { return tx.OwnOfferIDs(ctx, "ws_empty", who) },
+			"OwnOfferIDs label": func() (any, error) { return tx.OwnOfferIDs(ctx, "ws_empty", label) },
+			"ViewerTasks":       func() (any, error) { return tx.ViewerTasks(ctx, "ws_empty", who) },
+			"ViewerTasks label": func() (any, error) { return tx.ViewerTasks(ctx, "ws_empty", label) },
+			"Reservations":      func() (any, error) { return tx.Reservations(ctx, "local-path:ws_empty", clock) },
+			"HeldScopes":        func() (any, error) { return tx.HeldScopes(ctx, "local-path:ws_empty", clock) },
+		}
+		for name, list := range lists {
+			got, err := list()
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			if v := reflect.ValueOf(got); v.IsNil() || v.Len() != 0 {
+				return fmt.Errorf("%s: %#v, want an empty, non-nil list", name, got)
+			}
+		}
+		return nil
+	})
+}
+
+func ids[T any](list []T, id func(T) string) []string {
+	out := make([]string, len(list))
+	for i := range list {
+		out[i] = id(list[i])
+	}
+	return out
+}
