@@ -18,26 +18,6 @@ import (
 // the server). Its value follows client_instance_id's pattern.
 const InstanceHeader = "X-Collab-Client-Instance"
 
-// validInstance reports whether s follows client_instance_id's pattern,
-// ^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$. Checked by hand: that expression
-// compiled at package initialisation cost every process start (the stdio
-// server's included) over 2,000 allocations.
-func validInstance(s string) bool {
-	if len(s) == 0 || len(s) > 200 || !isAlnum(s[0]) {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if c := s[i]; !isAlnum(c) && c != '.' && c != '_' && c != ':' && c != '-' {
-			return false
-		}
-	}
-	return true
-}
-
-func isAlnum(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
 // resumeIndex maps (principal, instance) to a bound session id: one small
 // file per pair in place.Beside.ResumeDir, naming the session that pair
 // last bound. The credential file itself stays where collab_session_start

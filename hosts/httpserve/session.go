@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"github.com/agenttool/collab/core/field"
 	"net/http"
 	"time"
 
@@ -24,7 +25,7 @@ const resumeTimeout = 30 * time.Second
 func (s *Server) newSession(r *http.Request, ls *liveSession) (disp *mcp.Dispatcher, open func() string) {
 	principal := principalOf(r.Context())
 	instance := r.Header.Get(InstanceHeader)
-	if !validInstance(instance) {
+	if !field.IsID(instance) {
 		instance = ""
 	}
 	cfg := mcp.ProcessConfig{Store: s.cfg.Store, Principal: principal, SearchIndex: s.searchIndex, Tools: s.tools,

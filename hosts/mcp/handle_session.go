@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"github.com/agenttool/collab/core/field"
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/credfile"
@@ -139,7 +140,7 @@ func (p *Process) rememberCursor(sess store.CoordinationSession) (any, error) {
 
 func handleNext(ctx context.Context, p *Process, a Args) (any, error) {
 	ws := a.String("workspace_id")
-	limit := int64(10)
+	limit := field.EventLimit.Spec().Default
 	if n := a.OptInt("event_limit"); n != nil {
 		limit = *n
 	}
