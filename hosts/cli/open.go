@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agenttool/collab/core/backend"
@@ -147,10 +148,13 @@ func (c *common) pick(ctx context.Context, v *view) error {
 		v.ws = ws
 		return nil
 	}
-	all, err := v.st.VerifyAll(ctx)
+	all, err := v.st.Workspaces(ctx)
 	if err != nil {
 		return err
 	}
+	// In id order, as they were always offered; listing them reads no
+	// journal (a command that verifies one does so itself, once).
+	slices.SortFunc(all, func(a, b store.Workspace) int { return strings.Compare(a.ID, b.ID) })
 	root := c.root
 	if root == "" {
 		root, _ = os.Getwd()
@@ -160,11 +164,7 @@ func (c *common) pick(ctx context.Context, v *view) error {
 		root = r
 	}
 	var list []store.Workspace
-	for _, w := range all {
-		ws, err := v.st.Workspace(ctx, w.WorkspaceID)
-		if err != nil {
-			return err
-		}
+	for _, ws := range all {
 		list = append(list, ws)
 		if ws.RootPath == root || strings.HasPrefix(root, ws.RootPath+string(filepath.Separator)) {
 			v.ws = ws

@@ -1,85 +1,9 @@
 package httpserve
 
-import (
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
-
-	"github.com/agenttool/collab/core/backend"
-	"github.com/agenttool/collab/core/place"
-)
-
 // InstanceHeader names the client incarnation that wants its bound collab
 // session back across MCP sessions (reconnects, restarts of the host or
 // the server). Its value follows client_instance_id's pattern.
 const InstanceHeader = "X-Collab-Client-Instance"
 
-// resumeIndex maps (principal, instance) to a bound session id: one small
-// file per pair in place.Beside.ResumeDir, naming the session that pair
-// last bound. The credential file itself stays where collab_session_start
-// wrote it, on the server; neither its path nor its token ever reaches the
-// client.
-type resumeIndex struct{ dir string }
-
-func newResumeIndex(databasePath string) (*resumeIndex, error) {
-	if databasePath == backend.MemoryPath {
-		return &resumeIndex{}, nil
-	}
-	b, err := place.BesideDatabase(databasePath)
-	if err != nil {
-		return nil, err
-	}
-	return &resumeIndex{dir: b.ResumeDir()}, nil
-}
-
-// file is the index entry of the pair; the name is a hash, so neither the
-// client name nor the instance id needs to be a safe file name.
-func (x *resumeIndex) file(principal, instance string) string {
-	sum := sha256.Sum256([]byte(principal + "\x00" + instance))
-	return filepath.Join(x.dir, hex.EncodeToString(sum[:16]))
-}
-
-// lookup returns the session the pair last bound, or "".
-func (x *resumeIndex) lookup(principal, instance string) string {
-	if x.dir == "" {
-		return ""
-	}
-	raw, err := os.ReadFile(x.file(principal, instance))
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(raw))
-}
-
-// record remembers that the pair bound sessionID.
-func (x *resumeIndex) record(principal, instance, sessionID string) error {
-	if x.dir == "" {
-		return nil
-	}
-	if err := os.MkdirAll(x.dir, 0o700); err != nil {
-		return fmt.Errorf("create resume index: %w", err)
-	}
-	path := x.file(principal, instance)
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(sessionID+"\n"), 0o600); err != nil {
-		return fmt.Errorf("write resume index: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("replace resume index: %w", err)
-	}
-	return nil
-}
-
-// forget drops the pair's entry when it still names sessionID.
-func (x *resumeIndex) forget(principal, instance, sessionID string) {
-	if x.dir == "" || x.lookup(principal, instance) != sessionID {
-		return
-	}
-	if err := os.Remove(x.file(principal, instance)); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return
-	}
-}
+// The index from (principal, instance) to the session that pair last
+// bound is core/seat.ResumeIndex.

@@ -23,7 +23,7 @@ func handleReportReceipts(ctx context.Context, p *Process, a Args) (any, error) 
 		subjects = append(subjects, store.Subject{Kind: store.SubjectHandoff, ID: id})
 	}
 	if len(subjects) == 0 {
-		if p.binding == nil {
+		if !p.seat.Bound() {
 			return nil, collaberr.New(collaberr.InvalidDeliveryMark, "Name report_ids or handoff_ids, or bind a session to read the receipts of the reports it sent")
 		}
 		limit := int(field.ReceiptLimit.Spec().Default)
@@ -31,7 +31,7 @@ func handleReportReceipts(ctx context.Context, p *Process, a Args) (any, error) 
 			limit = int(*n)
 		}
 		var err error
-		if subjects, err = p.store.SentAddressed(ctx, ws, p.binding.credential().SessionID, limit); err != nil {
+		if subjects, err = p.store.SentAddressed(ctx, ws, p.seat.SessionID(), limit); err != nil {
 			return nil, err
 		}
 	}

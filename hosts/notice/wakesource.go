@@ -10,6 +10,7 @@ import (
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/hostlink"
 	"github.com/agenttool/collab/core/place"
+	"github.com/agenttool/collab/core/seat"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/hosts/claude"
 )
@@ -29,16 +30,11 @@ type wakeSource struct {
 }
 
 // reload re-reads the credential file, which a resuming process rewrites
-// with a new generation and token. It reports whether the credential
-// changed; a missing file (the session ended) is no change.
+// with a new generation and token (core/seat.Reload). It reports whether
+// the credential changed; a missing file (the session ended) is no change.
 func (w *wakeSource) reload() bool {
-	c, err := credfile.Read(w.file)
-	if err != nil {
-		return false
-	}
-	// The cursor the file records is the resuming process's, not ours.
-	changed := c.SessionID != w.cred.SessionID || c.Token != w.cred.Token || c.Generation != w.cred.Generation
-	w.cred = c
+	var changed bool
+	w.cred, changed = seat.Reload(w.file, w.cred)
 	return changed
 }
 
