@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 
 	"github.com/agenttool/collab/hosts/command"
 )
@@ -25,7 +26,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "✖ cannot find this program's own path to start the agents: %v\n", err)
 		return 2
 	}
-	opts := Options{Server: []string{exe}, Keep: *keep}
+	opts := Options{Server: []string{exe}, Keep: *keep, Again: Again(os.Args[0], exe, exec.LookPath, SameFile)}
 	if !*asJSON {
 		opts.Out = stdout
 		opts.Color = command.ColorFor(stdout)
