@@ -1,3 +1,5 @@
+//go:build !collab_noreadahead
+
 package store_test
 
 import (
