@@ -93,12 +93,3 @@ func TestErrorsNameTheRealCause(t *testing.T) {
 		}
 	}
 }
-
-func TestFlagsMayFollowArguments(t *testing.T) {
-	c := newCommand("x", "x ARG [--json]")
-	asJSON := c.flags.Bool("json", false, "")
-	pos, _, done := c.parse([]string{"a", "--json"}, 1, 1, &bytes.Buffer{}, &bytes.Buffer{})
-	if done || !*asJSON || len(pos) != 1 || pos[0] != "a" {
-		t.Errorf("parse(a --json) = %v, json %v, done %v", pos, *asJSON, done)
-	}
-}

@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/agenttool/collab/core/covertest"
+	"github.com/agenttool/collab/hosts/command"
 	"github.com/agenttool/collab/hosts/demo"
+	"github.com/agenttool/collab/hosts/program"
 )
 
 // TestDemoRunsTheWholeScript runs `demo --json --keep DIR` as a real
@@ -69,7 +71,7 @@ func TestDemoNarrates(t *testing.T) {
 		t.Fatalf("demo failed: %v\n%s", err, out)
 	}
 	text := string(out)
-	for _, want := range []string{"refused: ada holds rate-limiter", `["src/api/handlers.go","src/api"]`, "collab tail --db", "collab status --db", "Done in"} {
+	for _, want := range []string{"refused: ada holds rate-limiter", `["src/api/handlers.go","src/api"]`, " tail --db ", " status --db ", "Done in"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("narrative lacks %q:\n%s", want, text)
 		}
@@ -100,12 +102,12 @@ func TestShortNameShowsPeopleHelp(t *testing.T) {
 		argv0 string
 		want  bool
 	}{{"collab", true}, {"/usr/bin/collab", true}, {`C:\x\collab.exe`, true}, {"agenttool-collab-mcp", false}, {"collabx", false}} {
-		if got := invokedAsCollab(tc.argv0); got != tc.want {
-			t.Errorf("invokedAsCollab(%q) = %v", tc.argv0, got)
+		if got := command.NameFor(tc.argv0) == command.ShortName; got != tc.want {
+			t.Errorf("NameFor(%q) is collab = %v", tc.argv0, got)
 		}
 	}
 	var b strings.Builder
-	printPeopleUsage(&b)
+	program.PrintPeopleUsage(&b)
 	for _, cmd := range []string{"demo", "status", "tail", "tasks", "show", "reports", "decisions", "sessions", "post", "decide", "review", "handoff respond", "whoami", "logout"} {
 		if !strings.Contains(b.String(), "collab "+cmd) {
 			t.Errorf("people's help lacks %q", cmd)
@@ -125,5 +127,34 @@ func TestDemoFailsWhenAStepMisbehaves(t *testing.T) {
 	}
 	if tr.OK || len(tr.Steps) == 0 || tr.Steps[len(tr.Steps)-1].OK || !strings.Contains(tr.Steps[len(tr.Steps)-1].Outcome, "session_file_path_required") {
 		t.Fatalf("transcript does not record the refused step: %+v", tr)
+	}
+}
+
+// TestDemoEndsWithCommandsThatWorkAsPrinted runs the two commands the demo
+// suggests, exactly as printed, through a shell: each must succeed and
+// show the kept journal.
+func TestDemoEndsWithCommandsThatWorkAsPrinted(t *testing.T) {
+	keep := filepath.Join(t.TempDir(), "kept demo")
+	cmd := exec.Command(os.Args[0], "demo", "--keep", keep)
+	cmd.Env = inherited(serveEnv + "=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("demo failed: %v\n%s", err, out)
+	}
+	_, tail, ok := strings.Cut(string(out), "Look at it:\n")
+	if !ok {
+		t.Fatalf("the demo suggests no commands:\n%s", out)
+	}
+	lines := strings.Split(strings.TrimSpace(tail), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want two suggested commands, got %q", lines)
+	}
+	for _, line := range lines {
+		sh := exec.Command("sh", "-c", strings.TrimSpace(line))
+		sh.Env = inherited(serveEnv + "=1")
+		got, err := sh.CombinedOutput()
+		if err != nil || !strings.Contains(string(got), "rate-limiter") {
+			t.Errorf("%s: %v\n%s", line, err, got)
+		}
 	}
 }

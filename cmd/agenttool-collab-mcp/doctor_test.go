@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agenttool/collab/hosts/plugin"
+	"github.com/agenttool/collab/hosts/program"
 )
 
 func TestDoctorJSONReportsTheDatabaseAndExitsCleanly(t *testing.T) {
@@ -56,7 +57,7 @@ func TestDoctorRejectsStrayArguments(t *testing.T) {
 // Codex, which passes only what the manifest lists.
 func TestDocumentedVariablesAreForwardedByCodex(t *testing.T) {
 	var usage bytes.Buffer
-	printUsage(&usage)
+	program.PrintUsage(&usage)
 	_, env, ok := strings.Cut(usage.String(), "Environment:")
 	if !ok {
 		t.Fatal("the usage text has no Environment section")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -11,7 +12,10 @@ import (
 	"testing"
 
 	"github.com/agenttool/collab/core/covertest"
+	"github.com/agenttool/collab/hosts/command"
 	"github.com/agenttool/collab/hosts/mcp/mcptest"
+	"github.com/agenttool/collab/hosts/profile"
+	"github.com/agenttool/collab/hosts/program"
 )
 
 // serveEnv makes the test binary act as the server: TestMain runs the
@@ -26,11 +30,17 @@ func TestMain(m *testing.M) {
 	if os.Getenv(serveEnv) == "1" {
 		// As main does: SIGINT/SIGTERM cancel the context (serve drains).
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		code := profiled(os.Getenv, os.Stderr, func() int { return run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr) })
+		code := profile.Run(os.Getenv, os.Stderr, func() int { return run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr) })
 		stop()
 		os.Exit(code)
 	}
 	os.Exit(m.Run())
+}
+
+// run is the binary's dispatch in process, as main calls it after the
+// collab-without-arguments check.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return program.Run(ctx, version, args, command.IO{Stdin: stdin, Stdout: stdout, Stderr: stderr})
 }
 
 // sandbox is one isolated machine state: a home, a data dir and a database.

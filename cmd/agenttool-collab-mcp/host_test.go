@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,8 +11,14 @@ import (
 	"testing"
 
 	"github.com/agenttool/collab/core/place"
+	"github.com/agenttool/collab/hosts/buildinfo"
 	"github.com/agenttool/collab/hosts/setup"
 )
+
+// hostCommand runs `host ARGS...` for env as the binary does.
+func hostCommand(env setup.Env, args []string, stdout, stderr io.Writer) int {
+	return setup.Command(env, buildinfo.Version(version), args, stdout, stderr)
+}
 
 func testHostEnv(vars map[string]string, home string) setup.Env {
 	withHome := map[string]string{place.HomeVar(runtime.GOOS): home}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenttool/collab/hosts/buildinfo"
 	"github.com/agenttool/collab/hosts/mcp/mcptest"
 )
 
@@ -161,7 +162,7 @@ func TestCommandLineBasics(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--version"}, 0, "agenttool-collab-mcp " + appVersion()},
+		{[]string{"--version"}, 0, "agenttool-collab-mcp " + buildinfo.Version(version)},
 		{[]string{"--help"}, 0, "serve MCP over stdio"},
 		{[]string{"frobnicate"}, 2, "unknown command"},
 	} {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/agenttool/collab/hosts/profile"
 )
 
 // TestProfilingSwitchWritesCPUAndAllocationProfiles runs a real server
@@ -21,7 +23,7 @@ func TestProfilingSwitchWritesCPUAndAllocationProfiles(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(prefix), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	c := s.start(pprofEnv + "=" + prefix)
+	c := s.start(profile.Env + "=" + prefix)
 	pid := c.Pid()
 	if _, err := c.ListTools(); err != nil {
 		t.Fatal(err)
@@ -51,14 +53,14 @@ func TestProfilingSwitchWritesCPUAndAllocationProfiles(t *testing.T) {
 // before any work is done.
 func TestProfilingSwitchOffByDefault(t *testing.T) {
 	ran := false
-	if code := profiled(func(string) string { return "" }, io.Discard, func() int { ran = true; return 7 }); code != 7 || !ran {
+	if code := profile.Run(func(string) string { return "" }, io.Discard, func() int { ran = true; return 7 }); code != 7 || !ran {
 		t.Fatalf("profiling off: code %d, ran %v", code, ran)
 	}
 	missing := filepath.Join(t.TempDir(), "no", "such", "dir", "p")
 	var stderr bytes.Buffer
 	ran = false
-	code := profiled(func(string) string { return missing }, &stderr, func() int { ran = true; return 0 })
-	if code != 1 || ran || !bytes.Contains(stderr.Bytes(), []byte(pprofEnv)) {
+	code := profile.Run(func(string) string { return missing }, &stderr, func() int { ran = true; return 0 })
+	if code != 1 || ran || !bytes.Contains(stderr.Bytes(), []byte(profile.Env)) {
 		t.Fatalf("unwritable prefix: code %d, ran %v, stderr %q", code, ran, stderr.String())
 	}
 }

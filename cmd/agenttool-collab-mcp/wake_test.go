@@ -15,6 +15,7 @@ import (
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/hosts/mcp/mcptest"
+	"github.com/agenttool/collab/hosts/notice"
 )
 
 // wakeDeadline bounds each wait in the wake tests. The goal is 1 s from
@@ -151,7 +152,7 @@ func TestWatchAndPeekSeeAHandoffWithoutMovingTheCursor(t *testing.T) {
 		Unread int64          `json:"unread_events"`
 		Counts map[string]int `json:"counts"`
 	}
-	if code != peekNew || json.Unmarshal([]byte(out), &sum) != nil || sum.Counts["handoff_offered"] != 1 || sum.Unread == 0 {
+	if code != notice.PeekNew || json.Unmarshal([]byte(out), &sum) != nil || sum.Counts["handoff_offered"] != 1 || sum.Unread == 0 {
 		t.Fatalf("peek after the offer: exit %d, %q %q", code, out, errs)
 	}
 	if strings.Contains(out+errs, w.bobFile) {

@@ -5,10 +5,12 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/agenttool/collab/core/place"
 )
 
 func TestWebCommandFlagsAndRefusals(t *testing.T) {
-	t.Setenv(webTokenEnv, "")
+	t.Setenv(place.EnvWebToken, "")
 	cases := []struct {
 		name   string
 		args   []string
@@ -17,7 +19,7 @@ func TestWebCommandFlagsAndRefusals(t *testing.T) {
 	}{
 		{"unknown flag exits 2", []string{"web", "--bogus"}, 2, "usage:"},
 		{"non-loopback bind without the flag is refused", []string{"web", "--addr", "0.0.0.0:0"}, 2, "refusing to listen on 0.0.0.0:0"},
-		{"non-loopback bind without a token is refused", []string{"web", "--addr", "0.0.0.0:0", "--allow-remote"}, 2, webTokenEnv},
+		{"non-loopback bind without a token is refused", []string{"web", "--addr", "0.0.0.0:0", "--allow-remote"}, 2, place.EnvWebToken},
 		{"every interface counts as non-loopback", []string{"web", "--addr", ":0", "--allow-remote"}, 2, "refusing"},
 		{"a malformed address is refused", []string{"web", "--addr", "nowhere"}, 2, "--addr"},
 	}

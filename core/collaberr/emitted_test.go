@@ -2,8 +2,10 @@ package collaberr_test
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -12,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/field"
 )
 
 // sourceFile is one parsed non-test Go file of the module.
@@ -64,7 +67,42 @@ func parseTree(t *testing.T, fset *token.FileSet, root string) []sourceFile {
 	return out
 }
 
-const collaberrPath = "github.com/agenttool/collab/core/collaberr"
+const (
+	collaberrPath = "github.com/agenttool/collab/core/collaberr"
+	fieldPath     = "github.com/agenttool/collab/core/field"
+)
+
+// isFieldType reports whether expr names field.Field in file f.
+func (f sourceFile) isFieldType(expr ast.Expr) bool {
+	sel, ok := expr.(*ast.SelectorExpr)
+	return ok && f.imports[identName(sel.X)] == fieldPath && sel.Sel.Name == "Field"
+}
+
+// fieldRows maps the name of each constant of package field to its row,
+// by type-checking that package's files (it imports nothing, so no
+// importer is needed).
+func fieldRows(t *testing.T, fset *token.FileSet, files []sourceFile) map[string]field.Field {
+	t.Helper()
+	var asts []*ast.File
+	for _, f := range files {
+		if f.dir == "core/field" {
+			asts = append(asts, f.ast)
+		}
+	}
+	pkg, err := new(types.Config).Check(fieldPath, fset, asts, nil)
+	if err != nil {
+		t.Fatalf("type-check core/field: %v", err)
+	}
+	rows := map[string]field.Field{}
+	for _, name := range pkg.Scope().Names() {
+		if c, ok := pkg.Scope().Lookup(name).(*types.Const); ok && c.Type().String() == fieldPath+".Field" {
+			if v, exact := constant.Uint64Val(c.Val()); exact {
+				rows[name] = field.Field(v)
+			}
+		}
+	}
+	return rows
+}
 
 // isCodeType reports whether expr names collaberr.Code in file f.
 func (f sourceFile) isCodeType(expr ast.Expr) bool {
@@ -145,6 +183,8 @@ func TestEveryEmittedCodeIsRegistered(t *testing.T) {
 	// Which parameters take a code, and which take a field name.
 	codeParams := map[string][]int{}
 	fieldParams := map[string][]int{}
+	rowParams := map[string][]int{} // normalize functions taking a row of the field table
+	rows := fieldRows(t, fset, files)
 	for _, f := range files {
 		dirPath := module + "/" + f.dir
 		for _, d := range f.ast.Decls {
@@ -161,6 +201,8 @@ func TestEveryEmittedCodeIsRegistered(t *testing.T) {
 						codeParams[funcKey(dirPath, fn)] = append(codeParams[funcKey(dirPath, fn)], i)
 					case isStringType(field.Type) && len(field.Names) > 0 && field.Names[j].Name == "field":
 						fieldParams[funcKey(dirPath, fn)] = append(fieldParams[funcKey(dirPath, fn)], i)
+					case f.dir == "core/normalize" && f.isFieldType(field.Type):
+						rowParams[funcKey(dirPath, fn)] = append(rowParams[funcKey(dirPath, fn)], i)
 					}
 					i++
 				}
@@ -184,6 +226,27 @@ func TestEveryEmittedCodeIsRegistered(t *testing.T) {
 			codeSites++
 			if lit, ok := stringLiteral(expr); ok {
 				fail(lit.Pos(), "%s is the string literal %s; use a collaberr constant (registered in core/collaberr/registry.go)", what, lit.Value)
+			}
+		}
+		// checkRow checks a row of the field table handed to normalize:
+		// its name chooses the invalid_<name> code of the refusal.
+		checkRow := func(f sourceFile, arg ast.Expr, key string) {
+			sel, ok := arg.(*ast.SelectorExpr)
+			named := ok && f.imports[identName(sel.X)] == fieldPath
+			if !named && f.dir == "core/normalize" {
+				return // normalize handing on a row it was given; the lists' entries are checked below
+			}
+			if !named {
+				fail(arg.Pos(), "the field passed to %s is not a row of the field table named as field.<Row>", key)
+				return
+			}
+			row, ok := rows[sel.Sel.Name]
+			if !ok {
+				fail(arg.Pos(), "field.%s passed to %s is not a constant of package field", sel.Sel.Name, key)
+				return
+			}
+			if code := collaberr.Invalid(row.Spec().Name); !registered[string(code)] {
+				fail(arg.Pos(), "field.%s passed to %s refuses with %s, which is not registered", sel.Sel.Name, key, code)
 			}
 		}
 		var results []*ast.FieldList
@@ -213,6 +276,22 @@ func TestEveryEmittedCodeIsRegistered(t *testing.T) {
 					field, _ := strconv.Unquote(lit.Value)
 					if code := collaberr.Invalid(field); !registered[string(code)] {
 						fail(lit.Pos(), "field %q passed to %s refuses with %s, which is not registered", field, key, code)
+					}
+				}
+				for _, i := range rowParams[key] {
+					if i < len(x.Args) {
+						fieldSites++
+						checkRow(f, x.Args[i], key)
+					}
+				}
+			case *ast.SelectorExpr:
+				// normalize and scope refuse a bad entry of a list row they
+				// read with the name of its entry row.
+				row, ok := rows[x.Sel.Name]
+				if ok && f.imports[identName(x.X)] == fieldPath && (f.dir == "core/normalize" || f.dir == "core/scope") && row.Spec().Kind == field.List {
+					fieldSites++
+					if code := collaberr.Invalid(row.Spec().Item.Spec().Name); !registered[string(code)] {
+						fail(x.Pos(), "an entry of field.%s refuses with %s, which is not registered", x.Sel.Name, code)
 					}
 				}
 			case *ast.ValueSpec:

@@ -1,5 +1,11 @@
 package collaberr
 
+import (
+	"strconv"
+
+	"github.com/agenttool/collab/core/field"
+)
+
 // Entry documents one refusal code: when collab refuses with it and what
 // the caller should do next. docs/errors.md is generated from Registry.
 type Entry struct {
@@ -90,51 +96,53 @@ func input() []Entry {
 // a NUL, is not valid Unicode, or (for ids) uses characters outside
 // letters, digits, `.`, `_`, `:` and `-`.
 func fields() []Entry {
-	text := func(c Code, field, limit string) Entry {
+	limitOf := func(f field.Field) string { return strconv.FormatInt(f.Spec().Max, 10) + " characters" }
+	textWith := func(c Code, f field.Field, limit string) Entry {
 		return Entry{Code: c, Area: AreaInput,
-			When: "`" + field + "` is empty, longer than " + limit + ", holds a NUL or is not valid Unicode text.",
+			When: "`" + f.Spec().Name + "` is empty, longer than " + limit + ", holds a NUL or is not valid Unicode text.",
 			Do:   "Send non-empty, well-formed text within the limit; the message names the problem."}
 	}
-	id := func(c Code, field string) Entry {
+	text := func(c Code, f field.Field) Entry { return textWith(c, f, limitOf(f)) }
+	id := func(c Code, f field.Field) Entry {
 		return Entry{Code: c, Area: AreaInput,
-			When: "`" + field + "` is empty, longer than 200 characters, or uses characters other than letters, digits, `.`, `_`, `:` and `-` (or does not start with a letter or digit).",
+			When: "`" + f.Spec().Name + "` is empty, longer than " + strconv.Itoa(field.MaxID) + " characters, or uses characters other than letters, digits, `.`, `_`, `:` and `-` (or does not start with a letter or digit).",
 			Do:   "Send the id exactly as collab returned it."}
 	}
 	return []Entry{
-		text(InvalidActor, "actor", "200 characters (also `actor_label`)"),
-		text(InvalidAuthorityBasis, "authority_basis", "2000 characters"),
-		text(InvalidAuthorityScope, "authority_scope", "1000 characters"),
-		text(InvalidBlocker, "blocker", "2000 characters"),
-		text(InvalidBody, "body", "9000 characters"),
-		id(InvalidClientInstanceID, "client_instance_id"),
-		text(InvalidConfidenceBasis, "confidence_basis", "2000 characters"),
-		text(InvalidDecision, "decision", "4000 characters"),
-		text(InvalidDescription, "description", "8000 characters"),
-		id(InvalidHandoffID, "handoff_id"),
-		text(InvalidLabel, "label", "300 characters"),
-		id(InvalidLeaseID, "lease_id"),
-		text(InvalidLimits, "limits", "2000 characters"),
-		text(InvalidMediaType, "media_type", "200 characters"),
-		text(InvalidMessage, "message", "2000 characters"),
-		text(InvalidModelLabel, "model_label", "200 characters"),
-		text(InvalidName, "name", "200 characters"),
-		text(InvalidNote, "note", "2000 characters"),
-		id(InvalidParentSessionID, "parent_session_id"),
-		text(InvalidProviderLabel, "provider_label", "100 characters"),
-		text(InvalidRationale, "rationale", "4000 characters"),
-		text(InvalidReason, "reason", "2000 characters"),
-		text(InvalidRecoveryNote, "recovery_note", "4000 characters"),
-		text(InvalidRole, "role", "200 characters"),
-		id(InvalidSessionID, "session_id"),
-		text(InvalidSummary, "summary", "2000 characters (release) or 4000 (complete, review, handoff)"),
-		id(InvalidTargetReportID, "target_report_id"),
-		id(InvalidTaskID, "task_id"),
-		text(InvalidTitle, "title", "300 characters"),
+		textWith(InvalidActor, field.Actor, limitOf(field.Actor)+" (also `actor_label`)"),
+		text(InvalidAuthorityBasis, field.AuthorityBasis),
+		text(InvalidAuthorityScope, field.AuthorityScope),
+		text(InvalidBlocker, field.Blocker),
+		text(InvalidBody, field.Body),
+		id(InvalidClientInstanceID, field.ClientInstanceID),
+		text(InvalidConfidenceBasis, field.ConfidenceBasis),
+		text(InvalidDecision, field.Decision),
+		text(InvalidDescription, field.Description),
+		id(InvalidHandoffID, field.HandoffID),
+		text(InvalidLabel, field.Label),
+		id(InvalidLeaseID, field.LeaseID),
+		text(InvalidLimits, field.Limits),
+		text(InvalidMediaType, field.MediaType),
+		text(InvalidMessage, field.Message),
+		text(InvalidModelLabel, field.ModelLabel),
+		text(InvalidName, field.WorkspaceName),
+		text(InvalidNote, field.UnblockNote),
+		id(InvalidParentSessionID, field.ParentSessionID),
+		text(InvalidProviderLabel, field.ProviderLabel),
+		text(InvalidRationale, field.Rationale),
+		text(InvalidReason, field.ResetReason),
+		text(InvalidRecoveryNote, field.RecoveryNote),
+		text(InvalidRole, field.Role),
+		id(InvalidSessionID, field.SessionID),
+		textWith(InvalidSummary, field.Summary, limitOf(field.ReleaseSummary)+" (release) or "+strconv.FormatInt(field.Summary.Spec().Max, 10)+" (complete, review, handoff)"),
+		id(InvalidTargetReportID, field.TargetReportID),
+		id(InvalidTaskID, field.TaskID),
+		text(InvalidTitle, field.Title),
 		{Code: InvalidToActor, Area: AreaInput, When: "A legacy-mode handoff names no `to_actor`, or an invalid one.", Do: "Name the actor label the offer is for."},
 		{Code: InvalidToSessionID, Area: AreaInput, When: "A session handoff names no `to_session_id`, or an invalid one.", Do: "Name the session the offer is for (see collab_next or collab_workspace_status)."},
-		text(InvalidTopic, "topic", "500 characters"),
-		text(InvalidURI, "uri", "2000 characters"),
-		id(InvalidWorkspaceID, "workspace_id"),
+		text(InvalidTopic, field.Topic),
+		text(InvalidURI, field.URI),
+		id(InvalidWorkspaceID, field.WorkspaceID),
 	}
 }
 

@@ -1,27 +1,37 @@
 package normalize
 
-import "github.com/agenttool/collab/core/collaberr"
+import (
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/field"
+)
 
-// SHA256 returns v lower-cased (LowerJS) when the result is exactly 64
-// hexadecimal digits; otherwise it refuses with invalid_sha256. The value is
-// not trimmed.
+// SHA256 returns v lower-cased (LowerJS) when the result is exactly the
+// number of hexadecimal digits field.SHA256 states (64); otherwise it
+// refuses with invalid_sha256. The value is not trimmed.
 func SHA256(v string) (string, error) {
-	h := LowerJS(v)
-	if len(h) != 64 || !isLowerHex(h) {
-		return "", collaberr.New(collaberr.InvalidSHA256, "sha256 must be exactly 64 hexadecimal digits")
+	h, s := LowerJS(v), field.SHA256.Spec()
+	if !hexDigits(h, s) {
+		return "", collaberr.Newf(collaberr.InvalidSHA256, "sha256 must be exactly %d hexadecimal digits", s.Max)
 	}
 	return h, nil
 }
 
-// GitObjectID returns v lower-cased (LowerJS) when the result is 40 to 64
-// hexadecimal digits (SHA-1 or SHA-256 object names); otherwise it refuses
-// with invalid_git_object_id. The value is not trimmed.
+// GitObjectID returns v lower-cased (LowerJS) when the result is as many
+// hexadecimal digits as field.ExpectedBaseSHA allows (40 to 64: SHA-1 or
+// SHA-256 object names); otherwise it refuses with invalid_git_object_id.
+// The value is not trimmed.
 func GitObjectID(v string) (string, error) {
-	h := LowerJS(v)
-	if len(h) < 40 || len(h) > 64 || !isLowerHex(h) {
-		return "", collaberr.New(collaberr.InvalidGitObjectID, "A Git object ID must be 40 to 64 hexadecimal digits")
+	h, s := LowerJS(v), field.ExpectedBaseSHA.Spec()
+	if !hexDigits(h, s) {
+		return "", collaberr.Newf(collaberr.InvalidGitObjectID, "A Git object ID must be %d to %d hexadecimal digits", s.Min, s.Max)
 	}
 	return h, nil
+}
+
+// hexDigits reports whether h is lower-case hexadecimal of a length in
+// s.Min..s.Max.
+func hexDigits(h string, s field.Spec) bool {
+	return int64(len(h)) >= s.Min && int64(len(h)) <= s.Max && isLowerHex(h)
 }
 
 // isLowerHex reports whether s holds only the bytes 0-9 and a-f.

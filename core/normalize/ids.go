@@ -1,10 +1,13 @@
 package normalize
 
-import "github.com/agenttool/collab/core/collaberr"
+import (
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/field"
+)
 
 // ID returns the trimmed identifier v for field, refusing with
-// invalid_<field> unless CleanText accepts it (MaxIDLength) and it matches
-// ^[A-Za-z0-9][A-Za-z0-9._:-]*$.
+// invalid_<field> unless CleanText accepts it (MaxIDLength) and it meets
+// the identifier rule (field.MatchesID).
 func ID(v, field string) (string, error) {
 	id, err := CleanText(v, field, MaxIDLength)
 	if err != nil {
@@ -15,15 +18,6 @@ func ID(v, field string) (string, error) {
 			"%s may use only ASCII letters, digits, '.', '_', ':' and '-', and must start with a letter or digit", field)
 	}
 	return id, nil
-}
-
-// IsID reports whether v is already an identifier as ID returns it:
-// accepted, and nothing trimmed. It is for callers that refuse with a code
-// of their own rather than invalid_<field>.
-func IsID(v string) bool {
-	// isIDText admits ASCII only, so bytes and UTF-16 units agree and
-	// nothing CleanText would trim or refuse can pass it.
-	return len(v) <= MaxIDLength && isIDText(v)
 }
 
 // IdempotencyKey returns the trimmed idempotency key, under the same rules
@@ -47,32 +41,10 @@ func Actor(v string) (string, error) {
 	return CleanText(v, "actor", MaxIDLength)
 }
 
-// isIDText reports whether s matches ^[A-Za-z0-9][A-Za-z0-9._:-]*$.
-func isIDText(s string) bool {
-	return matchesToken(s, isASCIIAlnum)
-}
+// isIDText reports whether s meets the identifier rule, whatever its
+// length (field.MatchesID).
+func isIDText(s string) bool { return field.MatchesID(s) }
 
-// isSymbolic reports whether s matches ^[a-z0-9][a-z0-9._:-]*$.
-func isSymbolic(s string) bool {
-	return matchesToken(s, func(c byte) bool { return ('a' <= c && c <= 'z') || ('0' <= c && c <= '9') })
-}
-
-// matchesToken reports whether s is one or more bytes, all accepted by
-// alnum or one of ". _ : -", the first accepted by alnum.
-func matchesToken(s string, alnum func(byte) bool) bool {
-	if s == "" || !alnum(s[0]) {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		switch c := s[i]; {
-		case alnum(c), c == '.', c == '_', c == ':', c == '-':
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-func isASCIIAlnum(c byte) bool {
-	return ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
-}
+// isSymbolic reports whether s meets the rule's lower-case form
+// (field.MatchesSymbol).
+func isSymbolic(s string) bool { return field.MatchesSymbol(s) }

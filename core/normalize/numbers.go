@@ -1,37 +1,41 @@
 package normalize
 
-import "github.com/agenttool/collab/core/collaberr"
+import (
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/field"
+)
 
-// ExpectedVersion accepts a row version the caller last saw: 1 or more.
-// Anything else is refused with invalid_expected_version.
+// ExpectedVersion accepts a row version the caller last saw: at least
+// field.ExpectedVersion's Min (1). Anything else is refused with
+// invalid_expected_version.
 func ExpectedVersion(v int64) (int64, error) {
-	if v < 1 {
+	if least := field.ExpectedVersion.Spec().Min; v < least {
 		return 0, collaberr.Newf(collaberr.InvalidExpectedVersion,
-			"expected_version must be a whole number of at least 1 (the version you last read); got %d", v)
+			"expected_version must be a whole number of at least %d (the version you last read); got %d", least, v)
 	}
 	return v, nil
 }
 
-// TTL returns the lease or handoff lifetime in seconds: DefaultTTL when v
-// is nil, otherwise *v when it lies in MinTTL..MaxTTL; anything else is
-// refused with invalid_ttl.
+// TTL returns the lease or handoff lifetime in seconds: field.LeaseTTL's
+// Default when v is nil, otherwise *v when it lies in its Min..Max;
+// anything else is refused with invalid_ttl.
 func TTL(v *int64) (int64, error) {
-	return ttlInRange(v, DefaultTTL, collaberr.InvalidTTL)
+	return ttlInRange(v, field.LeaseTTL.Spec(), collaberr.InvalidTTL)
 }
 
-// PresenceTTL returns the presence lifetime in seconds: DefaultPresenceTTL
-// when v is nil, otherwise *v when it lies in MinTTL..MaxTTL; anything else
-// is refused with invalid_presence_ttl.
+// PresenceTTL returns the presence lifetime in seconds: field.PresenceTTL's
+// Default when v is nil, otherwise *v when it lies in its Min..Max;
+// anything else is refused with invalid_presence_ttl.
 func PresenceTTL(v *int64) (int64, error) {
-	return ttlInRange(v, DefaultPresenceTTL, collaberr.InvalidPresenceTTL)
+	return ttlInRange(v, field.PresenceTTL.Spec(), collaberr.InvalidPresenceTTL)
 }
 
-func ttlInRange(v *int64, fallback int64, code collaberr.Code) (int64, error) {
+func ttlInRange(v *int64, s field.Spec, code collaberr.Code) (int64, error) {
 	if v == nil {
-		return fallback, nil
+		return s.Default, nil
 	}
-	if *v < MinTTL || *v > MaxTTL {
-		return 0, collaberr.Newf(code, "ttl_seconds must be a whole number of seconds from %d to %d; got %d", MinTTL, MaxTTL, *v)
+	if *v < s.Min || *v > s.Max {
+		return 0, collaberr.Newf(code, "%s must be a whole number of seconds from %d to %d; got %d", s.Name, s.Min, s.Max, *v)
 	}
 	return *v, nil
 }

@@ -1,9 +1,12 @@
 package normalize
 
-import "github.com/agenttool/collab/core/collaberr"
+import (
+	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/field"
+)
 
 // RuntimeKind returns the trimmed, lower-cased runtime kind. It refuses with
-// invalid_runtime_kind unless CleanText accepts it (MaxRuntimeKind) and,
+// invalid_runtime_kind unless CleanText accepts it (field.RuntimeKind) and,
 // after LowerJS, it matches ^[a-z0-9][a-z0-9._:-]*$.
 //
 // Lower-casing is JavaScript's, not Go's: "İ" becomes "i" + U+0307 and is
@@ -11,7 +14,7 @@ import "github.com/agenttool/collab/core/collaberr"
 // plain "i". The Kelvin sign U+212A lowers to ASCII "k" under both and is
 // accepted.
 func RuntimeKind(v string) (string, error) {
-	text, err := CleanText(v, "runtime_kind", MaxRuntimeKind)
+	text, err := Text(v, field.RuntimeKind)
 	if err != nil {
 		return "", err
 	}
@@ -24,18 +27,19 @@ func RuntimeKind(v string) (string, error) {
 }
 
 // Capabilities returns the declared capabilities lower-cased, sorted by
-// UTF-16 code units and without duplicates (never nil). More than
-// MaxCapabilities entries is invalid_declared_capabilities; an entry that
-// CleanText refuses (MaxCapabilityLength) or that is not symbolic after
-// LowerJS is invalid_declared_capability.
+// UTF-16 code units and without duplicates (never nil). More entries than
+// field.DeclaredCapabilities allows is invalid_declared_capabilities; an
+// entry that Text refuses (field.DeclaredCapability) or that is not
+// symbolic after LowerJS is invalid_declared_capability.
 func Capabilities(v []string) ([]string, error) {
-	if len(v) > MaxCapabilities {
+	list := field.DeclaredCapabilities.Spec()
+	if len(v) > list.Limit() {
 		return nil, collaberr.Newf(collaberr.InvalidDeclaredCapabilities,
-			"A session may declare at most %d capabilities; got %d", MaxCapabilities, len(v))
+			"A session may declare at most %d capabilities; got %d", list.Max, len(v))
 	}
 	out := make([]string, 0, len(v))
 	for _, raw := range v {
-		text, err := CleanText(raw, "declared_capability", MaxCapabilityLength)
+		text, err := Text(raw, list.Item)
 		if err != nil {
 			return nil, err
 		}

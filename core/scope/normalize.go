@@ -5,38 +5,37 @@ import (
 	"unicode/utf8"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/field"
 	"github.com/agenttool/collab/core/normalize"
 )
 
-// Limits on a task's path scopes (docs/contract.md#path-scopes); lengths are
-// UTF-16 code units of the scopes as given.
-const (
-	MaxScopes         = 128
-	MaxScopeLength    = 500
-	MaxCombinedLength = 16000
-)
+// MaxCombinedLength bounds the UTF-16 code units of a task's path scopes
+// together, as given (docs/contract.md#path-scopes). How many scopes a
+// task may declare and how long each may be are in the field table
+// (field.PathScopes, field.PathScope); this sum is the store's alone.
+const MaxCombinedLength = 16000
 
 // Normalize validates a task's raw path scopes and returns them normalised,
 // de-duplicated and sorted by UTF-16 code units (never nil). Each scope is
-// taken as given (no trimming): it must be non-empty, at most MaxScopeLength
-// long, free of NUL and "\", and not start with "/"; then one leading "./"
+// taken as given (no trimming): it must be non-empty, at most
+// field.PathScope's Max long, free of NUL and "\", and not start with "/"; then one leading "./"
 // is removed, the rest is normalised like Node's path.posix.normalize and
 // one trailing "/" is removed. A result that names the repository root or
 // leaves it ("", ".", "..", "../…") is refused.
 //
 // Scopes are checked one at a time in order, so the first bad scope decides
 // the refusal: invalid_path_scope with detail "scope" (the scope as given)
-// for a malformed or root/parent scope, invalid_path_scopes for more than
-// MaxScopes scopes or once the running total of raw lengths passes
+// for a malformed or root/parent scope, invalid_path_scopes for more scopes
+// than field.PathScopes allows or once the running total of raw lengths passes
 // MaxCombinedLength.
 //
 // One consequence of removing "./" before normalising is kept on purpose,
 // because the contract prescribes that order: ".//a" becomes "/a", a scope
 // with a leading "/" that Normalize would refuse if it were given directly.
 func Normalize(raw []string) ([]string, error) {
-	if len(raw) > MaxScopes {
+	if list := field.PathScopes.Spec(); len(raw) > list.Limit() {
 		return nil, collaberr.Newf(collaberr.InvalidPathScopes,
-			"A task may declare at most %d path scopes; got %d", MaxScopes, len(raw))
+			"A task may declare at most %d path scopes; got %d", list.Max, len(raw))
 	}
 	out := make([]string, 0, len(raw))
 	total := 0
@@ -60,9 +59,10 @@ func Normalize(raw []string) ([]string, error) {
 
 // checkShape refuses a scope that cannot be a repository-relative POSIX path.
 func checkShape(scope string) error {
+	longest := field.PathScope.Spec().Max
 	ok := scope != "" &&
 		utf8.ValidString(scope) &&
-		normalize.Length(scope) <= MaxScopeLength &&
+		int64(normalize.Length(scope)) <= longest &&
 		!strings.ContainsAny(scope, "\x00\\") &&
 		scope[0] != '/'
 	if ok {
@@ -70,7 +70,7 @@ func checkShape(scope string) error {
 	}
 	return collaberr.Newf(collaberr.InvalidPathScope,
 		"Each path scope must be a non-empty path relative to the repository root, using '/' separators, with no backslash or NUL, valid UTF-8 and at most %d characters",
-		MaxScopeLength).With("scope", scope)
+		longest).With("scope", scope)
 }
 
 // normalizeOne applies the normalisation steps to a scope that passed

@@ -5,6 +5,7 @@ import (
 
 	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/field"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 )
@@ -31,7 +32,7 @@ func normalizeArtifact(in ArtifactInput) (artifactFields, error) {
 		return f, collaberr.New(collaberr.InvalidArtifactKind, "kind must be file, commit, test, data, url or other")
 	}
 	var err error
-	if f.uri, err = normalize.CleanText(in.URI, "uri", 2000); err != nil {
+	if f.uri, err = normalize.Text(in.URI, field.URI); err != nil {
 		return f, err
 	}
 	if in.SHA256 != nil {
@@ -41,10 +42,10 @@ func normalizeArtifact(in ArtifactInput) (artifactFields, error) {
 		}
 		f.sha = &sha
 	}
-	if f.mediaType, err = normalize.OptionalText(in.MediaType, "media_type", 200); err != nil {
+	if f.mediaType, err = normalize.Optional(in.MediaType, field.MediaType); err != nil {
 		return f, err
 	}
-	f.label, err = normalize.OptionalText(in.Label, "label", 300)
+	f.label, err = normalize.Optional(in.Label, field.Label)
 	return f, err
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/field"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 )
@@ -65,7 +66,7 @@ type ResetCursorInput struct {
 // backwards included, records who did it and why, and clears a pending
 // cursor recovery. It returns the session as it is now, also on a replay.
 func (s *Store) ResetCursor(ctx context.Context, cred Credential, in ResetCursorInput) (CoordinationSession, error) {
-	reason, err := normalize.CleanText(in.Reason, "reason", 2000)
+	reason, err := normalize.Text(in.Reason, field.ResetReason)
 	if err != nil {
 		return CoordinationSession{}, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/agenttool/collab/core/answer"
+	"github.com/agenttool/collab/core/field"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 )
@@ -37,13 +38,13 @@ func normalizeDecision(in RecordDecisionInput) (decisionFields, error) {
 	if f.key, err = normalize.IdempotencyKey(in.IdempotencyKey); err != nil {
 		return f, err
 	}
-	if f.topic, err = normalize.CleanText(in.Topic, "topic", 500); err != nil {
+	if f.topic, err = normalize.Text(in.Topic, field.Topic); err != nil {
 		return f, err
 	}
-	if f.decision, err = normalize.CleanText(in.Decision, "decision", 4000); err != nil {
+	if f.decision, err = normalize.Text(in.Decision, field.Decision); err != nil {
 		return f, err
 	}
-	f.rationale, err = normalize.OptionalText(in.Rationale, "rationale", 4000)
+	f.rationale, err = normalize.Optional(in.Rationale, field.Rationale)
 	return f, err
 }
 

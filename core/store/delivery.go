@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/field"
 	"github.com/agenttool/collab/core/normalize"
 )
 
@@ -32,9 +33,6 @@ const (
 	SubjectReport  = "report"
 	SubjectHandoff = "handoff"
 )
-
-// maxMarkNote bounds a mark's note, like the other free-text fields.
-const maxMarkNote = 2000
 
 // Subject names one report or handoff.
 type Subject struct {
@@ -110,7 +108,7 @@ func (s *Store) MarkDelivery(ctx context.Context, cred Credential, sub Subject, 
 		return DeliveryMark{}, err
 	}
 	if note != nil {
-		clean, err := normalize.CleanText(*note, "note", maxMarkNote)
+		clean, err := normalize.Text(*note, field.MarkNote)
 		if err != nil {
 			return DeliveryMark{}, err
 		}
@@ -166,7 +164,7 @@ func checkSubjects(subjects []Subject) error {
 		if sub.Kind != SubjectReport && sub.Kind != SubjectHandoff {
 			return collaberr.New(collaberr.InvalidDeliveryMark, "A receipt is about a report or a handoff")
 		}
-		if !normalize.IsID(sub.ID) {
+		if !field.IsID(sub.ID) {
 			return collaberr.Newf(collaberr.InvalidDeliveryMark, "The %s id is not a valid id", sub.Kind)
 		}
 	}

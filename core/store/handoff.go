@@ -5,6 +5,7 @@ import (
 
 	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/field"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 )
@@ -46,7 +47,7 @@ func (s *Store) OfferHandoff(ctx context.Context, who Actor, in OfferInput) (*an
 	if err != nil {
 		return nil, err
 	}
-	summary, err := normalize.CleanText(in.Summary, "summary", 4000)
+	summary, err := normalize.Text(in.Summary, field.Summary)
 	if err != nil {
 		return nil, err
 	}

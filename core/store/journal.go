@@ -49,13 +49,11 @@ func (s *Store) appendEvent(ctx context.Context, tx Journal, workspaceID string,
 }
 
 // VerifyJournal recomputes the full chain of one workspace from genesis,
-// reading the head and every event from one snapshot.
+// reading the head and every event from one snapshot: VerifyWithProgress
+// reporting no progress, so that the engine may offer the journal in
+// ranges read at the same time.
 func (s *Store) VerifyJournal(ctx context.Context, workspaceID string) (bool, error) {
-	ok, found, err := s.engine().VerifyChain(ctx, workspaceID)
-	if err == nil && !found {
-		return false, workspaceNotFound(workspaceID)
-	}
-	return ok, err
+	return s.VerifyWithProgress(ctx, workspaceID, nil)
 }
 
 func workspaceNotFound(id string) error {

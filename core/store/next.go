@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/field"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 )
@@ -35,7 +36,8 @@ type Next struct {
 }
 
 func invalidEventLimit() error {
-	return collaberr.New(collaberr.InvalidEventLimit, "event_limit must be a whole number from 1 to 50")
+	s := field.EventLimit.Spec()
+	return collaberr.Newf(collaberr.InvalidEventLimit, "%s must be a whole number from %d to %d", s.Name, s.Min, s.Max)
 }
 
 // NextForSession polls from the session's persisted cursor. A known_cursor
@@ -55,7 +57,7 @@ func (s *Store) NextForSession(ctx context.Context, cred Credential, knownCursor
 		if err := checkCursors(ctx, tx, sess, knownCursor); err != nil {
 			return err
 		}
-		if limit < 1 || limit > 50 {
+		if !field.EventLimit.Spec().Admits(int64(limit)) {
 			return invalidEventLimit()
 		}
 		if err := touchSession(ctx, tx, sess, now); err != nil {
@@ -102,7 +104,7 @@ func (s *Store) NextForActor(ctx context.Context, workspaceID, actor string, aft
 	if err != nil {
 		return out, err
 	}
-	if limit < 1 || limit > 50 {
+	if !field.EventLimit.Spec().Admits(int64(limit)) {
 		return out, invalidEventLimit()
 	}
 	err = s.writeTx(ctx, func(tx Tx) error {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agenttool/collab/core/canon"
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/field"
 	"github.com/agenttool/collab/core/journal"
 )
 
@@ -79,8 +80,8 @@ func readEventPage(ctx context.Context, tx Tx, workspaceID string, after int64, 
 	if after < 0 {
 		return p, collaberr.New(collaberr.InvalidCursor, "The event cursor must be a whole number of zero or more")
 	}
-	if limit < 1 || limit > 500 {
-		return p, collaberr.New(collaberr.InvalidLimit, "limit must be between 1 and 500")
+	if s := field.PageLimit.Spec(); !s.Admits(int64(limit)) {
+		return p, collaberr.Newf(collaberr.InvalidLimit, "%s must be between %d and %d", s.Name, s.Min, s.Max)
 	}
 	h, ok, err := tx.Head(ctx, workspaceID)
 	if err != nil {

@@ -42,11 +42,7 @@ type Engine interface {
 	Write(ctx context.Context, fn func(tx Tx) error) error
 	// Read runs fn in one read-only snapshot.
 	Read(ctx context.Context, fn func(tx Tx) error) error
-	ChainReader // streams whole journals for verification (chains.go)
-	// VerifyChain recomputes one workspace's hash chain from genesis
-	// against its head, in one snapshot; found is false when there is no
-	// such workspace.
-	VerifyChain(ctx context.Context, workspaceID string) (ok, found bool, err error)
+	ChainReader // streams whole journals for journal.VerifyChain (chains.go)
 	// Close releases the engine's resources.
 	Close() error
 }

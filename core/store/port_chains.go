@@ -2,16 +2,9 @@ package store
 
 import (
 	"context"
-	"errors"
 
 	"github.com/agenttool/collab/core/journal"
 )
-
-// ErrUnreadableEvent is what Chains.Events returns when a stored row does
-// not read as an event (a NULL, or a value of another type, where the
-// journal keeps text or an integer). No valid journal holds one, so a
-// verifier counts it as a broken chain, not as a failure to verify.
-var ErrUnreadableEvent = errors.New("a stored event row does not read as an event")
 
 // ChainReader streams whole journals for hash-chain verification, the one
 // read that touches every event a workspace ever journaled.
@@ -33,17 +26,31 @@ type Chains interface {
 	// reading only what verification needs. The *Event passed is reused
 	// between calls; its strings and PayloadJSON may be kept (they are
 	// never modified). A row that does not read as an event ends the
-	// stream with ErrUnreadableEvent; an error from fn ends it with that
-	// error.
+	// stream with journal.ErrUnreadableEvent; an error from fn ends it
+	// with that error.
 	Events(ctx context.Context, h JournalHead, fn func(e *journal.Event) error) error
 	// ScanEvents is Events converting each column as database/sql's Scan
 	// would (an integer read as text, for instance) and handing a row
 	// that does not convert to fn as rowErr, with the message diagnostics
 	// show. It is the slow path, for explaining a broken chain.
 	ScanEvents(ctx context.Context, h JournalHead, fn func(e *journal.Event, rowErr error) error) error
+	// Ranges offers h's journal as consecutive ranges from genesis to h
+	// that can be read at the same time, each as Events would stream it,
+	// or nil when the engine reads it in one pass instead. It only
+	// streams: journal.VerifyChain checks the ranges meet and computes the
+	// verdict.
+	Ranges(ctx context.Context, h JournalHead) ([]journal.Range, error)
 }
 
-// JournalHead is one workspace's journal as Chains.Journals lists it.
+// Stored returns h's journal as c streams it, for journal.VerifyChain,
+// the one verification of a stored journal.
+func Stored(ctx context.Context, c Chains, h JournalHead) journal.Stored {
+	return journal.Stored{HeadSequence: h.Sequence, HeadHash: h.Hash,
+		Feed:  func(emit func(e *journal.Event) error) error { return c.Events(ctx, h, emit) },
+		Split: func() ([]journal.Range, error) { return c.Ranges(ctx, h) }}
+}
+
+// JournalSummary is one workspace's journal as Chains.Journals lists it.
 type JournalSummary struct {
 	JournalHead
 	Name       string

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/field"
 	"github.com/agenttool/collab/core/normalize"
 )
 
@@ -73,10 +74,10 @@ func normalizeJoin(in JoinInput) (joinFields, error) {
 	// Blank labels ("   ", U+3000, U+FEFF) count as absent, as the
 	// reference treats them; a rejoin then compares null with the stored
 	// label like any other value.
-	if f.provider, err = normalize.OptionalText(in.ProviderLabel, "provider_label", 100); err != nil {
+	if f.provider, err = normalize.Optional(in.ProviderLabel, field.ProviderLabel); err != nil {
 		return f, err
 	}
-	if f.model, err = normalize.OptionalText(in.ModelLabel, "model_label", 200); err != nil {
+	if f.model, err = normalize.Optional(in.ModelLabel, field.ModelLabel); err != nil {
 		return f, err
 	}
 	caps := in.Capabilities
@@ -189,12 +190,13 @@ func presenceListArgs(presence *string, limit *int64) (PresenceState, int64, err
 			return state, 0, collaberr.New(collaberr.InvalidPresence, "presence must be live, stale or left")
 		}
 	}
-	n := int64(100)
+	s := field.SessionListLimit.Spec()
+	n := s.Default
 	if limit != nil {
 		n = *limit
 	}
-	if n < 1 || n > 500 {
-		return state, 0, collaberr.New(collaberr.InvalidSessionListLimit, "limit must be a whole number from 1 to 500")
+	if !s.Admits(n) {
+		return state, 0, collaberr.Newf(collaberr.InvalidSessionListLimit, "%s must be a whole number from %d to %d", s.Name, s.Min, s.Max)
 	}
 	return state, n, nil
 }

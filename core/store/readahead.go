@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 
+	"github.com/agenttool/collab/core/field"
 	"github.com/agenttool/collab/core/journal"
 )
 
@@ -14,7 +15,7 @@ import (
 // workspace is left for it to refuse.
 func (s *Store) readAheadPoll(ctx context.Context, tx Tx, sess CoordinationSession, known *journal.Anchor, limit int, now string) error {
 	ahead, ok := tx.(ReadAheader)
-	if !ok || limit < 1 || limit > 50 {
+	if !ok || !field.EventLimit.Spec().Admits(int64(limit)) {
 		return nil
 	}
 	return s.recordPoll(ctx, tx, ahead, sess, known, limit, now)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/field"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 )
@@ -116,7 +117,7 @@ func normalizeReport(in AppendReportInput) (reportDraft, error) {
 	if d.Kind = in.Kind; !isReportKind(d.Kind) {
 		return d, collaberr.New(collaberr.InvalidReportKind, "kind must be observation, inference, proposal or decision")
 	}
-	if d.Body, err = normalize.CleanText(in.Body, "body", 9000); err != nil {
+	if d.Body, err = normalize.Text(in.Body, field.Body); err != nil {
 		return d, err
 	}
 	if d.EvidenceRefs, err = normalize.EvidenceRefs(orEmpty(in.EvidenceRefs)); err != nil {
@@ -131,10 +132,10 @@ func normalizeReport(in AppendReportInput) (reportDraft, error) {
 // normalizeReportTail continues normalizeReport after confidence.
 func normalizeReportTail(d *reportDraft, in AppendReportInput) error {
 	var err error
-	if d.ConfidenceBasis, err = normalize.OptionalText(in.ConfidenceBasis, "confidence_basis", 2000); err != nil {
+	if d.ConfidenceBasis, err = normalize.Optional(in.ConfidenceBasis, field.ConfidenceBasis); err != nil {
 		return err
 	}
-	if d.Limits, err = normalize.OptionalText(in.Limits, "limits", 2000); err != nil {
+	if d.Limits, err = normalize.Optional(in.Limits, field.Limits); err != nil {
 		return err
 	}
 	if d.Relation = withDefault(in.Relation, "informs"); !isReportRelation(d.Relation) {
@@ -144,10 +145,10 @@ func normalizeReportTail(d *reportDraft, in AppendReportInput) error {
 	if d.TargetReportID, err = optionalID(in.TargetReportID, "target_report_id"); err != nil {
 		return err
 	}
-	if d.AuthorityScope, err = normalize.OptionalText(in.AuthorityScope, "authority_scope", 1000); err != nil {
+	if d.AuthorityScope, err = normalize.Optional(in.AuthorityScope, field.AuthorityScope); err != nil {
 		return err
 	}
-	d.AuthorityBasis, err = normalize.OptionalText(in.AuthorityBasis, "authority_basis", 2000)
+	d.AuthorityBasis, err = normalize.Optional(in.AuthorityBasis, field.AuthorityBasis)
 	return err
 }
 

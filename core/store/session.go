@@ -6,6 +6,7 @@ import (
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/credfile"
+	"github.com/agenttool/collab/core/field"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 )
@@ -46,7 +47,7 @@ func (s *Store) StartSession(ctx context.Context, in StartSessionInput) (Started
 	if err != nil {
 		return out, err
 	}
-	role, err := normalize.OptionalText(in.Role, "role", 200)
+	role, err := normalize.Optional(in.Role, field.Role)
 	if err != nil {
 		return out, err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/credfile"
+	"github.com/agenttool/collab/core/field"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 )
@@ -144,7 +145,7 @@ func cursorOf(a journal.Anchor) *credfile.Cursor {
 // replaced, so the credential can never act or resume again.
 func (s *Store) EndSession(ctx context.Context, cred Credential, reason *string) (CoordinationSession, error) {
 	var out CoordinationSession
-	why, err := normalize.OptionalText(reason, "reason", 2000)
+	why, err := normalize.Optional(reason, field.EndReason)
 	if err != nil {
 		return out, err
 	}

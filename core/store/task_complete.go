@@ -5,6 +5,7 @@ import (
 
 	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/field"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 )
@@ -35,7 +36,7 @@ type completeFields struct {
 func normalizeComplete(in CompleteInput) (completeFields, error) {
 	var f completeFields
 	var err error
-	if f.summary, err = normalize.CleanText(in.Summary, "summary", 4000); err != nil {
+	if f.summary, err = normalize.Text(in.Summary, field.Summary); err != nil {
 		return f, err
 	}
 	f.confidence = "unknown"
@@ -45,10 +46,10 @@ func normalizeComplete(in CompleteInput) (completeFields, error) {
 	if !isReportConfidence(f.confidence) {
 		return f, collaberr.New(collaberr.InvalidReportConfidence, "confidence must be high, medium, low or unknown")
 	}
-	if f.basis, err = normalize.OptionalText(in.ConfidenceBasis, "confidence_basis", 2000); err != nil {
+	if f.basis, err = normalize.Optional(in.ConfidenceBasis, field.ConfidenceBasis); err != nil {
 		return f, err
 	}
-	if f.limits, err = normalize.OptionalText(in.Limits, "limits", 2000); err != nil {
+	if f.limits, err = normalize.Optional(in.Limits, field.Limits); err != nil {
 		return f, err
 	}
 	f.refs, err = normalize.EvidenceRefs(orEmpty(in.EvidenceRefs))
@@ -70,7 +71,7 @@ func (s *Store) completeTaskAsLabel(ctx context.Context, who Actor, in CompleteI
 	if err != nil {
 		return nil, err
 	}
-	summary, err := normalize.CleanText(in.Summary, "summary", 4000)
+	summary, err := normalize.Text(in.Summary, field.Summary)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/field"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 	"github.com/agenttool/collab/core/scope"
@@ -48,10 +49,10 @@ func normalizeTaskFields(in CreateTaskInput) (taskFields, error) {
 		}
 		f.id = &id
 	}
-	if f.title, err = normalize.CleanText(in.Title, "title", 300); err != nil {
+	if f.title, err = normalize.Text(in.Title, field.Title); err != nil {
 		return f, err
 	}
-	if f.description, err = normalize.OptionalText(in.Description, "description", 8000); err != nil {
+	if f.description, err = normalize.Optional(in.Description, field.Description); err != nil {
 		return f, err
 	}
 	if f.deps, err = normalize.Dependencies(orEmpty(in.Dependencies)); err != nil {

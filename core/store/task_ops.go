@@ -5,6 +5,7 @@ import (
 
 	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/field"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 )
@@ -49,7 +50,7 @@ func (s *Store) RecordProgress(ctx context.Context, who Actor, in LeaseInput, me
 	if err != nil {
 		return nil, err
 	}
-	msg, err := normalize.CleanText(message, "message", 2000)
+	msg, err := normalize.Text(message, field.Message)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +71,7 @@ func (s *Store) ReleaseLease(ctx context.Context, who Actor, in LeaseInput, summ
 	if err != nil {
 		return nil, err
 	}
-	text, err := normalize.OptionalText(summary, "summary", 2000)
+	text, err := normalize.Optional(summary, field.ReleaseSummary)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +95,7 @@ func (s *Store) BlockTask(ctx context.Context, who Actor, in LeaseInput, blocker
 	if err != nil {
 		return nil, err
 	}
-	text, err := normalize.CleanText(blocker, "blocker", 2000)
+	text, err := normalize.Text(blocker, field.Blocker)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +142,7 @@ func (s *Store) UnblockTask(ctx context.Context, who Actor, in UnblockInput) (*a
 	if err != nil {
 		return nil, err
 	}
-	note, err := normalize.OptionalText(in.Note, "note", 2000)
+	note, err := normalize.Optional(in.Note, field.UnblockNote)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/field"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
 )
@@ -40,7 +41,7 @@ func normalizeRecover(in RecoverInput) (recoverFields, error) {
 	if f.version, err = normalize.ExpectedVersion(in.ExpectedVersion); err != nil {
 		return f, err
 	}
-	if f.note, err = normalize.CleanText(in.RecoveryNote, "recovery_note", 4000); err != nil {
+	if f.note, err = normalize.Text(in.RecoveryNote, field.RecoveryNote); err != nil {
 		return f, err
 	}
 	f.action = "takeover"
@@ -50,7 +51,7 @@ func normalizeRecover(in RecoverInput) (recoverFields, error) {
 	if f.action != "takeover" && f.action != "release" && f.action != "block" {
 		return f, collaberr.New(collaberr.InvalidRecoveryAction, "action must be takeover, release or block")
 	}
-	if f.blocker, err = normalize.OptionalText(in.Blocker, "blocker", 2000); err != nil {
+	if f.blocker, err = normalize.Optional(in.Blocker, field.Blocker); err != nil {
 		return f, err
 	}
 	if f.action == "block" && f.blocker == nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agenttool/collab/core/answer"
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/field"
 	"github.com/agenttool/collab/core/gitstate"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
@@ -63,7 +64,7 @@ func normalizeReview(in ReviewInput) (reviewFields, error) {
 		return f, collaberr.New(collaberr.InvalidReviewOutcome, "outcome must be accept or request_changes")
 	}
 	f.outcome = in.Outcome
-	if f.summary, err = normalize.CleanText(in.Summary, "summary", 4000); err != nil {
+	if f.summary, err = normalize.Text(in.Summary, field.Summary); err != nil {
 		return f, err
 	}
 	f.refs, err = normalize.EvidenceRefs(orEmpty(in.EvidenceRefs))

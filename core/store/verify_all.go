@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 
 	"github.com/agenttool/collab/core/journal"
 )
@@ -36,7 +35,7 @@ func (s *Store) VerifyAll(ctx context.Context) ([]WorkspaceVerification, error) 
 		for _, j := range journals {
 			v := WorkspaceVerification{WorkspaceID: j.WorkspaceID, Name: j.Name, HeadSequence: j.Sequence,
 				HeadHash: j.Hash, EventCount: j.EventCount}
-			if v.ChainValid, err = verifyChain(ctx, c, j.JournalHead, 0, nil); err != nil {
+			if v.ChainValid, err = journal.VerifyChain(Stored(ctx, c, j.JournalHead), 0, nil); err != nil {
 				return err
 			}
 			if !v.ChainValid {
@@ -54,16 +53,4 @@ func (s *Store) VerifyAll(ctx context.Context) ([]WorkspaceVerification, error) 
 		return nil, err
 	}
 	return out, nil
-}
-
-// verifyChain recomputes h's chain from genesis (see journal.VerifyFeed
-// for progress). A row that does not read as an event breaks the chain.
-func verifyChain(ctx context.Context, c Chains, h JournalHead, every int64, progress func(done int64)) (bool, error) {
-	ok, err := journal.VerifyFeed(h.Sequence, h.Hash, every, progress, func(emit func(*journal.Event) error) error {
-		return c.Events(ctx, h, emit)
-	})
-	if errors.Is(err, ErrUnreadableEvent) {
-		return false, nil
-	}
-	return ok, err
 }

@@ -43,9 +43,9 @@ func diagnoseJournal(ctx context.Context, c Chains, h JournalHead) (journalFault
 		return journalFault{}, err
 	case lastSeq != h.Sequence:
 		return journalFault{min(lastSeq, h.Sequence) + 1,
-			fmt.Sprintf("the workspace engine.Head names sequence %d but the journal ends at %d", h.Sequence, lastSeq)}, nil
+			fmt.Sprintf("the workspace head names sequence %d but the journal ends at %d", h.Sequence, lastSeq)}, nil
 	case lastHash != h.Hash:
-		return journalFault{lastSeq, "the workspace engine.Head hash is not the hash of the last event"}, nil
+		return journalFault{lastSeq, "the workspace head hash is not the hash of the last event"}, nil
 	}
 	return journalFault{}, nil
 }

@@ -70,7 +70,7 @@ func TestVerificationReportsABreakInTheMiddleOfALongChain(t *testing.T) {
 		{"event deleted", "DELETE FROM events WHERE sequence = 3001",
 			3001, "event 3001 is missing (the next stored event is 3002)", "[2000]"},
 		{"head moved", "UPDATE workspaces SET event_head_hash = (SELECT hash FROM events WHERE sequence = 5999)",
-			n, "the workspace engine.Head hash is not the hash of the last event", "[2000 4000 6000]"},
+			n, "the workspace head hash is not the hash of the last event", "[2000 4000 6000]"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,15 +2,18 @@ package store
 
 import (
 	"context"
+
+	"github.com/agenttool/collab/core/journal"
 )
 
 // verifyChunk is how many events VerifyWithProgress verifies between reports.
 const verifyChunk = 2000
 
-// VerifyWithProgress recomputes one workspace's chain from genesis, like
-// VerifyJournal, inside one read snapshot, calling progress after each
-// chunk of events with how many have been checked and the head sequence.
-// It stops at the first event that breaks the chain and reports false.
+// VerifyWithProgress recomputes one workspace's chain from genesis
+// (journal.VerifyChain) inside one read snapshot, calling progress, when
+// set, after each chunk of events with how many have been checked and the
+// head sequence. It stops at the first event that breaks the chain and
+// reports false.
 func (s *Store) VerifyWithProgress(ctx context.Context, workspaceID string, progress func(done, total int64)) (bool, error) {
 	var ok, found bool
 	err := s.engine().ReadChains(ctx, func(c Chains) error {
@@ -23,7 +26,7 @@ func (s *Store) VerifyWithProgress(ctx context.Context, workspaceID string, prog
 		if progress != nil {
 			report = func(done int64) { progress(done, h.Sequence) }
 		}
-		ok, err = verifyChain(ctx, c, h, verifyChunk, report)
+		ok, err = journal.VerifyChain(Stored(ctx, c, h), verifyChunk, report)
 		return err
 	})
 	if err != nil {

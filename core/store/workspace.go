@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/field"
 	"github.com/agenttool/collab/core/gitstate"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/normalize"
@@ -132,7 +133,7 @@ func (s *Store) createWorkspace(ctx context.Context, tx Tx, wsID, actor string, 
 	if name != nil {
 		label = *name
 	}
-	label, err := normalize.CleanText(label, "name", 200)
+	label, err := normalize.Text(label, field.WorkspaceName)
 	if err != nil {
 		return err
 	}

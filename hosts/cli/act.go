@@ -7,12 +7,14 @@ import (
 	"flag"
 	"io"
 	"strings"
+
+	"github.com/agenttool/collab/core/store"
 )
 
 // actCommand parses flags (with --as), takes the person's seat and runs
 // body, printing its result as JSON or as the line it returns.
 func actCommand(ctx context.Context, fs *flag.FlagSet, c *common, args []string, stdout, stderr io.Writer,
-	body func(*seat) (any, string, error)) int {
+	body func(*personSeat) (any, string, error)) int {
 	as := fs.String("as", "", "your actor name when your session starts (default $COLLAB_PERSON, else person:<login>)")
 	if err := parse(fs, c, args); err != nil {
 		return UsageExit(err)
@@ -54,22 +56,27 @@ func Post(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	to := fs.String("to", "", "address the report to session `S`")
 	task := fs.String("task", "", "the report is about task `T`")
 	kind := fs.String("kind", "observation", "report kind `K`")
-	return actCommand(ctx, fs, c, args, stdout, stderr, func(s *seat) (any, string, error) {
+	return actCommand(ctx, fs, c, args, stdout, stderr, func(s *personSeat) (any, string, error) {
 		if len(c.args) == 0 {
 			return nil, "", usageProblem("post needs a message", usage)
 		}
-		in := map[string]any{"idempotency_key": key(), "kind": *kind, "body": strings.Join(c.args, " ")}
-		if *to != "" {
-			in["to_session_id"] = *to
-		}
-		if *task != "" {
-			in["task_id"] = *task
-		}
-		res, err := s.call(ctx, "collab_report_append", in)
+		sent := map[string]string{"kind": *kind, "body": strings.Join(c.args, " ")}
+		args, err := checked("collab_report_append", withSet(withSet(sent, "to_session_id", *to), "task_id", *task))
 		if err != nil {
 			return nil, "", err
 		}
-		return res, "posted report " + str(res, "report", "id"), nil
+		cred, err := s.credential()
+		if err != nil {
+			return nil, "", err
+		}
+		in := store.AppendReportInput{IdempotencyKey: key(), Kind: args["kind"], Body: args["body"],
+			ToSessionID: given(args, "to_session_id"), TaskID: given(args, "task_id")}
+		res, err := s.st.AppendReport(ctx, cred, in)
+		if err != nil {
+			return nil, "", s.refused(err)
+		}
+		posted, _ := res.Value()
+		return answerOf(res, "posted report "+posted.Report.ID)
 	})
 }
 
@@ -80,20 +87,27 @@ func Decide(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	rationale := fs.String("rationale", "", "why")
 	scope := fs.String("scope", "this workspace", "what the decision governs")
 	basis := fs.String("basis", "decided by a person at the collab terminal", "on what authority")
-	return actCommand(ctx, fs, c, args, stdout, stderr, func(s *seat) (any, string, error) {
+	return actCommand(ctx, fs, c, args, stdout, stderr, func(s *personSeat) (any, string, error) {
 		if len(c.args) < 2 {
 			return nil, "", usageProblem("decide needs a topic and a decision", usage)
 		}
-		in := map[string]any{"idempotency_key": key(), "topic": c.args[0], "decision": strings.Join(c.args[1:], " "),
-			"authority_scope": *scope, "authority_basis": *basis}
-		if *rationale != "" {
-			in["rationale"] = *rationale
-		}
-		res, err := s.call(ctx, "collab_decision_record", in)
+		args, err := checked("collab_decision_record", withSet(map[string]string{"topic": c.args[0],
+			"decision": strings.Join(c.args[1:], " "), "authority_scope": *scope, "authority_basis": *basis}, "rationale", *rationale))
 		if err != nil {
 			return nil, "", err
 		}
-		return res, "recorded a decision on " + c.args[0], nil
+		who, err := s.caller()
+		if err != nil {
+			return nil, "", err
+		}
+		scope, basis := args["authority_scope"], args["authority_basis"]
+		res, err := s.st.RecordDecision(ctx, who, store.RecordDecisionInput{WorkspaceID: s.ws.ID, IdempotencyKey: key(),
+			Topic: args["topic"], Decision: args["decision"], Rationale: given(args, "rationale"),
+			AuthorityScope: &scope, AuthorityBasis: &basis})
+		if err != nil {
+			return nil, "", s.refused(err)
+		}
+		return answerOf(res, "recorded a decision on "+c.args[0])
 	})
 }
 
@@ -105,7 +119,7 @@ func Review(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	accept := fs.Bool("accept", false, "accept the reported completion")
 	changes := fs.Bool("request-changes", false, "send the task back (it reopens)")
 	summary := fs.String("summary", "", "what you checked or what must change")
-	return actCommand(ctx, fs, c, args, stdout, stderr, func(s *seat) (any, string, error) {
+	return actCommand(ctx, fs, c, args, stdout, stderr, func(s *personSeat) (any, string, error) {
 		if len(c.args) != 1 || *accept == *changes {
 			return nil, "", usageProblem("review needs one task and exactly one of --accept, --request-changes", usage)
 		}
@@ -116,17 +130,27 @@ func Review(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if *summary == "" {
 			*summary = "Reviewed at the terminal."
 		}
-		got, err := s.call(ctx, "collab_task_get", map[string]any{"task_id": c.args[0]})
+		args, err := checked("collab_task_get", map[string]string{"task_id": c.args[0]})
 		if err != nil {
 			return nil, "", err
 		}
-		version, _ := dig(got, "task", "version").(float64)
-		res, err := s.call(ctx, "collab_task_review", map[string]any{"idempotency_key": key(), "task_id": c.args[0],
-			"expected_version": int64(version), "outcome": outcome, "summary": *summary})
+		got, err := s.st.GetTask(ctx, s.ws.ID, args["task_id"])
+		if err != nil {
+			return nil, "", s.refused(err)
+		}
+		if args, err = checked("collab_task_review", map[string]string{"task_id": c.args[0], "summary": *summary}); err != nil {
+			return nil, "", err
+		}
+		cred, err := s.credential()
 		if err != nil {
 			return nil, "", err
 		}
-		return res, text + c.args[0], nil
+		res, err := s.st.ReviewTask(ctx, cred, store.ReviewInput{WorkspaceID: s.ws.ID, IdempotencyKey: key(), TaskID: args["task_id"],
+			ExpectedVersion: got.Version, Outcome: outcome, Summary: args["summary"]})
+		if err != nil {
+			return nil, "", s.refused(err)
+		}
+		return answerOf(res, text+c.args[0])
 	})
 }
 
@@ -136,20 +160,23 @@ func Handoff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs, c := newFlags("handoff", usage, stdout, stderr)
 	accept := fs.Bool("accept", false, "take the task over")
 	decline := fs.Bool("decline", false, "refuse the offer")
-	return actCommand(ctx, fs, c, args, stdout, stderr, func(s *seat) (any, string, error) {
+	return actCommand(ctx, fs, c, args, stdout, stderr, func(s *personSeat) (any, string, error) {
 		if len(c.args) != 2 || c.args[0] != "respond" || *accept == *decline {
 			return nil, "", usageProblem("handoff respond needs a handoff id and exactly one of --accept, --decline", usage)
 		}
 		id := c.args[1]
-		next, err := s.call(ctx, "collab_next", map[string]any{})
+		cred, err := s.credential()
 		if err != nil {
 			return nil, "", err
 		}
-		offers, _ := next["handoff_offers"].([]any)
-		var version float64
-		for _, o := range offers {
-			if dig(o, "handoff", "id") == id {
-				version, _ = dig(o, "task", "version").(float64)
+		next, err := s.st.NextForSession(ctx, cred, nil, nextEventLimit)
+		if err != nil {
+			return nil, "", s.refused(err)
+		}
+		var version int64
+		for _, o := range next.HandoffOffers {
+			if o.Handoff.ID == id {
+				version = o.Task.Version
 			}
 		}
 		if version == 0 {
@@ -160,27 +187,33 @@ func Handoff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if *decline {
 			response, text = "decline", "declined handoff "
 		}
-		res, err := s.call(ctx, "collab_handoff_respond", map[string]any{"idempotency_key": key(), "handoff_id": id,
-			"expected_version": int64(version), "response": response})
+		res, err := s.st.RespondToHandoff(ctx, store.SessionActor(cred), store.RespondInput{WorkspaceID: s.ws.ID,
+			IdempotencyKey: key(), HandoffID: id, ExpectedVersion: version, Response: response})
 		if err != nil {
-			return nil, "", err
+			return nil, "", s.refused(err)
 		}
-		return res, text + id, nil
+		return answerOf(res, text+id)
 	})
 }
 
-func dig(v any, path ...string) any {
-	for _, k := range path {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = m[k]
+// nextEventLimit is the event page collab_next reads by default, which a
+// person's handoff answer reads through too.
+const nextEventLimit = 10
+
+// withSet adds name to args when a flag gave it a value: an unset (empty)
+// flag is not sent at all.
+func withSet(args map[string]string, name, value string) map[string]string {
+	if value != "" {
+		args[name] = value
 	}
-	return v
+	return args
 }
 
-func str(v any, path ...string) string {
-	s, _ := dig(v, path...).(string)
-	return s
+// given is the argument name as an optional input, nil when not sent.
+func given(args map[string]string, name string) *string {
+	v, ok := args[name]
+	if !ok {
+		return nil
+	}
+	return &v
 }

@@ -8,11 +8,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/hosts/command"
 	"github.com/agenttool/collab/hosts/termtext"
 )
 
@@ -63,26 +65,8 @@ func (n *noticing) Write(p []byte) (int, error) {
 	return n.w.Write(p)
 }
 
-// The binary's two names: the short one for people and the server's.
-const (
-	ShortName  = "collab"
-	ServerName = "agenttool-collab-mcp"
-)
-
-// NameFor is the name a person typed, from argv[0]: ShortName when the
-// binary runs under it (a symlink, a copy, or the npm bin entry that
-// passes it on), else ServerName. Both path separators count, since
-// Windows passes backslashed paths.
-func NameFor(argv0 string) string {
-	base := argv0[strings.LastIndexAny(argv0, `/\`)+1:]
-	if strings.TrimSuffix(strings.ToLower(base), ".exe") == ShortName {
-		return ShortName
-	}
-	return ServerName
-}
-
-// ProgramName is NameFor this process's argv[0].
-func ProgramName() string { return NameFor(os.Args[0]) }
+// ProgramName is the name this process was run under (command.ProgramName).
+func ProgramName() string { return command.ProgramName() }
 
 // problem is an error a person can act on: what went wrong and the fix.
 type problem struct {
@@ -164,10 +148,13 @@ func (c *common) pick(ctx context.Context, v *view) error {
 		v.ws = ws
 		return nil
 	}
-	all, err := v.st.VerifyAll(ctx)
+	all, err := v.st.Workspaces(ctx)
 	if err != nil {
 		return err
 	}
+	// In id order, as they were always offered; listing them reads no
+	// journal (a command that verifies one does so itself, once).
+	slices.SortFunc(all, func(a, b store.Workspace) int { return strings.Compare(a.ID, b.ID) })
 	root := c.root
 	if root == "" {
 		root, _ = os.Getwd()
@@ -177,11 +164,7 @@ func (c *common) pick(ctx context.Context, v *view) error {
 		root = r
 	}
 	var list []store.Workspace
-	for _, w := range all {
-		ws, err := v.st.Workspace(ctx, w.WorkspaceID)
-		if err != nil {
-			return err
-		}
+	for _, ws := range all {
 		list = append(list, ws)
 		if ws.RootPath == root || strings.HasPrefix(root, ws.RootPath+string(filepath.Separator)) {
 			v.ws = ws
@@ -204,19 +187,11 @@ func (c *common) pick(ctx context.Context, v *view) error {
 }
 
 // parse parses flags that may come before or after positional arguments
-// (`show TASK --json` as well as `show --json TASK`); the positional
-// arguments are kept in c.args.
+// (command.Positional); the positional arguments are kept in c.args.
 func parse(fs *flag.FlagSet, c *common, args []string) error {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+	pos, err := command.Positional(fs, args)
+	if err != nil {
+		return err
 	}
 	c.args = pos
 	return nil

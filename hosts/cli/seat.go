@@ -7,23 +7,20 @@ import (
 	"os"
 	"os/user"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/agenttool/collab/core/backend"
+	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/place"
+	"github.com/agenttool/collab/core/seat"
 	"github.com/agenttool/collab/core/store"
-	"github.com/agenttool/collab/hosts/mcp"
-	"github.com/agenttool/collab/hosts/mcpclient"
 )
 
-// A seat is a person's own credential-bound session on one workspace. It
-// is an ordinary collab session: the person's commands go through the same
-// MCP handlers, store rules, generation fencing and journal as any agent's
-// calls, served in-process over an in-memory MCP transport. There is no
-// other way in.
-type seat struct {
-	conn     *mcpclient.Conn
+// A personSeat is a person's own credential-bound session on one
+// workspace. It is an ordinary collab session held by a core/seat.Seat,
+// as an agent's MCP process holds one: the person's commands meet the same
+// store rules, generation fencing and journal as any agent's calls.
+type personSeat struct {
+	seat     *seat.Seat
 	st       *store.Store
 	ws       store.Workspace
 	credPath string
@@ -55,7 +52,7 @@ func defaultActor(as string) string {
 
 // takeSeat resumes the person's session on the selected workspace, or
 // starts one (and keeps its credential in the state directory) on first use.
-func takeSeat(ctx context.Context, c *common, actor string) (*seat, error) {
+func takeSeat(ctx context.Context, c *common, actor string) (*personSeat, error) {
 	v, err := c.open(ctx)
 	if err != nil {
 		return nil, err
@@ -70,7 +67,7 @@ func takeSeat(ctx context.Context, c *common, actor string) (*seat, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s to act: %w", place.Shown(db), err)
 	}
-	s := &seat{st: st, ws: ws, credPath: credPath}
+	s := &personSeat{st: st, ws: ws, credPath: credPath}
 	if _, err := os.Stat(credPath); errors.Is(err, os.ErrNotExist) {
 		if err := s.start(ctx, actor); err != nil {
 			st.Close()
@@ -84,41 +81,21 @@ func takeSeat(ctx context.Context, c *common, actor string) (*seat, error) {
 	return s, nil
 }
 
-// connect serves a fresh MCP process state over st in-process.
-func (s *seat) connect(ctx context.Context, getenv func(string) string) (*mcpclient.Conn, *mcp.Process, error) {
-	proc := mcp.NewProcess(mcp.ProcessConfig{Store: s.st, Getenv: getenv})
-	return s.serve(ctx, proc)
-}
-
-func (s *seat) serve(ctx context.Context, proc *mcp.Process) (*mcpclient.Conn, *mcp.Process, error) {
-	clientT, serverT := sdk.NewInMemoryTransports()
-	serverConn, err := serverT.Connect(ctx)
-	if err != nil {
-		return nil, nil, fmt.Errorf("serve in-process: %w", err)
-	}
-	go proc.Dispatcher("cli").Serve(ctx, serverConn, nil)
-	conn, err := mcpclient.Connect(ctx, clientT, "collab-cli")
-	return conn, proc, err
-}
-
-// start begins the person's session with collab_session_start and moves
-// its credential from beside the database into the state directory.
-func (s *seat) start(ctx context.Context, actor string) error {
-	conn, _, err := s.connect(ctx, nil)
+// start begins the person's session and moves its credential from beside
+// the database into the state directory. The seat that started it is
+// dropped: the session is then resumed from its new place, as on every
+// later command.
+func (s *personSeat) start(ctx context.Context, actor string) error {
+	in, err := checked("collab_session_start", map[string]string{"root_path": s.ws.RootPath, "actor": actor})
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
-	out, err := conn.Call(ctx, "collab_session_start", map[string]any{"root_path": s.ws.RootPath, "actor": actor})
+	starter := seat.New(s.st, "")
+	started, err := starter.Start(ctx, store.StartSessionInput{RootPath: in["root_path"], Actor: in["actor"]})
 	if err != nil {
-		return err
+		return refusal(err, starter.Scrub)
 	}
-	if out.Refused() {
-		return refusal(out)
-	}
-	sess, _ := out.Data["session"].(map[string]any)
-	id, _ := sess["id"].(string)
-	original, err := credfile.PathFor(s.st.Path(), id)
+	original, err := credfile.PathFor(s.st.Path(), started.Session.ID)
 	if err != nil {
 		return err
 	}
@@ -133,55 +110,61 @@ func (s *seat) start(ctx context.Context, actor string) error {
 }
 
 // resume binds the person's session, moving it to a new generation.
-func (s *seat) resume(ctx context.Context) error {
-	getenv := func(k string) string {
-		if k == place.EnvSessionFile {
-			return s.credPath
-		}
-		return ""
-	}
-	proc := mcp.NewProcess(mcp.ProcessConfig{Store: s.st, Getenv: getenv})
-	if _, err := proc.ResumeFromEnv(ctx); err != nil {
+func (s *personSeat) resume(ctx context.Context) error {
+	bound := seat.New(s.st, "")
+	if err := bound.Resume(ctx, s.credPath, false); err != nil {
 		return &problem{what: "your collab session could not be resumed: " + err.Error(),
 			fix: "if it has ended, run `collab logout` to forget it; your next action starts a new one", code: ExitRefused}
 	}
-	conn, _, err := s.serve(ctx, proc)
-	if err != nil {
-		return err
-	}
-	s.conn = conn
+	s.seat = bound
 	return nil
 }
 
-// call invokes a tool in the person's session; a refusal is an error.
-func (s *seat) call(ctx context.Context, tool string, args map[string]any) (map[string]any, error) {
-	if _, ok := args["workspace_id"]; !ok && tool != "collab_session_end" {
-		args["workspace_id"] = s.ws.ID
+// credential is the person's session credential for acting on the seat's
+// workspace, refused as any session's would be (another workspace, a
+// pending cursor recovery).
+func (s *personSeat) credential() (store.Credential, error) {
+	if err := s.seat.RequireWorkspace(s.ws.ID); err != nil {
+		return store.Credential{}, s.refused(err)
 	}
-	out, err := s.conn.Call(ctx, tool, args)
-	if err != nil {
-		return nil, err
-	}
-	if out.Refused() {
-		return out.Data, refusal(out)
-	}
-	return out.Data, nil
+	cred, err := s.seat.Credential(false, "call collab_session_start first")
+	return cred, s.refused(err)
 }
 
-func (s *seat) close() {
-	if s.conn != nil {
-		s.conn.Close()
-	}
-	s.st.Close()
+// caller is the person's session as the actor of a write.
+func (s *personSeat) caller() (store.Actor, error) {
+	cred, err := s.credential()
+	return store.SessionActor(cred), err
 }
 
-// refusal turns a store refusal into a problem with a fix where one is known.
-func refusal(out mcpclient.Outcome) error {
-	fix, ok := fixes[out.Code]
+// refused turns a store refusal into a problem (nil stays nil).
+func (s *personSeat) refused(err error) error {
+	if err == nil {
+		return nil
+	}
+	return refusal(err, s.seat.Scrub)
+}
+
+func (s *personSeat) close() { s.st.Close() }
+
+// refusal turns an error of the store into a problem with a fix where one
+// is known; its message is scrubbed of secrets, and an error that is not a
+// refusal is an internal_error, as an MCP caller would be told.
+func refusal(err error, scrub func(string) string) error {
+	code, message := string(collaberr.InternalError), err.Error()
+	if ce, ok := collaberr.As(err); ok {
+		code, message = ce.Code, ce.Message
+	}
+	return refusalProblem(code, scrub(message))
+}
+
+// refusalProblem is the problem a refusal with code and message makes.
+func refusalProblem(code, message string) error {
+	fix, ok := fixes[code]
 	if !ok {
-		fix = "see docs/cli.md and the refusal code " + out.Code
+		fix = "see docs/cli.md and the refusal code " + code
 	}
-	return &problem{what: "refused (" + out.Code + "): " + out.Message, fix: fix, code: ExitRefused}
+	return &problem{what: "refused (" + code + "): " + message, fix: fix, code: ExitRefused}
 }
 
 // fixes says what to do about the refusals a person meets most.

@@ -11,21 +11,20 @@ import (
 	"errors"
 	"flag"
 	"io"
-	"os"
 
-	"github.com/agenttool/collab/core/place"
+	"github.com/agenttool/collab/hosts/command"
 )
 
-// Exit codes shared by every command.
+// Exit codes shared by every command (hosts/command states them once).
 const (
 	// ExitOK: the command did what was asked.
-	ExitOK = 0
+	ExitOK = command.ExitOK
 	// ExitRefused: the store refused the action, or a check found a problem
 	// (an invalid journal, a failed demo step).
-	ExitRefused = 1
+	ExitRefused = command.ExitFailed
 	// ExitUsage: bad flags or arguments, or nothing to work on (no database,
 	// a database needing migration, an unknown workspace).
-	ExitUsage = 2
+	ExitUsage = command.ExitUsage
 )
 
 // UsageExit maps a flag parsing error to the exit status: 0 for -h/--help
@@ -37,18 +36,8 @@ func UsageExit(err error) int {
 	return ExitUsage
 }
 
-// IsTerminal reports whether w is a character device such as a terminal.
-func IsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
-}
+// IsTerminal reports whether w is a terminal (command.IsTerminal).
+func IsTerminal(w io.Writer) bool { return command.IsTerminal(w) }
 
-// ColorFor reports whether output to w may carry ANSI colour: only on a
-// terminal, and never when NO_COLOR is set to anything non-empty.
-func ColorFor(w io.Writer) bool {
-	return os.Getenv(place.EnvNoColor) == "" && IsTerminal(w)
-}
+// ColorFor reports whether output to w may carry colour (command.ColorFor).
+func ColorFor(w io.Writer) bool { return command.ColorFor(w) }

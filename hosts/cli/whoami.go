@@ -58,12 +58,13 @@ func Logout(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !fileExists(path) {
 		return report(stderr, &problem{what: "you have no collab session on workspace " + v.ws.ID, fix: "nothing to do", code: ExitRefused})
 	}
-	return actCommand(ctx, fs, c, nil, stdout, stderr, func(s *seat) (any, string, error) {
-		res, err := s.call(ctx, "collab_session_end", map[string]any{"reason": "person logged out"})
+	return actCommand(ctx, fs, c, nil, stdout, stderr, func(s *personSeat) (any, string, error) {
+		reason := "person logged out"
+		ended, err := s.seat.End(ctx, &reason)
 		if err != nil {
-			return nil, "", err
+			return nil, "", s.refused(err)
 		}
-		return res, "ended session " + str(res, "session", "id"), nil
+		return encodedAnswer(ended, "ended session "+ended.Session.ID)
 	})
 }
 

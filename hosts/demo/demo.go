@@ -29,6 +29,9 @@ type Options struct {
 	Out io.Writer
 	// Color adds ANSI colour to the narrative.
 	Color bool
+	// Again is how a person runs this program again (see Again), for the
+	// commands the narrative ends with; "collab" when empty.
+	Again string
 }
 
 // Transcript is the record of one run, as printed by --json.

@@ -329,7 +329,11 @@ func (s *script) epilogue() {
 	} else {
 		fmt.Fprintf(s.out, "Database:   %s\nRepository: %s\nLook at it:\n", db, s.tr.Repository)
 	}
-	fmt.Fprintf(s.out, "  collab status --db %s\n  collab tail --db %s\n", db, db)
+	again := s.opts.Again
+	if again == "" {
+		again = "collab"
+	}
+	fmt.Fprintf(s.out, "  %s status --db %s\n  %s tail --db %s\n", again, shellWord(db), again, shellWord(db))
 }
 
 // pairs renders the path pairs of a path_scope_conflict refusal, whose

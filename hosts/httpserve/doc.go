@@ -18,5 +18,5 @@
 // calls at once, and a GET stream ends when its token stops admitting it. A token is
 // never logged; a credential file never leaves the server: a client that
 // sends X-Collab-Client-Instance gets its bound session back on its next
-// MCP session (see resume.go).
+// MCP session (see resume.go and core/seat.ResumeIndex).
 package httpserve

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agenttool/collab/core/search"
+	"github.com/agenttool/collab/core/seat"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/tokens"
 	"github.com/agenttool/collab/hosts/hostguard"
@@ -72,7 +73,7 @@ type Config struct {
 type Server struct {
 	cfg    Config
 	log    *slog.Logger
-	resume *resumeIndex
+	resume *seat.ResumeIndex
 	// tools is the one toolset every session serves.
 	tools *mcp.Toolset
 	// calls are the requests in flight, for cancellation (rpc.go).
@@ -117,7 +118,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
-	idx, err := newResumeIndex(cfg.Store.Path())
+	idx, err := seat.NewResumeIndex(cfg.Store.Path())
 	if err != nil {
 		return nil, err
 	}

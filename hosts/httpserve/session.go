@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"github.com/agenttool/collab/core/field"
 	"net/http"
 	"time"
 
@@ -24,7 +25,7 @@ const resumeTimeout = 30 * time.Second
 func (s *Server) newSession(r *http.Request, ls *liveSession) (disp *mcp.Dispatcher, open func() string) {
 	principal := principalOf(r.Context())
 	instance := r.Header.Get(InstanceHeader)
-	if !validInstance(instance) {
+	if !field.IsID(instance) {
 		instance = ""
 	}
 	cfg := mcp.ProcessConfig{Store: s.cfg.Store, Principal: principal, SearchIndex: s.searchIndex, Tools: s.tools,
@@ -34,14 +35,14 @@ func (s *Server) newSession(r *http.Request, ls *liveSession) (disp *mcp.Dispatc
 		if instance == "" {
 			return
 		}
-		if err := s.resume.record(principal, instance, id); err != nil {
+		if err := s.resume.Record(principal, instance, id); err != nil {
 			s.log.Warn("resume index not updated", "client", principal, "error", err)
 		}
 	}
 	cfg.OnUnbind = func(id string) {
 		s.sessions.setBound(ls, false)
 		if instance != "" {
-			s.resume.forget(principal, instance, id)
+			s.resume.Forget(principal, instance, id)
 		}
 	}
 	proc := mcp.NewProcess(cfg)
@@ -61,7 +62,7 @@ func (s *Server) newSession(r *http.Request, ls *liveSession) (disp *mcp.Dispatc
 // session that ended or cannot be resumed is forgotten and the client
 // starts unbound.
 func (s *Server) resumeInstance(ctx context.Context, proc *mcp.Process, principal, instance string) {
-	sid := s.resume.lookup(principal, instance)
+	sid := s.resume.Lookup(principal, instance)
 	if sid == "" {
 		return
 	}
@@ -73,7 +74,7 @@ func (s *Server) resumeInstance(ctx context.Context, proc *mcp.Process, principa
 	}
 	if err != nil {
 		s.log.Info("resume skipped", "client", principal, "reason", refusalCode(err))
-		s.resume.forget(principal, instance, sid)
+		s.resume.Forget(principal, instance, sid)
 	}
 }
 

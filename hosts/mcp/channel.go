@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/agenttool/collab/core/place"
+	"github.com/agenttool/collab/core/seat"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -87,14 +88,18 @@ func (p *Process) capabilities() *sdk.ServerCapabilities {
 	return caps
 }
 
-// bind starts following the session of b, replacing any earlier follower.
-// It runs in the binding call's turn.
-func (c *channel) bind(b *binding) {
+// bind starts following the session bound to s, replacing any earlier
+// follower. It runs in the binding call's turn.
+func (c *channel) bind(s *seat.Seat) {
 	c.unbind(false)
+	cred, ok := s.Held()
+	if !ok {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.closed {
-		c.run = startFollower(c, b.credential(), markPath(b.credentialPath))
+		c.run = startFollower(c, cred, markPath(s.CredentialFile()))
 	}
 }
 

@@ -2,10 +2,10 @@ package mcp
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/agenttool/collab/core/collaberr"
+	"github.com/agenttool/collab/core/seat"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/wake"
 )
@@ -126,11 +126,5 @@ func (f *follower) deliver(ctx context.Context, follow *wake.Follower) bool {
 // token-shaped secret (another session's, an HTTP bearer token) is already
 // redacted in the notice itself (core/wake.Redact).
 func (f *follower) scrub(text string) string {
-	if dir := f.c.p.credentialDir(); dir != "" {
-		text = strings.ReplaceAll(text, dir, "<credential-dir>")
-	}
-	if f.cred.Token != "" {
-		text = strings.ReplaceAll(text, f.cred.Token, "<redacted>")
-	}
-	return text
+	return seat.ScrubFor(f.c.p.store.Path(), f.cred.Token, text)
 }

@@ -1,5 +1,7 @@
 package mcp
 
+import "github.com/agenttool/collab/core/field"
+
 // constructor is one tool: it returns the tool's public definition and the
 // handler that serves it, together, so a definition cannot exist without a
 // handler (nor a handler without a definition).
@@ -59,12 +61,12 @@ func sessionJoinTool() (Tool, Handler) {
 		Description: "Record or replay an unauthenticated presence hint for one client instance and return its actor_key. It does not bind this process and grants nothing.",
 		Input: object([]Property{
 			{"workspace_id", workspaceIDField()},
-			{"client_instance_id", str().min(1).max(200).matching(idPattern).describe("Stable id of this client incarnation; joining again with it replays the same record")},
-			{"actor_label", str().min(1).max(200).describe("Display label; it identifies nobody and fences nothing")},
-			{"runtime_kind", str().min(1).max(64).matching(idPattern).describe("Kind of agent runtime, for example claude-code or codex")},
-			{"provider_label", str().min(1).max(100)},
-			{"model_label", str().min(1).max(200)},
-			{"declared_capabilities", array(str().min(1).max(100).matching(idPattern)).max(32).describe("Symbolic routing hints, not permissions")},
+			{"client_instance_id", fullIDField(field.ClientInstanceID).describe("Stable id of this client incarnation; joining again with it replays the same record")},
+			{"actor_label", textField(field.Actor).describe("Display label; it identifies nobody and fences nothing")},
+			{"runtime_kind", textField(field.RuntimeKind).describe("Kind of agent runtime, for example claude-code or codex")},
+			{"provider_label", textField(field.ProviderLabel)},
+			{"model_label", textField(field.ModelLabel)},
+			{"declared_capabilities", listField(field.DeclaredCapabilities, textField(field.DeclaredCapability)).describe("Symbolic routing hints, not permissions")},
 			{"ttl_seconds", presenceTTLField()},
 		}, "workspace_id", "client_instance_id", "actor_label", "runtime_kind"),
 	}, handleSessionJoin
@@ -78,7 +80,7 @@ func sessionListTool() (Tool, Handler) {
 		Input: object([]Property{
 			{"workspace_id", workspaceIDField()},
 			{"presence", enum("live", "stale", "left")},
-			{"limit", integer().atLeast(1).atMost(500)},
+			{"limit", countField(field.SessionListLimit)},
 		}, "workspace_id"),
 	}, handleSessionList
 }
@@ -89,9 +91,9 @@ func sessionHeartbeatTool() (Tool, Handler) {
 		Name: "collab_session_heartbeat", Title: "Refresh a presence hint", Class: RetrySafe,
 		Description: "Extend a presence hint by its time to live. It never touches task leases and proves nothing about the caller.",
 		Input: object([]Property{
-			{"session_id", str().min(1).max(200).describe("Presence session id from collab_session_join")},
+			{"session_id", boundedIDField(field.SessionID).describe("Presence session id from collab_session_join")},
 			{"idempotency_key", idempotencyKeyField()},
-			{"expected_version", integer().above(0).describe("The presence version you last read")},
+			{"expected_version", versionField().describe("The presence version you last read")},
 			{"ttl_seconds", presenceTTLField()},
 		}, "session_id", "idempotency_key", "expected_version"),
 	}, handleSessionHeartbeat
@@ -103,9 +105,9 @@ func sessionLeaveTool() (Tool, Handler) {
 		Name: "collab_session_leave", Title: "Withdraw a presence hint", Class: RetrySafe,
 		Description: "Mark a presence hint as left. It does not end a credential-bound session or release any lease.",
 		Input: object([]Property{
-			{"session_id", str().min(1).max(200).describe("Presence session id from collab_session_join")},
+			{"session_id", boundedIDField(field.SessionID).describe("Presence session id from collab_session_join")},
 			{"idempotency_key", idempotencyKeyField()},
-			{"expected_version", integer().above(0).describe("The presence version you last read")},
+			{"expected_version", versionField().describe("The presence version you last read")},
 		}, "session_id", "idempotency_key", "expected_version"),
 	}, handleSessionLeave
 }
@@ -116,11 +118,11 @@ func sessionStartTool() (Tool, Handler) {
 		Name: "collab_session_start", Title: "Start a credential-bound session", Class: Mutating,
 		Description: "Create a session for this process and bind it. Its bearer token goes only to a private 0600 file beside the database, never into a tool result.",
 		Input: object([]Property{
-			{"root_path", str().min(1).describe("Directory of the repository worktree this session works in")},
+			{"root_path", textField(field.RootPath).describe("Directory of the repository worktree this session works in")},
 			{"actor", actorField().describe("Display label for this session; the credential, not the label, fences its writes")},
-			{"role", str().max(200)},
-			{"parent_session_id", str().min(1)},
-			{"repository_key", str().min(1).max(1000).describe("Optional explicit key for directories that are not Git repositories")},
+			{"role", textField(field.Role)},
+			{"parent_session_id", idField(field.ParentSessionID)},
+			{"repository_key", textField(field.RepositoryKey).describe("Optional explicit key for directories that are not Git repositories")},
 		}, "root_path", "actor"),
 	}, handleSessionStart
 }
@@ -131,7 +133,7 @@ func sessionEndTool() (Tool, Handler) {
 		Name: "collab_session_end", Title: "End the bound session", Class: Destructive,
 		Description: "End this process's session so its credential can no longer write, and delete its credential file. Live leases must be released or handed off first; offers addressed to it expire.",
 		Input: object([]Property{
-			{"reason", str().max(2000)},
+			{"reason", textField(field.EndReason)},
 		}),
 	}, handleSessionEnd
 }
@@ -159,7 +161,7 @@ func cursorResetTool() (Tool, Handler) {
 			{"idempotency_key", idempotencyKeyField()},
 			{"target", anchorField("The anchor to move the cursor to")},
 			{"expected_cursor_version", integer().atLeast(0)},
-			{"reason", str().min(1).max(2000)},
+			{"reason", textField(field.ResetReason)},
 		}, "workspace_id", "idempotency_key", "target", "expected_cursor_version", "reason"),
 	}, handleCursorReset
 }
@@ -174,7 +176,7 @@ func nextTool() (Tool, Handler) {
 			{"actor", actorField()},
 			{"after_sequence", integer().atLeast(0)},
 			{"known_cursor", anchorField("The last anchor you processed, checked but never used to choose the page")},
-			{"event_limit", integer().atLeast(1).atMost(50).describe("Events per page, 1 to 50 (default 10)")},
+			{"event_limit", countField(field.EventLimit).describe(eventLimitDescription())},
 		}, "workspace_id"),
 	}, handleNext
 }
@@ -185,10 +187,10 @@ func workspaceOpenTool() (Tool, Handler) {
 		Name: "collab_workspace_open", Title: "Open a workspace (legacy mode)", Class: RetrySafe,
 		Description: "Open or create the workspace of a repository directory for unbound, label-based clients. New processes should call collab_session_start instead.",
 		Input: object([]Property{
-			{"root_path", str().min(1).describe("Directory of the repository worktree")},
-			{"name", str().max(200)},
+			{"root_path", textField(field.RootPath).describe("Directory of the repository worktree")},
+			{"name", textField(field.WorkspaceName)},
 			{"actor", actorField()},
-			{"repository_key", str().min(1).max(1000).describe("Optional explicit key for directories that are not Git repositories")},
+			{"repository_key", textField(field.RepositoryKey).describe("Optional explicit key for directories that are not Git repositories")},
 		}, "root_path", "actor"),
 	}, handleWorkspaceOpen
 }
@@ -211,7 +213,7 @@ func eventsSinceTool() (Tool, Handler) {
 			{"workspace_id", workspaceIDField()},
 			{"after_sequence", integer().atLeast(0)},
 			{"after_anchor", anchorField("Read after this exact anchor; give this or after_sequence, not both")},
-			{"limit", integer().atLeast(1).atMost(500)},
+			{"limit", countField(field.PageLimit)},
 		}, "workspace_id"),
 	}, handleEventsSince
 }

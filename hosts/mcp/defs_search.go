@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"fmt"
+	"github.com/agenttool/collab/core/field"
 
 	"github.com/agenttool/collab/core/search"
 )
@@ -15,20 +16,20 @@ func searchTool() (Tool, Handler) {
 			{"workspace_id", workspaceIDField()},
 			{"query", str().min(1).max(search.DefaultLimits.Length).describe(queryDescription())},
 			{"kinds", array(enum(search.Kinds...)).max(len(search.Kinds)).describe("Only hits of these kinds")},
-			{"actor", str().min(1).max(200).describe("Only events written under this actor label")},
-			{"session_id", str().min(1).describe("Only events written by this session")},
-			{"task_id", str().min(1).describe("Only events about this task")},
+			{"actor", textField(field.Actor).describe("Only events written under this actor label")},
+			{"session_id", idField(field.SessionID).describe("Only events written by this session")},
+			{"task_id", idField(field.TaskID).describe("Only events about this task")},
 			{"since", boundField("Earliest hit, inclusive")},
 			{"until", boundField("Latest hit, inclusive")},
 			{"order", enum(search.ByRelevance, search.ByRecency).describe("relevance (default) or recent; recent pages stay exact while the journal grows")},
 			{"limit", integer().atLeast(1).atMost(search.MaxLimit).describe("Hits per page, 1 to 50 (default 10)")},
-			{"cursor", str().min(1).max(1000).describe("next_cursor of the previous page; repeat the same query and filters")},
+			{"cursor", textField(field.SearchCursor).describe("next_cursor of the previous page; repeat the same query and filters")},
 		}, "workspace_id", "query"),
 	}, handleSearch
 }
 
 func boundField(what string) *Schema {
-	return str().min(1).max(64).describe(what + ": a journal sequence number, an RFC 3339 time or a YYYY-MM-DD date")
+	return textField(field.SearchBound).describe(what + ": a journal sequence number, an RFC 3339 time or a YYYY-MM-DD date")
 }
 
 // queryDescription tells the model the query limits the index enforces,

@@ -1,5 +1,7 @@
 package mcp
 
+import "github.com/agenttool/collab/core/field"
+
 // taskCreateTool is collab_task_create, served by handleTaskCreate.
 func taskCreateTool() (Tool, Handler) {
 	return Tool{
@@ -9,14 +11,14 @@ func taskCreateTool() (Tool, Handler) {
 			{"workspace_id", workspaceIDField()},
 			{"actor", actorField()},
 			{"idempotency_key", idempotencyKeyField()},
-			{"task_id", str().min(1).max(200)},
-			{"title", str().min(1).max(300)},
-			{"description", str().max(8000)},
-			{"dependencies", array(str().min(1).max(200)).max(128)},
-			{"path_scopes", array(str().min(1).max(500)).max(128).describe("Repository-relative paths this task may edit, such as src/parser")},
+			{"task_id", boundedIDField(field.NewTaskID)},
+			{"title", textField(field.Title)},
+			{"description", textField(field.Description)},
+			{"dependencies", listField(field.Dependencies, boundedIDField(field.Dependency))},
+			{"path_scopes", listField(field.PathScopes, textField(field.PathScope)).describe("Repository-relative paths this task may edit, such as src/parser")},
 			{"work_mode", enum("coordination", "read_only", "edit")},
 			{"completion_policy", enum("reported", "accepted")},
-			{"expected_base_sha", str().matching(`^[a-fA-F0-9]{40,64}$`)},
+			{"expected_base_sha", hexField(field.ExpectedBaseSHA)},
 		}, "workspace_id", "idempotency_key", "title"),
 	}, handleTaskCreate
 }
@@ -71,9 +73,9 @@ func taskRecoverTool() (Tool, Handler) {
 			{"task_id", taskIDField()},
 			{"idempotency_key", idempotencyKeyField()},
 			{"expected_version", expectedVersionField()},
-			{"recovery_note", str().min(1).max(4000)},
+			{"recovery_note", textField(field.RecoveryNote)},
 			{"action", enum("takeover", "release", "block")},
-			{"blocker", str().min(1).max(2000)},
+			{"blocker", textField(field.Blocker)},
 			{"ttl_seconds", leaseTTLField()},
 		}, "workspace_id", "task_id", "idempotency_key", "expected_version", "recovery_note"),
 	}, handleTaskRecover
@@ -93,7 +95,7 @@ func taskProgressTool() (Tool, Handler) {
 	return Tool{
 		Name: "collab_task_progress", Title: "Note task progress", Class: RetrySafe,
 		Description: "Record a short progress note on a task you hold. Use a structured report when evidence, confidence or disagreement matters.",
-		Input:       object(leaseProps(Property{"message", str().min(1).max(2000)}), leaseRequired("message")...),
+		Input:       object(leaseProps(Property{"message", textField(field.Message)}), leaseRequired("message")...),
 	}, handleTaskProgress
 }
 
@@ -102,7 +104,7 @@ func taskReleaseTool() (Tool, Handler) {
 	return Tool{
 		Name: "collab_task_release", Title: "Release a task lease", Class: RetrySafe,
 		Description: "Give a task you hold back to the open pool; pending handoff offers for it expire.",
-		Input:       object(leaseProps(Property{"summary", str().max(2000)}), leaseRequired()...),
+		Input:       object(leaseProps(Property{"summary", textField(field.ReleaseSummary)}), leaseRequired()...),
 	}, handleTaskRelease
 }
 
@@ -111,7 +113,7 @@ func taskBlockTool() (Tool, Handler) {
 	return Tool{
 		Name: "collab_task_block", Title: "Block a task", Class: RetrySafe,
 		Description: "Record what blocks a task you hold and release its lease and path scopes.",
-		Input:       object(leaseProps(Property{"blocker", str().min(1).max(2000)}), leaseRequired("blocker")...),
+		Input:       object(leaseProps(Property{"blocker", textField(field.Blocker)}), leaseRequired("blocker")...),
 	}, handleTaskBlock
 }
 
@@ -126,7 +128,7 @@ func taskUnblockTool() (Tool, Handler) {
 			{"actor", actorField()},
 			{"idempotency_key", idempotencyKeyField()},
 			{"expected_version", expectedVersionField()},
-			{"note", str().max(2000)},
+			{"note", textField(field.UnblockNote)},
 		}, "workspace_id", "task_id", "idempotency_key", "expected_version"),
 	}, handleTaskUnblock
 }
@@ -138,10 +140,10 @@ func artifactAttachTool() (Tool, Handler) {
 		Description: "Attach a reference to a file, commit, test, data record or URL to a task you hold. Only the reference is stored, never the bytes.",
 		Input: object(leaseProps(
 			Property{"kind", enum("file", "commit", "test", "data", "url", "other")},
-			Property{"uri", str().min(1).max(2000)},
-			Property{"sha256", str().length(64)},
-			Property{"media_type", str().max(200)},
-			Property{"label", str().max(300)},
+			Property{"uri", textField(field.URI)},
+			Property{"sha256", hexField(field.SHA256)},
+			Property{"media_type", textField(field.MediaType)},
+			Property{"label", textField(field.Label)},
 		), leaseRequired("kind", "uri")...),
 	}, handleArtifactAttach
 }
@@ -152,10 +154,10 @@ func taskCompleteTool() (Tool, Handler) {
 		Name: "collab_task_complete", Title: "Report a task complete", Class: RetrySafe,
 		Description: "Report the task you hold as done. In legacy mode this is the holder's own report; in a bound session it posts a completion report, and reviewed tasks wait for a distinct session to accept.",
 		Input: object(leaseProps(
-			Property{"summary", str().min(1).max(4000)},
+			Property{"summary", textField(field.Summary)},
 			Property{"confidence", confidenceField()},
-			Property{"confidence_basis", str().max(2000)},
-			Property{"limits", str().max(2000)},
+			Property{"confidence_basis", textField(field.ConfidenceBasis)},
+			Property{"limits", textField(field.Limits)},
 			Property{"evidence_refs", evidenceRefsField()},
 		), leaseRequired("summary")...),
 	}, handleTaskComplete
@@ -172,7 +174,7 @@ func taskReviewTool() (Tool, Handler) {
 			{"idempotency_key", idempotencyKeyField()},
 			{"expected_version", expectedVersionField()},
 			{"outcome", enum("accept", "request_changes")},
-			{"summary", str().min(1).max(4000)},
+			{"summary", textField(field.Summary)},
 			{"evidence_refs", evidenceRefsField()},
 		}, "workspace_id", "task_id", "idempotency_key", "expected_version", "outcome", "summary"),
 	}, handleTaskReview
@@ -184,9 +186,9 @@ func handoffOfferTool() (Tool, Handler) {
 		Name: "collab_handoff_offer", Title: "Offer a task to someone else", Class: RetrySafe,
 		Description: "Invite another session (or legacy actor) to take over a task you hold. You keep the lease until they accept.",
 		Input: object(leaseProps(
-			Property{"to_actor", str().min(1).max(200)},
-			Property{"to_session_id", str().min(1)},
-			Property{"summary", str().min(1).max(4000)},
+			Property{"to_actor", textField(field.Actor)},
+			Property{"to_session_id", idField(field.ToSessionID)},
+			Property{"summary", textField(field.Summary)},
 			Property{"ttl_seconds", leaseTTLField()},
 		), leaseRequired("summary")...),
 	}, handleHandoffOffer
@@ -199,7 +201,7 @@ func handoffRespondTool() (Tool, Handler) {
 		Description: "Answer an offer addressed to you. Accepting moves the advisory lease to you in the same step.",
 		Input: object([]Property{
 			{"workspace_id", workspaceIDField()},
-			{"handoff_id", str().min(1)},
+			{"handoff_id", idField(field.HandoffID)},
 			{"actor", actorField()},
 			{"idempotency_key", idempotencyKeyField()},
 			{"expected_version", expectedVersionField()},
@@ -217,18 +219,18 @@ func reportAppendTool() (Tool, Handler) {
 		Input: object([]Property{
 			{"workspace_id", workspaceIDField()},
 			{"idempotency_key", idempotencyKeyField()},
-			{"task_id", str().min(1)},
-			{"to_session_id", str().min(1).describe("Route the report to one session; this is addressing, not access control")},
+			{"task_id", idField(field.TaskID)},
+			{"to_session_id", idField(field.ToSessionID).describe("Route the report to one session; this is addressing, not access control")},
 			{"kind", enum("observation", "inference", "proposal", "decision")},
-			{"body", str().min(1).max(8000)},
+			{"body", textField(field.Body)},
 			{"evidence_refs", evidenceRefsField()},
 			{"confidence", confidenceField()},
-			{"confidence_basis", str().max(2000)},
-			{"limits", str().max(2000)},
+			{"confidence_basis", textField(field.ConfidenceBasis)},
+			{"limits", textField(field.Limits)},
 			{"relation", enum("informs", "supports", "challenges", "corrects", "withdraws", "supersedes", "resolves")},
-			{"target_report_id", str().min(1)},
-			{"authority_scope", str().max(1000)},
-			{"authority_basis", str().max(2000)},
+			{"target_report_id", idField(field.TargetReportID)},
+			{"authority_scope", textField(field.AuthorityScope)},
+			{"authority_basis", textField(field.AuthorityBasis)},
 		}, "workspace_id", "idempotency_key", "kind", "body"),
 	}, handleReportAppend
 }
@@ -241,9 +243,9 @@ func reportListTool() (Tool, Handler) {
 		Input: object([]Property{
 			{"workspace_id", workspaceIDField()},
 			{"after_event_sequence", integer().atLeast(0)},
-			{"limit", integer().atLeast(1).atMost(500)},
-			{"task_id", str().min(1)},
-			{"to_session_id", str().min(1)},
+			{"limit", countField(field.PageLimit)},
+			{"task_id", idField(field.TaskID)},
+			{"to_session_id", idField(field.ToSessionID)},
 		}, "workspace_id"),
 	}, handleReportList
 }
@@ -257,11 +259,11 @@ func decisionRecordTool() (Tool, Handler) {
 			{"workspace_id", workspaceIDField()},
 			{"actor", actorField()},
 			{"idempotency_key", idempotencyKeyField()},
-			{"topic", str().min(1).max(500)},
-			{"decision", str().min(1).max(4000)},
-			{"rationale", str().max(4000)},
-			{"authority_scope", str().max(1000)},
-			{"authority_basis", str().max(2000)},
+			{"topic", textField(field.Topic)},
+			{"decision", textField(field.Decision)},
+			{"rationale", textField(field.Rationale)},
+			{"authority_scope", textField(field.AuthorityScope)},
+			{"authority_basis", textField(field.AuthorityBasis)},
 		}, "workspace_id", "idempotency_key", "topic", "decision"),
 	}, handleDecisionRecord
 }

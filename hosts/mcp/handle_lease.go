@@ -9,15 +9,8 @@ import (
 // caller resolves who is acting: the bound session's credential, or (when
 // unbound) the legacy actor label the call must carry.
 func (p *Process) caller(a Args) (store.Actor, error) {
-	if p.binding != nil {
-		if err := p.requireWorkspace(a.String("workspace_id")); err != nil {
-			return store.Actor{}, err
-		}
-		cred, err := p.boundCredential(false)
-		if err != nil {
-			return store.Actor{}, err
-		}
-		return store.SessionActor(cred), nil
+	if p.seat.Bound() {
+		return p.seat.SessionCaller(a.String("workspace_id"), "call collab_session_start first")
 	}
 	actor, err := legacyActor(a)
 	return store.LabelActor(actor), err

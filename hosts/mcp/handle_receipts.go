@@ -2,14 +2,11 @@ package mcp
 
 import (
 	"context"
+	"github.com/agenttool/collab/core/field"
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/store"
 )
-
-// receiptsDefault is how many addressed reports collab_report_receipts
-// reads when it is given no ids and no limit.
-const receiptsDefault = 20
 
 // handleReportReceipts reads the delivery receipts of the named subjects,
 // or of the bound session's newest addressed reports. It never writes.
@@ -26,15 +23,15 @@ func handleReportReceipts(ctx context.Context, p *Process, a Args) (any, error) 
 		subjects = append(subjects, store.Subject{Kind: store.SubjectHandoff, ID: id})
 	}
 	if len(subjects) == 0 {
-		if p.binding == nil {
+		if !p.seat.Bound() {
 			return nil, collaberr.New(collaberr.InvalidDeliveryMark, "Name report_ids or handoff_ids, or bind a session to read the receipts of the reports it sent")
 		}
-		limit := receiptsDefault
+		limit := int(field.ReceiptLimit.Spec().Default)
 		if n := a.OptInt("limit"); n != nil {
 			limit = int(*n)
 		}
 		var err error
-		if subjects, err = p.store.SentAddressed(ctx, ws, p.binding.credential().SessionID, limit); err != nil {
+		if subjects, err = p.store.SentAddressed(ctx, ws, p.seat.SessionID(), limit); err != nil {
 			return nil, err
 		}
 	}

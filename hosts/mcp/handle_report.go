@@ -43,7 +43,7 @@ func handleDecisionRecord(ctx context.Context, p *Process, a Args) (any, error) 
 		Topic: a.String("topic"), Decision: a.String("decision"), Rationale: a.OptString("rationale"),
 		AuthorityScope: a.OptString("authority_scope"), AuthorityBasis: a.OptString("authority_basis"),
 	}
-	if p.binding == nil {
+	if !p.seat.Bound() {
 		actor, err := legacyActor(a)
 		if err != nil {
 			return nil, err

@@ -2,90 +2,43 @@ package mcp
 
 import (
 	"context"
+	"github.com/agenttool/collab/core/field"
 
-	"github.com/agenttool/collab/core/collaberr"
-	"github.com/agenttool/collab/core/credfile"
-	"github.com/agenttool/collab/core/place"
+	"github.com/agenttool/collab/core/seat"
 	"github.com/agenttool/collab/core/store"
 )
 
-// Boundary labels returned with every session start.
-const (
-	credentialBoundary = "credential_file_is_a_local_bearer_secret_never_return_its_contents_to_a_model_or_commit_it"
-	identityBoundary   = "session_credentials_fence_cooperating_local_clients_but_do_not_authenticate_a_person_or_model"
-	resumeVariable     = place.EnvSessionFile
-)
-
-// SessionStarted is collab_session_start's result. It names the credential
-// file but never its directory or contents.
-type SessionStarted struct {
-	Workspace             store.Workspace           `json:"workspace"`
-	Worktree              store.Worktree            `json:"worktree"`
-	Session               store.CoordinationSession `json:"session"`
-	CredentialFileCreated bool                      `json:"credential_file_created"`
-	ResumeEnvironmentVar  string                    `json:"resume_environment_variable"`
-	SessionFileName       string                    `json:"session_file_name"`
-	IdentityBoundary      string                    `json:"identity_boundary"`
-	CredentialBoundary    string                    `json:"credential_boundary"`
-}
+// SessionStarted is collab_session_start's result (core/seat.Started).
+type SessionStarted = seat.Started
 
 func handleSessionStart(ctx context.Context, p *Process, a Args) (any, error) {
-	if p.binding != nil {
-		return nil, collaberr.New(collaberr.SessionAlreadyBound, "This process already has a bound session; one process holds one session").
-			With("session_id", p.binding.sessionID)
-	}
-	started, err := p.store.StartSession(ctx, store.StartSessionInput{
-		RootPath: a.String("root_path"), Actor: p.principalActor(a.String("actor")), Role: a.OptString("role"),
+	started, err := p.seat.Start(ctx, store.StartSessionInput{
+		RootPath: a.String("root_path"), Actor: a.String("actor"), Role: a.OptString("role"),
 		ParentSessionID: a.OptString("parent_session_id"), RepositoryKey: a.String("repository_key"),
 	})
 	if err != nil {
 		return nil, err
 	}
-	sess := started.Session
-	path, err := credfile.PathFor(p.store.Path(), sess.ID)
-	if err != nil {
-		return nil, err
-	}
-	b := &binding{sessionID: sess.ID, token: started.Token, generation: sess.Generation, workspaceID: sess.WorkspaceID,
-		credentialPath: path, lastCursor: &credfile.Cursor{EpochID: sess.Cursor.EpochID, Sequence: sess.Cursor.Sequence, Hash: sess.Cursor.Hash}}
-	if err := credfile.Write(path, credfile.Credential{SessionID: sess.ID, Token: started.Token,
-		Generation: sess.Generation, LastCursor: b.lastCursor}, false); err != nil {
-		reason := "credential_file_write_failed"
-		_, _ = p.store.EndSession(ctx, b.credential(), &reason)
-		return nil, err
-	}
-	p.binding = b
-	p.notifyBind(sess.ID)
-	return SessionStarted{
-		Workspace: started.Workspace, Worktree: started.Worktree, Session: sess, CredentialFileCreated: true,
-		ResumeEnvironmentVar: resumeVariable, SessionFileName: b.fileName(),
-		IdentityBoundary: identityBoundary, CredentialBoundary: credentialBoundary,
-	}, nil
+	p.notifyBind(started.Session.ID)
+	return started, nil
 }
 
-// SessionEnded is collab_session_end's result.
-type SessionEnded struct {
-	Session               store.CoordinationSession `json:"session"`
-	CredentialFileRemoved bool                      `json:"credential_file_removed"`
-	SessionFileName       string                    `json:"session_file_name"`
-}
+// SessionEnded is collab_session_end's result (core/seat.Ended).
+type SessionEnded = seat.Ended
 
+// handleSessionEnd ends the bound session. Observers hear of the unbinding
+// whenever the session did end, even if its credential file could not be
+// removed afterwards.
 func handleSessionEnd(ctx context.Context, p *Process, a Args) (any, error) {
-	if p.binding == nil {
-		return nil, collaberr.New(collaberr.SessionNotBound, "No session is bound to this process, so there is nothing to end")
+	id := p.seat.SessionID()
+	ended, err := p.seat.End(ctx, a.OptString("reason"))
+	if id != "" && !p.seat.Bound() {
+		p.notifyUnbind(id)
 	}
-	b := p.binding
-	sess, err := p.store.EndSession(ctx, b.credential(), a.OptString("reason"))
 	if err != nil {
 		return nil, err
 	}
-	p.binding = nil
-	p.notifyUnbind(b.sessionID)
-	if err := credfile.Remove(b.credentialPath); err != nil {
-		return nil, err
-	}
-	credfile.SweepTemps(b.credentialPath)
-	return SessionEnded{Session: sess, CredentialFileRemoved: true, SessionFileName: b.fileName()}, nil
+	return ended, nil
 }
 
 func handleCursorAck(ctx context.Context, p *Process, a Args) (any, error) {
@@ -122,16 +75,14 @@ func handleCursorReset(ctx context.Context, p *Process, a Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.binding.recovery = nil
+	p.seat.Recovered()
 	return p.rememberCursor(sess)
 }
 
 // rememberCursor records the session's cursor in the binding and its
 // credential file, so a host restart resumes from what was acknowledged.
 func (p *Process) rememberCursor(sess store.CoordinationSession) (any, error) {
-	c := sess.Cursor
-	p.binding.lastCursor = &credfile.Cursor{EpochID: c.EpochID, Sequence: c.Sequence, Hash: c.Hash}
-	if err := p.binding.persist(); err != nil {
+	if err := p.seat.RememberCursor(sess); err != nil {
 		return nil, err
 	}
 	return map[string]any{"session": sess}, nil
@@ -139,11 +90,11 @@ func (p *Process) rememberCursor(sess store.CoordinationSession) (any, error) {
 
 func handleNext(ctx context.Context, p *Process, a Args) (any, error) {
 	ws := a.String("workspace_id")
-	limit := int64(10)
+	limit := field.EventLimit.Spec().Default
 	if n := a.OptInt("event_limit"); n != nil {
 		limit = *n
 	}
-	if p.binding != nil {
+	if p.seat.Bound() {
 		if err := p.requireWorkspace(ws); err != nil {
 			return nil, err
 		}

@@ -14,7 +14,7 @@ func handleTaskCreate(ctx context.Context, p *Process, a Args) (any, error) {
 		PathScopes: a.Strings("path_scopes"), WorkMode: a.OptString("work_mode"),
 		CompletionPolicy: a.OptString("completion_policy"), ExpectedBaseSHA: a.OptString("expected_base_sha"),
 	}
-	if p.binding == nil {
+	if !p.seat.Bound() {
 		if in.WorkMode != nil || in.CompletionPolicy != nil || in.ExpectedBaseSHA != nil {
 			return nil, collaberr.New(collaberr.SessionRequiredForV2TaskOptions,
 				"work_mode, completion_policy and expected_base_sha need a bound session; call collab_session_start first")

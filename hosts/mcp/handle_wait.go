@@ -95,7 +95,7 @@ func (p *Process) waitSnapshot(ctx context.Context, a Args) (snapshotFunc, store
 	}
 	defer p.endTurn()
 	ws := a.String("workspace_id")
-	if p.binding != nil {
+	if p.seat.Bound() {
 		if err := p.requireWorkspace(ws); err != nil {
 			return nil, none, err
 		}

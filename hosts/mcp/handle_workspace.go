@@ -8,10 +8,10 @@ import (
 )
 
 func handleWorkspaceOpen(ctx context.Context, p *Process, a Args) (any, error) {
-	if p.binding != nil {
+	if p.seat.Bound() {
 		return nil, collaberr.New(collaberr.SessionAlreadyBound,
 			"This process is bound to a session and cannot open or register another workspace; use a new process").
-			With("session_id", p.binding.sessionID)
+			With("session_id", p.seat.SessionID())
 	}
 	opened, err := p.store.OpenWorkspace(ctx, store.OpenWorkspaceInput{
 		RootPath: a.String("root_path"), Name: a.OptString("name"), Actor: a.String("actor"),

@@ -3,11 +3,11 @@ package mcp
 import (
 	"context"
 	"runtime"
-	"strings"
 	"sync"
 
 	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/search"
+	"github.com/agenttool/collab/core/seat"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/wake"
 )
@@ -17,15 +17,12 @@ import (
 // session. Calls are serialised, so handlers see a consistent binding; a
 // call whose context ends while it waits for its turn is not run.
 type Process struct {
-	// turn holds one token while a call (or the resume) uses the binding.
-	turn    chan struct{}
-	store   *store.Store
-	getenv  func(string) string
-	binding *binding
+	// seat is the binding, the turn, the caller and the scrub (core/seat).
+	seat   *seat.Seat
+	store  *store.Store
+	getenv func(string) string
 	// index is the search sidecar, opened by the first collab_search.
 	index *search.Index
-	// principal names the authenticated client of a network session ("" for stdio).
-	principal string
 	// onBind and onUnbind observe the binding starting and ending.
 	onBind, onUnbind func(sessionID string)
 	// openIndex, when set, returns a search index shared with other processes.
@@ -76,8 +73,8 @@ func NewProcess(cfg ProcessConfig) *Process {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	p := &Process{store: cfg.Store, getenv: getenv, turn: make(chan struct{}, 1),
-		principal: cfg.Principal, onBind: cfg.OnBind, onUnbind: cfg.OnUnbind, openIndex: cfg.SearchIndex,
+	p := &Process{store: cfg.Store, getenv: getenv, seat: seat.New(cfg.Store, cfg.Principal),
+		onBind: cfg.OnBind, onUnbind: cfg.OnUnbind, openIndex: cfg.SearchIndex,
 		stopping: cfg.Stopping}
 	p.toolset = sync.OnceValue(func() *Toolset {
 		if cfg.Tools != nil {
@@ -98,43 +95,13 @@ func (p *Process) env() place.Env {
 	}}
 }
 
-// credentialDir is the directory holding session credential files for
-// this database; it must never appear in any output.
-func (p *Process) credentialDir() string {
-	if p.store == nil {
-		return ""
-	}
-	b, err := place.BesideDatabase(p.store.Path())
-	if err != nil {
-		return ""
-	}
-	return b.CredentialDir()
-}
-
 // scrub removes the credential directory and any bound token from text
 // that is about to leave the process.
-func (p *Process) scrub(text string) string {
-	if dir := p.credentialDir(); dir != "" {
-		text = strings.ReplaceAll(text, dir, "<credential-dir>")
-	}
-	if p.binding != nil && p.binding.token != "" {
-		text = strings.ReplaceAll(text, p.binding.token, "<redacted>")
-	}
-	return text
-}
-
-// principalActor returns actor as recorded for this process's principal:
-// unchanged without one, else prefixed "principal/" (once).
-func (p *Process) principalActor(actor string) string {
-	if p.principal == "" || strings.HasPrefix(actor, p.principal+"/") {
-		return actor
-	}
-	return p.principal + "/" + actor
-}
+func (p *Process) scrub(text string) string { return p.seat.Scrub(text) }
 
 func (p *Process) notifyBind(sessionID string) {
 	if p.channel != nil {
-		p.channel.bind(p.binding)
+		p.channel.bind(p.seat)
 	}
 	if p.onBind != nil {
 		p.onBind(sessionID)

@@ -3,8 +3,6 @@ package mcp
 import (
 	"context"
 
-	"github.com/agenttool/collab/core/collaberr"
-	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/place"
 )
 
@@ -24,35 +22,18 @@ func (p *Process) ResumeFromEnv(ctx context.Context) (bool, error) {
 	return true, nil
 }
 
-// ResumeFile binds the session of the credential file at path, exactly as
-// ResumeFromEnv does: the session moves to a new generation (fencing any
-// other holder) and the file is rewritten with it. A process that already
-// holds a binding is refused with session_already_bound.
+// ResumeFile binds the session of the credential file at path in the
+// process's turn, exactly as ResumeFromEnv does (core/seat.Seat.Resume).
+// A process that already holds a binding is refused with
+// session_already_bound.
 func (p *Process) ResumeFile(ctx context.Context, path string, allowCursorRecovery bool) error {
 	if err := p.takeTurn(ctx); err != nil {
 		return err
 	}
 	defer p.endTurn()
-	if p.binding != nil {
-		return collaberr.New(collaberr.SessionAlreadyBound, "This process already has a bound session; one process holds one session")
-	}
-	cred, err := credfile.Read(path)
-	if err != nil {
+	if err := p.seat.Resume(ctx, path, allowCursorRecovery); err != nil {
 		return err
 	}
-	resumed, err := p.store.ResumeSession(ctx, cred, allowCursorRecovery)
-	if err != nil {
-		return err
-	}
-	if err := credfile.Write(path, resumed.Credential, true); err != nil {
-		return err
-	}
-	credfile.SweepTemps(path)
-	p.binding = &binding{
-		sessionID: cred.SessionID, token: cred.Token, generation: resumed.Credential.Generation,
-		workspaceID: resumed.Session.WorkspaceID, credentialPath: path,
-		recovery: resumed.Recovery, lastCursor: resumed.Credential.LastCursor,
-	}
-	p.notifyBind(cred.SessionID)
+	p.notifyBind(p.seat.SessionID())
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/store/sqlite"
+	"github.com/agenttool/collab/core/store/storetest"
 )
 
 // The benchmarks run each measurement on both engines in one run, so that
@@ -276,7 +277,7 @@ func BenchmarkVerify50000(b *testing.B) {
 			}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				ok, found, err := e.VerifyChain(ctx, "ws_bench")
+				ok, found, err := storetest.VerifyChain(ctx, e, "ws_bench")
 				if err != nil || !ok || !found {
 					b.Fatalf("verify: ok=%v found=%v err=%v", ok, found, err)
 				}

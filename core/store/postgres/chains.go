@@ -3,16 +3,12 @@ package postgres
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/store/sqltx"
 )
-
-// noProgress is the progress interval of checks that report none.
-const noProgress = 0
 
 // ReadChains runs fn against one REPEATABLE READ, READ ONLY snapshot.
 func (e *Engine) ReadChains(ctx context.Context, fn func(c store.Chains) error) error {
@@ -70,28 +66,5 @@ func (c *chains) ScanEvents(ctx context.Context, h store.JournalHead, fn func(e 
 	return nil
 }
 
-// verifyChain recomputes h's chain from genesis against h.
-func verifyChain(ctx context.Context, c store.Chains, h store.JournalHead) (bool, error) {
-	ok, err := journal.VerifyFeed(h.Sequence, h.Hash, noProgress, nil, func(emit func(*journal.Event) error) error {
-		return c.Events(ctx, h, emit)
-	})
-	if errors.Is(err, store.ErrUnreadableEvent) {
-		return false, nil
-	}
-	return ok, err
-}
-
-// VerifyChain recomputes the full chain of one workspace from genesis,
-// reading the head and every event from one snapshot; found is false when
-// there is no such workspace.
-func (e *Engine) VerifyChain(ctx context.Context, workspaceID string) (ok, found bool, err error) {
-	err = e.ReadChains(ctx, func(c store.Chains) error {
-		var h store.JournalHead
-		if h, found, err = c.Head(ctx, workspaceID); err != nil || !found {
-			return err
-		}
-		ok, err = verifyChain(ctx, c, h)
-		return err
-	})
-	return ok, found, err
-}
+// Ranges offers no ranges: a PostgreSQL journal is read in one pass.
+func (c *chains) Ranges(context.Context, store.JournalHead) ([]journal.Range, error) { return nil, nil }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/core/store/storetest"
 )
 
 // The contention checks: many writers, in goroutines, in several engines
@@ -181,7 +182,7 @@ func checkContention(t *testing.T, e store.Engine, writers, perWriter int, winne
 			t.Errorf("%s appended %d times", id, n)
 		}
 	}
-	if ok, found, err := e.VerifyChain(ctx, contentionWS); err != nil || !ok || !found {
+	if ok, found, err := storetest.VerifyChain(ctx, e, contentionWS); err != nil || !ok || !found {
 		t.Fatalf("verify the chain: ok=%v found=%v err=%v", ok, found, err)
 	}
 	if task.Status != store.TaskClaimed || task.Version != 2 || task.Assignee == nil || *task.Assignee != winners[0] {

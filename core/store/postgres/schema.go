@@ -279,6 +279,12 @@ var tables = []string{
 )`,
 }
 
+// schemaVersionDDL creates the table that records the schema's version.
+const schemaVersionDDL = `CREATE TABLE schema_version (
+  version BIGINT PRIMARY KEY,
+  applied_at TEXT NOT NULL
+)`
+
 // bytewise makes every text column of a CREATE TABLE compare bytewise.
 func bytewise(ddl string) string {
 	return strings.ReplaceAll(ddl, " TEXT", ` TEXT COLLATE "C"`)
@@ -364,10 +370,7 @@ WHERE schemaname = $1 AND tablename = 'schema_version')`, SchemaName).Scan(&made
 	if err := addDeliveries(ctx, tx); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `CREATE TABLE schema_version (
-  version BIGINT PRIMARY KEY,
-  applied_at TEXT NOT NULL
-)`); err != nil {
+	if _, err := tx.ExecContext(ctx, schemaVersionDDL); err != nil {
 		return fmt.Errorf("create the %s schema: %w", SchemaName, err)
 	}
 	if _, err := tx.ExecContext(ctx, "INSERT INTO schema_version (version, applied_at) VALUES ($1, $2)", SchemaVersion,

@@ -6,36 +6,28 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/agenttool/collab/core/store/layout"
 )
 
-// layout is the collab schema as the statements of schema.go create it:
-// each table's columns, in order, keyed by table name.
-func layout() map[string][]string {
+// journalColumns is the collab schema as this engine holds it: each journal
+// table of the one table description (core/store/layout) with its columns
+// in order, and the identity row_id after them where SQLite's rowid order
+// is kept. TestDDLIsTheLayout proves the statements of schema.go create
+// exactly that.
+func journalColumns() map[string][]string {
 	out := map[string][]string{}
-	for _, ddl := range tables {
-		rest, ok := strings.CutPrefix(strings.TrimSpace(ddl), "CREATE TABLE ")
-		if !ok {
-			continue
+	for _, t := range layout.Of(layout.Tables(), layout.Journal) {
+		cols := layout.Names(t.All())
+		if t.RowOrdered {
+			cols = append(cols, layout.RowIDColumn)
 		}
-		name, body, _ := strings.Cut(rest, " (")
-		var cols []string
-		for _, line := range strings.Split(body, "\n") {
-			line = strings.TrimSpace(line)
-			word, _, _ := strings.Cut(line, " ")
-			switch {
-			case word == "" || strings.HasPrefix(word, ")"):
-			case strings.HasPrefix(word, "PRIMARY"), strings.HasPrefix(word, "UNIQUE"),
-				strings.HasPrefix(word, "FOREIGN"), strings.HasPrefix(word, "CHECK"), strings.HasPrefix(word, "CONSTRAINT"):
-			default:
-				cols = append(cols, word)
-			}
-		}
-		out[name] = cols
+		out[t.Name] = cols
 	}
 	return out
 }
 
-// checkShape compares the collab schema the database holds with layout:
+// checkShape compares the collab schema the database holds with journalColumns:
 // every table present with exactly its columns, in order. It returns one
 // error naming the differences (at most ten), or nil; it changes nothing.
 func checkShape(ctx context.Context, tx *sql.Tx) error {
@@ -56,7 +48,7 @@ WHERE table_schema = $1 ORDER BY table_name, ordinal_position`, SchemaName)
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("read the %s schema's columns: %w", SchemaName, err)
 	}
-	if problems := shapeProblems(layout(), have); len(problems) > 0 {
+	if problems := shapeProblems(journalColumns(), have); len(problems) > 0 {
 		return fmt.Errorf("the %s schema is not the one this binary made (%s); collab changed nothing",
 			SchemaName, strings.Join(problems, "; "))
 	}

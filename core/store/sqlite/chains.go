@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 
 	"github.com/agenttool/collab/core/collaberr"
@@ -13,9 +12,6 @@ import (
 )
 
 var _ store.ChainReader = (*DB)(nil)
-
-// noProgress is the progress interval of checks that report none.
-const noProgress = 0
 
 // ReadChains runs fn on one read connection holding one snapshot.
 func (s *DB) ReadChains(ctx context.Context, fn func(c store.Chains) error) error {
@@ -39,7 +35,7 @@ type chains struct {
 	conn       *sql.Conn
 	sessionCol string // "session_id", or "NULL" for files that predate it; "" until known
 	// directURI, when set, names the file for the direct connections
-	// that read long journals' halves (verifyHalves).
+	// that read long journals' halves (Ranges).
 	directURI string
 }
 
@@ -115,17 +111,6 @@ func (c *chains) ScanEvents(ctx context.Context, h store.JournalHead, fn func(e 
 	return nil
 }
 
-// verifyChains recomputes h's chain from genesis against h.
-func verifyChains(ctx context.Context, c store.Chains, h store.JournalHead) (bool, error) {
-	ok, err := journal.VerifyFeed(h.Sequence, h.Hash, noProgress, nil, func(emit func(*journal.Event) error) error {
-		return c.Events(ctx, h, emit)
-	})
-	if errors.Is(err, store.ErrUnreadableEvent) {
-		return false, nil
-	}
-	return ok, err
-}
-
 // verifyAllJournals refuses a database any of whose journals fails
 // verification. q is the preflight's *sql.Conn (events then stream from
 // the driver, and long journals are read in halves on direct connections
@@ -151,7 +136,7 @@ func verifyAllJournals(ctx context.Context, q Querier, directURI string) error {
 	c := &chains{q: q, sessionCol: "session_id", directURI: directURI}
 	c.conn, _ = q.(*sql.Conn)
 	for _, h := range heads {
-		ok, err := c.verify(ctx, h)
+		ok, err := journal.VerifyChain(store.Stored(ctx, c, h), 0, nil)
 		if err != nil {
 			return err
 		}
@@ -162,33 +147,4 @@ func verifyAllJournals(ctx context.Context, q Querier, directURI string) error {
 		}
 	}
 	return nil
-}
-
-// VerifyChain recomputes the full chain of one workspace from genesis,
-// reading the head from one snapshot and every event up to it; found is
-// false when there is no such workspace. A long journal is read in two
-// halves at once (verifyHalves).
-func (s *DB) VerifyChain(ctx context.Context, workspaceID string) (ok, found bool, err error) {
-	err = s.ReadChains(ctx, func(ec store.Chains) error {
-		c := ec.(*chains)
-		var h store.JournalHead
-		if h, found, err = c.Head(ctx, workspaceID); err != nil || !found {
-			return err
-		}
-		ok, err = c.verify(ctx, h)
-		return err
-	})
-	return ok, found, err
-}
-
-// verify recomputes h's chain from genesis: in two halves at once when
-// the journal is long, the file current and direct connections at hand,
-// otherwise in one pass.
-func (c *chains) verify(ctx context.Context, h store.JournalHead) (bool, error) {
-	if h.Sequence >= splitFrom && journal.ChainWorkers() >= 2 && c.directURI != "" {
-		if col, err := c.sessionColumn(ctx); err == nil && col == "session_id" {
-			return c.verifyHalves(ctx, h)
-		}
-	}
-	return verifyChains(ctx, c, h)
 }

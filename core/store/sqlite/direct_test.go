@@ -11,6 +11,7 @@ import (
 
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/core/store/storetest"
 )
 
 // variedJournal is longJournal with rows a direct read must tell apart:
@@ -149,8 +150,8 @@ func TestDirectReadRefusesRowsOfTheWrongType(t *testing.T) {
 			h := store.JournalHead{WorkspaceID: "ws_long", Anchor: journal.Anchor{EpochID: "epoch_long"}}
 			seen := 0
 			err = streamDirect(context.Background(), dc, h, wholeJournal, func(*journal.Event) error { seen++; return nil })
-			if !errors.Is(err, store.ErrUnreadableEvent) || seen != 19 {
-				t.Fatalf("after %d events: %v, want %v after 19", seen, err, store.ErrUnreadableEvent)
+			if !errors.Is(err, journal.ErrUnreadableEvent) || seen != 19 {
+				t.Fatalf("after %d events: %v, want %v after 19", seen, err, journal.ErrUnreadableEvent)
 			}
 		})
 	}
@@ -177,7 +178,7 @@ func TestDirectReadsAFileWhosePathLooksLikeURISyntax(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	ok, found, err := db.VerifyChain(context.Background(), "ws_long")
+	ok, found, err := storetest.VerifyChain(context.Background(), db, "ws_long")
 	if err != nil || !found || !ok {
 		t.Fatalf("VerifyChain: ok=%v found=%v err=%v", ok, found, err)
 	}
@@ -193,7 +194,7 @@ func TestInspectingALongJournalLeavesNothingBesideIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ok, found, err := db.VerifyChain(context.Background(), "ws_long")
+	ok, found, err := storetest.VerifyChain(context.Background(), db, "ws_long")
 	db.Close()
 	if err != nil || !found || !ok {
 		t.Fatalf("VerifyChain: ok=%v found=%v err=%v", ok, found, err)

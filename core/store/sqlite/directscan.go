@@ -29,7 +29,7 @@ const cancelEvery = 1024
 // text views SQLite's memory, valid only until fn returns, so fn copies
 // whatever it keeps (journal.Chain does, once told). A row no valid
 // journal holds (a column of an unexpected type) ends the stream with
-// store.ErrUnreadableEvent.
+// journal.ErrUnreadableEvent.
 func streamDirect(ctx context.Context, c *directConn, h store.JournalHead, sp span, fn func(e *journal.Event) error) error {
 	stmt, err := c.prepare(journalQuery)
 	if err != nil {
@@ -55,7 +55,7 @@ func streamDirect(ctx context.Context, c *directConn, h store.JournalHead, sp sp
 			return nil
 		}
 		if !eventFromDirect(&e, &sid, stmt, h.EpochID) {
-			return store.ErrUnreadableEvent
+			return journal.ErrUnreadableEvent
 		}
 		if err := fn(&e); err != nil {
 			return err

@@ -11,6 +11,7 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/core/store/storetest"
 )
 
 // longJournal writes a workspace whose journal holds n events (n at least
@@ -109,7 +110,7 @@ func TestVerifyingInHalvesBesideAWriterThatCheckpoints(t *testing.T) {
 	// At least 20 verifications, and as many as it takes for the writer to
 	// have appended 50 events beside them, however slow the machine.
 	for k := 0; k < 20 || appended.Load() < 50; k++ {
-		ok, found, err := db.VerifyChain(ctx, "ws_long")
+		ok, found, err := storetest.VerifyChain(ctx, db, "ws_long")
 		if err != nil || !found || !ok {
 			close(stop)
 			<-done
@@ -165,7 +166,7 @@ entity_id, actor, occurred_at, payload_json, prev_hash, hash, session_id FROM ev
 				t.Fatal(err)
 			}
 			defer db.Close()
-			ok, found, err := db.VerifyChain(ctx, "ws_long")
+			ok, found, err := storetest.VerifyChain(ctx, db, "ws_long")
 			if err != nil || !found {
 				t.Fatalf("VerifyChain: found=%v err=%v", found, err)
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agenttool/collab/core/canon"
 	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/store/storetest"
 )
 
 // writeLegacyDatabase creates a v0.1-layout database (user_version 0, no
@@ -91,7 +92,7 @@ func TestSyntheticLegacyMigrationKeepsEveryHash(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if ok, _, err := st.VerifyChain(context.Background(), ws); err != nil || !ok {
+	if ok, _, err := storetest.VerifyChain(context.Background(), st, ws); err != nil || !ok {
 		t.Fatalf("migrated journal does not verify: %v", err)
 	}
 	if after := eventDigest(t, path); after != before {

@@ -72,7 +72,7 @@ func streamDriver(ctx context.Context, c driver.Conn, h store.JournalHead, sp sp
 			return fmt.Errorf("read journal: %w", err)
 		}
 		if !eventFromValues(&e, vals, h.EpochID) {
-			return store.ErrUnreadableEvent
+			return journal.ErrUnreadableEvent
 		}
 		if err := fn(&e); err != nil {
 			return err

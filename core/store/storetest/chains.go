@@ -94,3 +94,20 @@ func sameEvents(got, want []journal.Event) error {
 	}
 	return nil
 }
+
+// VerifyChain recomputes workspaceID's journal from genesis as the rules
+// do (journal.VerifyChain over what r streams, head and events from one
+// snapshot); found is false when there is no such workspace. Engine tests
+// use it where they check a journal is intact.
+func VerifyChain(ctx context.Context, r store.ChainReader, workspaceID string) (ok, found bool, err error) {
+	err = r.ReadChains(ctx, func(c store.Chains) error {
+		h, has, err := c.Head(ctx, workspaceID)
+		if err != nil || !has {
+			return err
+		}
+		found = true
+		ok, err = journal.VerifyChain(store.Stored(ctx, c, h), 0, nil)
+		return err
+	})
+	return ok, found, err
+}

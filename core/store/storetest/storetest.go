@@ -101,7 +101,7 @@ func head(t *testing.T, e store.Engine, workspaceID string) store.JournalHead {
 
 func verify(t *testing.T, e store.Engine, workspaceID string) {
 	t.Helper()
-	ok, found, err := e.VerifyChain(context.Background(), workspaceID)
+	ok, found, err := VerifyChain(context.Background(), e, workspaceID)
 	if err != nil || !found || !ok {
 		t.Fatalf("chain of %s: ok=%v found=%v err=%v", workspaceID, ok, found, err)
 	}
@@ -234,7 +234,7 @@ func receiptsUniquePerScope(t *testing.T, e store.Engine) {
 
 func unknownWorkspace(t *testing.T, e store.Engine) {
 	defer e.Close()
-	ok, found, err := e.VerifyChain(context.Background(), "ws_nobody")
+	ok, found, err := VerifyChain(context.Background(), e, "ws_nobody")
 	if err != nil || found || ok {
 		t.Fatalf("VerifyChain of an unknown workspace: ok=%v found=%v err=%v", ok, found, err)
 	}

@@ -2,7 +2,6 @@ package transfer
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/agenttool/collab/core/journal"
@@ -33,12 +32,9 @@ func (e *ChainError) Error() string {
 		"the copy was rolled back", e.WorkspaceID)
 }
 
-// errUnreadable ends a chain whose stored row does not read as an event.
-var errUnreadable = errors.New("unreadable event row")
-
 // verifyChains recomputes every workspace journal r holds from genesis
-// against its head, with the algorithm every engine verifies with
-// (journal.VerifyFeed), and returns them in workspace id order. A broken
+// against its head, with the one verification of a stored journal
+// (journal.VerifyChain), and returns them in workspace id order. A broken
 // chain is a *ChainError naming side.
 func verifyChains(ctx context.Context, r reader, side string) ([]Chain, error) {
 	var chains []Chain
@@ -60,15 +56,13 @@ func verifyChains(ctx context.Context, r reader, side string) ([]Chain, error) {
 	}
 	for i := range chains {
 		c := &chains[i]
-		valid, err := journal.VerifyFeed(c.HeadSequence, c.HeadHash, 0, nil, func(emit func(*journal.Event) error) error {
-			return eachEvent(ctx, r, c.WorkspaceID, func(e *journal.Event) error {
-				c.Events++
-				return emit(e)
-			})
-		})
-		if errors.Is(err, errUnreadable) {
-			valid, err = false, nil
-		}
+		valid, err := journal.VerifyChain(journal.Stored{HeadSequence: c.HeadSequence, HeadHash: c.HeadHash,
+			Feed: func(emit func(*journal.Event) error) error {
+				return eachEvent(ctx, r, c.WorkspaceID, func(e *journal.Event) error {
+					c.Events++
+					return emit(e)
+				})
+			}}, 0, nil)
 		if err != nil {
 			return nil, fmt.Errorf("read the %s's journal of workspace %s: %w", side, c.WorkspaceID, err)
 		}
@@ -86,7 +80,7 @@ payload_json, prev_hash, hash, session_id FROM events WHERE workspace_id = ? ORD
 		func(vals []any) error {
 			var e journal.Event
 			if !eventFrom(vals, &e) {
-				return errUnreadable
+				return journal.ErrUnreadableEvent
 			}
 			return fn(&e)
 		})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agenttool/collab/core/store/postgres"
 	"github.com/agenttool/collab/core/store/sqlite"
+	"github.com/agenttool/collab/core/store/storetest"
 )
 
 // TestSQLiteToSQLiteKeepsEveryByteAndRowOrder copies the newest fixture
@@ -336,7 +337,7 @@ func verifySQLite(t testing.TB, path string, chains []Chain) {
 	}
 	defer db.Close()
 	for _, c := range chains {
-		ok, found, err := db.VerifyChain(context.Background(), c.WorkspaceID)
+		ok, found, err := storetest.VerifyChain(context.Background(), db, c.WorkspaceID)
 		if err != nil || !ok || !found {
 			t.Fatalf("workspace %s: ok=%v found=%v err=%v", c.WorkspaceID, ok, found, err)
 		}
@@ -355,7 +356,7 @@ func verifyPostgres(t testing.TB, url string, chains []Chain) {
 	}
 	defer e.Close()
 	for _, c := range chains {
-		ok, found, err := e.VerifyChain(context.Background(), c.WorkspaceID)
+		ok, found, err := storetest.VerifyChain(context.Background(), e, c.WorkspaceID)
 		if err != nil || !ok || !found {
 			t.Fatalf("workspace %s: ok=%v found=%v err=%v", c.WorkspaceID, ok, found, err)
 		}

@@ -1,0 +1,34 @@
+package program
+
+import (
+	"fmt"
+	"io"
+)
+
+// PrintPeopleUsage writes what collab run without arguments prints: the
+// people's commands. (Run under that name the binary prints this instead of
+// serving MCP and waiting silently on stdin; every subcommand works under
+// both names.)
+func PrintPeopleUsage(w io.Writer) {
+	fmt.Fprint(w, `collab: see and steer what coding agents coordinate in a collab journal
+
+Try it:
+  collab demo [--json] [--keep DIR]    three agents coordinate on a throwaway repository
+
+Read (read-only; never migrates; --json on every command; --db FILE, --root DIR, --workspace ID):
+  collab status                        journal head and verification, sessions vs presence, tasks, reviews
+  collab tail [-f] [--since SEQ] [--kind K] [--actor A]
+  collab tasks [--status S]            collab show TASK
+  collab reports [--to S] [--kind K]   collab decisions    collab sessions    collab handoffs [--all]
+
+Act as a person (a credential-bound session of your own, same rules as any agent):
+  collab post MESSAGE [--to SESSION] [--task TASK]
+  collab decide TOPIC DECISION [--rationale R]
+  collab review TASK --accept | --request-changes [--summary TEXT]
+  collab handoff respond HANDOFF --accept | --decline
+  collab whoami                        collab logout
+
+Exit codes: 0 done, 1 refused or a check failed, 2 usage or nothing to work on.
+The MCP server is the same binary: agenttool-collab-mcp (run without arguments).
+`)
+}
