@@ -69,7 +69,7 @@ func (s *Store) AttachArtifact(ctx context.Context, who Actor, in LeaseInput, a 
 			if err := tx.InsertArtifact(ctx, t.WorkspaceID, art); err != nil {
 				return nil, err
 			}
-			if err := tx.BumpTask(ctx, t.WorkspaceID, t.ID, now); err != nil {
+			if err := tx.UpdateTask(ctx, t, touched(t, now)); err != nil {
 				return nil, err
 			}
 			if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: journal.KindArtifactAttached, EntityID: t.ID, Actor: h.actor,

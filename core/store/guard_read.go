@@ -18,7 +18,7 @@ func (s *Store) RepositoryReservations(ctx context.Context, rootPath string) (re
 			return err
 		}
 		found = true
-		res, err = tx.Reservations(ctx, key, s.nowISO())
+		res, err = repositoryReservations(ctx, tx, key, s.nowISO())
 		return err
 	})
 	return res, found, err

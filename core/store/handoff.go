@@ -112,7 +112,7 @@ func (s *Store) insertOffer(ctx context.Context, tx Tx, t Task, h holder, target
 	if err := tx.InsertHandoff(ctx, offer); err != nil {
 		return nil, err
 	}
-	if err := tx.BumpTask(ctx, t.WorkspaceID, t.ID, now); err != nil {
+	if err := tx.UpdateTask(ctx, t, touched(t, now)); err != nil {
 		return nil, err
 	}
 	payload := map[string]any{"task_version": t.Version + 1}

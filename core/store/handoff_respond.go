@@ -114,7 +114,7 @@ func (s *Store) applyLegacyResponse(ctx context.Context, tx Tx, wsID, actor stri
 		return nil, err
 	}
 	leaseID, expires := "lease_"+newUUID(), addSeconds(now, f.ttl)
-	if err := tx.TransferLease(ctx, wsID, t.ID, Lease{ID: leaseID, ExpiresAt: expires, Assignee: actor}, now); err != nil {
+	if err := tx.UpdateTask(ctx, t, transferred(t, Lease{ID: leaseID, ExpiresAt: expires, Assignee: actor}, now)); err != nil {
 		return nil, err
 	}
 	payload := map[string]any{"task_id": t.ID, "from_actor": h.FromActor, "to_actor": h.ToActor, "lease_id": leaseID,
@@ -159,7 +159,7 @@ func (s *Store) declineHandoff(ctx context.Context, tx Tx, h Handoff, t Task, wh
 	if err := resolveHandoff(ctx, tx, h.ID, HandoffDeclined, now); err != nil {
 		return nil, err
 	}
-	if err := tx.BumpTask(ctx, t.WorkspaceID, t.ID, now); err != nil {
+	if err := tx.UpdateTask(ctx, t, touched(t, now)); err != nil {
 		return nil, err
 	}
 	return s.handoffEvent(ctx, tx, h, t, who, journal.KindHandoffDeclined, map[string]any{"task_id": t.ID, "task_version": t.Version + 1}, now)
@@ -235,7 +235,7 @@ func (s *Store) applySessionResponse(ctx context.Context, tx Tx, sess Coordinati
 		return nil, err
 	}
 	leaseID, expires := "lease_"+newUUID(), addSeconds(now, f.ttl)
-	if err := tx.TransferLease(ctx, t.WorkspaceID, t.ID, prep.sessionLease(sess, leaseID, expires), now); err != nil {
+	if err := tx.UpdateTask(ctx, t, transferred(t, prep.sessionLease(sess, leaseID, expires), now)); err != nil {
 		return nil, err
 	}
 	payload := map[string]any{"task_id": t.ID, "from_session_id": *h.FromSessionID, "to_session_id": sess.ID, "lease_id": leaseID,

@@ -56,7 +56,6 @@ type Tx interface {
 	Sessions
 	Tasks
 	TaskWrites
-	Leases
 	TaskRecords
 	PathClaims
 	Handoffs

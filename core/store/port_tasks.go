@@ -3,91 +3,35 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"errors"
 )
 
-// TaskWrites are the changes the rules make to task rows outside leases.
-//
-// Every change but InsertTask increments the task's version by exactly one
-// and sets its updated_at to now, and touches only the columns it names.
-// None of them compares versions: the rules read the task, check the
-// version the caller expects and decide, all inside one write transaction,
-// and Write's serialisation keeps any other writer from changing the task
-// in between (the loser of a race reads the winner's version and refuses).
-// A change addressed to a task that does not exist changes nothing.
+// TaskWrites store task rows. A task changes by one versioned write of
+// the whole row: the rules read the task, decide what it becomes (the
+// transitions of task_transitions.go), and hand both rows back. Write's
+// serialisation keeps any other writer from changing the task in between;
+// the version guard makes a write from a stale read fail instead of
+// overwriting.
 type TaskWrites interface {
-	// TaskExists reports whether the workspace has a task with this id.
-	TaskExists(ctx context.Context, workspaceID, taskID string) (bool, error)
 	// InsertTask stores a new open task at version 1, with created_at and
 	// updated_at both t.CreatedAt. A task of the legacy plane
 	// (t.SessionPlane false) keeps the columns' defaults for the
 	// session-plane fields.
 	InsertTask(ctx context.Context, t NewTask) error
-	// RecordProgress sets the task's latest progress note.
-	RecordProgress(ctx context.Context, workspaceID, taskID, message, now string) error
-	// BlockTask sets status blocked with the blocker and clears the
-	// assignee and the lease; clearSession also clears the assignee
-	// session and the claim worktree.
-	BlockTask(ctx context.Context, workspaceID, taskID, blocker string, clearSession bool, now string) error
-	// UnblockTask sets status open and clears the blocker; resetReview
-	// also sets review_status not_required.
-	UnblockTask(ctx context.Context, workspaceID, taskID string, resetReview bool, now string) error
-	// CompleteTask records a legacy completion: status completed, the
-	// summary as latest progress, completed_at now, assignee, lease and
-	// blocker cleared. Session and review columns are untouched.
-	CompleteTask(ctx context.Context, workspaceID, taskID, summary, now string) error
-	// ReportCompletion records a session's completion: status completed
-	// with c's review status, review_generation incremented, the result
-	// checkpoint stored byte for byte, the reporter and report recorded,
-	// any earlier acceptance cleared, and the assignee, session, worktree,
-	// lease and blocker cleared.
-	ReportCompletion(ctx context.Context, workspaceID, taskID string, c Completion, now string) error
-	// AcceptCompletion sets review_status accepted and records who
-	// accepted it at now.
-	AcceptCompletion(ctx context.Context, workspaceID, taskID, actor, sessionID, now string) error
-	// RequestChanges reopens a reported task: status open, review_status
-	// changes_requested, acceptance and completed_at cleared.
-	RequestChanges(ctx context.Context, workspaceID, taskID, now string) error
-	// SettleRecovery sets the status (open or blocked) and blocker of a
-	// task whose expired lease was just recovered without a takeover.
-	SettleRecovery(ctx context.Context, workspaceID, taskID string, status TaskStatus, blocker *string, now string) error
-	// BumpTask only increments the version and sets updated_at: a change
-	// stored elsewhere (an artifact, a handoff offer or answer) that
-	// readers of the task must notice.
-	BumpTask(ctx context.Context, workspaceID, taskID, now string) error
+	// UpdateTask stores after in place of before, a row read in this
+	// transaction: it sets exactly the columns whose stored values differ
+	// between the two (never one that did not change: SQLite files from
+	// v0.2 carry triggers on the columns an UPDATE names) and moves the
+	// version from before.Version to after.Version, which must be one
+	// more. The identity (workspace, id, creation time) never changes.
+	// When the stored task is not at before.Version (or is gone), nothing
+	// changes and the error wraps ErrStaleTask.
+	UpdateTask(ctx context.Context, before, after Task) error
 }
 
-// Leases are the changes to who holds a task. The same rules as for
-// TaskWrites apply: each increments the version by one and sets
-// updated_at, and none compares versions.
-type Leases interface {
-	// ClaimTask gives l to the task: status claimed, blocker cleared. A
-	// legacy lease (l.SessionID nil) sets only the assignee and the lease
-	// and leaves the session columns as they are; a session lease also
-	// sets the session, the claim worktree and the base checkpoint (byte
-	// for byte), moves the task to the session plane and clears the review
-	// state of any earlier completion (review_status not_required, result
-	// checkpoint, completion report, reporter and acceptance cleared,
-	// completed_at cleared).
-	ClaimTask(ctx context.Context, workspaceID, taskID string, l Lease, now string) error
-	// TakeOverTask gives a session lease to a task whose expired lease was
-	// just recovered: status claimed, session, worktree, lease and base
-	// checkpoint set, blocker cleared; the review state is untouched.
-	TakeOverTask(ctx context.Context, workspaceID, taskID string, l Lease, now string) error
-	// TransferLease moves the task's lease to the recipient of an accepted
-	// handoff: the assignee and the lease, and for a session lease also
-	// the session, the claim worktree and the base checkpoint. The status
-	// is untouched.
-	TransferLease(ctx context.Context, workspaceID, taskID string, l Lease, now string) error
-	// RenewLease sets the lease's expiry.
-	RenewLease(ctx context.Context, workspaceID, taskID, expiresAt, now string) error
-	// ReleaseLease reopens the task: status open, assignee and lease
-	// cleared; clearSession also clears the assignee session and the claim
-	// worktree (a legacy writer never touches them).
-	ReleaseLease(ctx context.Context, workspaceID, taskID string, clearSession bool, now string) error
-	// ExpireSessionLease records that the clock ended a session lease:
-	// status open, assignee, session, claim worktree and lease cleared.
-	ExpireSessionLease(ctx context.Context, workspaceID, taskID, now string) error
-}
+// ErrStaleTask is what UpdateTask returns when the stored task is no
+// longer at the version the write was computed from.
+var ErrStaleTask = errors.New("the task is not at the version the write was computed from")
 
 // TaskRecords are the rows recorded beside a task: artifacts, recoveries
 // and reviews. Each is stored once, as given; a second insert of the same
@@ -102,19 +46,18 @@ type TaskRecords interface {
 	InsertReview(ctx context.Context, r Review) error
 }
 
-// PathClaims find the live claims on paths: the read the claim rule uses
-// to refuse a task whose paths overlap work reserved elsewhere in the same
-// repository, across all of its worktrees' workspaces.
+// PathClaims are the one set read the path rules need: the candidates
+// for reserving paths. Which of them reserve at a given time is decided
+// once, in Go (reservesAt, reservations.go).
 type PathClaims interface {
-	// ClaimedPaths lists the tasks of every workspace of the repository
-	// that reserve their path scopes at now: a task of any work mode but
-	// read_only that is claimed with a lease expiring after now, or
-	// claimed by a session (expired or not, until it is recovered), or
-	// completed under the accepted policy and waiting for review. The
-	// order is the order conflicts are reported in: by workspace in
-	// creation (insertion) order, then status (claimed before completed),
-	// then lease expiry (none first), then task insertion order. Never nil.
-	ClaimedPaths(ctx context.Context, repositoryKey, now string) ([]PathClaim, error)
+	// ReservingTasks lists the tasks of every workspace of the
+	// repository that are stored as claimed, or as completed with a review
+	// pending, in workspace insertion order, then task insertion order;
+	// never nil. Each row carries what the path rules read and no more:
+	// ID, WorkspaceID, Title, Status, PathScopes, WorkMode,
+	// CompletionPolicy, ReviewStatus, Assignee, AssigneeSessionID,
+	// ClaimWorktreeID, LeaseExpiresAt and CreatedAt.
+	ReservingTasks(ctx context.Context, repositoryKey string) ([]Task, error)
 }
 
 // NewTask is a task to create.
@@ -158,7 +101,7 @@ type Completion struct {
 	ReportedBySessionID string
 }
 
-// Recovery is the audit row of one recovery of an expired session lease.
+// LeaseRecovery is the audit row of one recovery of an expired session lease.
 type LeaseRecovery struct {
 	ID                   string
 	WorkspaceID          string
@@ -188,15 +131,4 @@ type Review struct {
 	ReviewerSessionID string
 	CreatedAt         string
 	EventSequence     int64
-}
-
-// PathClaim is a task that reserves its path scopes: only what a
-// conflict report needs.
-type PathClaim struct {
-	TaskID            string
-	WorkspaceID       string
-	Assignee          *string
-	AssigneeSessionID *string
-	LeaseExpiresAt    *string
-	PathScopes        []string
 }

@@ -38,16 +38,6 @@ type Views interface {
 	// at rootPath, or failing that of the workspace rooted there; found is
 	// false when neither exists.
 	RepositoryAt(ctx context.Context, rootPath string) (key string, found bool, err error)
-	// Reservations lists the tasks of every workspace of a repository
-	// that reserve their (non-empty) path scopes at now, in workspace
-	// insertion order, then task insertion order. A task reserves when it
-	// is not read-only and either is claimed with a lease expiring after
-	// now or by a session, or is completed under the accepted policy with
-	// its review pending.
-	Reservations(ctx context.Context, repositoryKey, now string) ([]Reservation, error)
-	// HeldScopes lists the same tasks as Reservations, in (created_at, id)
-	// order, with the worktree each claim was made from.
-	HeldScopes(ctx context.Context, repositoryKey, now string) ([]HeldScope, error)
 }
 
 // Viewer is who a view is for: a credential-bound session (SessionID set,
@@ -69,27 +59,4 @@ type TaskSummary struct {
 	Title          string
 	Status         string
 	LeaseExpiresAt *string
-}
-
-// Reservation is a task that holds its path scopes against the work of
-// everyone else in its repository: a claim whose lease is live (or a
-// session claim not yet recovered), or a completion waiting for review.
-type Reservation struct {
-	TaskID            string
-	WorkspaceID       string
-	Title             string
-	Review            bool // a completion waiting for review, not a claim
-	Assignee          *string
-	AssigneeSessionID *string
-	LeaseExpiresAt    *string
-	PathScopes        []string
-}
-
-// HeldScope is a reserving task's path scopes and the worktree its claim
-// was made from (empty when unknown, as for legacy claims).
-type HeldScope struct {
-	TaskID      string
-	WorkspaceID string
-	WorktreeID  string
-	PathScopes  []string
 }

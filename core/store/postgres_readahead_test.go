@@ -1,3 +1,5 @@
+//go:build !collab_noreadahead
+
 package store_test
 
 import (
@@ -83,7 +85,7 @@ type pollReads struct {
 	Page    []journal.Event
 	Anchor  journal.Anchor
 	Tasks   []store.Task
-	Claims  []store.PathClaim
+	Claims  []store.Task
 	Offers  []store.Handoff
 	Elapsed []store.Handoff
 	Reports []store.Report
@@ -104,7 +106,7 @@ func readPoll(ctx context.Context, tx store.Tx, ws, repo, session string) pollRe
 	keep(err)
 	r.Tasks, err = tx.Tasks(ctx, ws, "")
 	keep(err)
-	r.Claims, err = tx.ClaimedPaths(ctx, repo, "2000-01-01T00:00:00.000Z")
+	r.Claims, err = tx.ReservingTasks(ctx, repo)
 	keep(err)
 	r.Offers, err = tx.LiveOffersTo(ctx, ws, store.Viewer{SessionID: session}, "2000-01-01T00:00:00.000Z")
 	keep(err)

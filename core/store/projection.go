@@ -32,19 +32,17 @@ type reservingTask struct {
 	set               scope.Set
 }
 
-// reservations lists every task of the repository that reserves paths,
-// in the order the reference reports conflicts in (see
-// PathClaims): a claim whose lease is live (or a session claim,
-// expired or not, until it is recovered), or a completion waiting for
-// review. Read-only tasks never reserve.
+// reservations lists every task of the repository that reserves paths at
+// now (reservesAt), in the order the reference reports conflicts in.
 func reservations(ctx context.Context, q PathClaims, repositoryKey, now string) ([]reservingTask, error) {
-	list, err := q.ClaimedPaths(ctx, repositoryKey, now)
+	list, err := reservingAt(ctx, q, repositoryKey, now)
 	if err != nil {
 		return nil, err
 	}
+	inConflictOrder(list)
 	var out []reservingTask
 	for _, r := range list {
-		out = append(out, reservingTask{id: r.TaskID, workspaceID: r.WorkspaceID, assignee: r.Assignee,
+		out = append(out, reservingTask{id: r.ID, workspaceID: r.WorkspaceID, assignee: r.Assignee,
 			assigneeSessionID: r.AssigneeSessionID, leaseExpiresAt: r.LeaseExpiresAt, set: scope.NewSet(r.PathScopes)})
 	}
 	return out, nil

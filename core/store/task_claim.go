@@ -83,7 +83,7 @@ func (s *Store) claimForSession(ctx context.Context, tx Tx, sess CoordinationSes
 // legacy lease is released by the clock (or the claimant, in legacy mode)
 // with its pending offers.
 func (s *Store) settleExpiredLease(ctx context.Context, tx Tx, t Task, actor, now string, session bool) (Task, error) {
-	if t.Status != TaskClaimed || t.LeaseExpiresAt == nil || now < *t.LeaseExpiresAt {
+	if !leaseLapsed(&t, now) {
 		return t, nil
 	}
 	if t.AssigneeSessionID != nil && session {
@@ -93,7 +93,7 @@ func (s *Store) settleExpiredLease(ctx context.Context, tx Tx, t Task, actor, no
 		return t, err
 	}
 	// The legacy release: the session columns stay as they are.
-	if err := tx.ReleaseLease(ctx, t.WorkspaceID, t.ID, false, now); err != nil {
+	if err := tx.UpdateTask(ctx, t, released(t, false, now)); err != nil {
 		return t, err
 	}
 	if _, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: journal.KindTaskClaimExpired, EntityID: t.ID, Actor: actor,
@@ -187,7 +187,7 @@ func checkPathConflicts(ctx context.Context, q Tx, t Task, now string) error {
 // state of an earlier completion.
 func (s *Store) grantSessionLease(ctx context.Context, tx Tx, t Task, sess CoordinationSession, prep prepared, ttl int64, now string) (*TaskAnswer, error) {
 	lease, expires := "lease_"+newUUID(), addSeconds(now, ttl)
-	if err := tx.ClaimTask(ctx, t.WorkspaceID, t.ID, prep.sessionLease(sess, lease, expires), now); err != nil {
+	if err := tx.UpdateTask(ctx, t, claimed(t, prep.sessionLease(sess, lease, expires), now)); err != nil {
 		return nil, err
 	}
 	h := holder{actor: sess.Actor, sessionID: &sess.ID}
@@ -246,7 +246,7 @@ func (s *Store) claimForLabel(ctx context.Context, tx Tx, wsID, taskID, actor st
 		return nil, err
 	}
 	var previous any
-	if t.Status == TaskClaimed && t.LeaseExpiresAt != nil && now >= *t.LeaseExpiresAt {
+	if leaseLapsed(&t, now) {
 		previous = nullable(t.Assignee)
 	}
 	if t, err = s.settleExpiredLease(ctx, tx, t, actor, now, false); err != nil {
@@ -256,7 +256,7 @@ func (s *Store) claimForLabel(ctx context.Context, tx Tx, wsID, taskID, actor st
 		return nil, err
 	}
 	lease, expires := "lease_"+newUUID(), addSeconds(now, ttl)
-	if err := tx.ClaimTask(ctx, t.WorkspaceID, t.ID, Lease{ID: lease, ExpiresAt: expires, Assignee: actor}, now); err != nil {
+	if err := tx.UpdateTask(ctx, t, claimed(t, Lease{ID: lease, ExpiresAt: expires, Assignee: actor}, now)); err != nil {
 		return nil, err
 	}
 	return s.taskEvent(ctx, tx, t, holder{actor: actor}, journal.KindTaskClaimed, map[string]any{

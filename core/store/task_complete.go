@@ -80,7 +80,7 @@ func (s *Store) completeTaskAsLabel(ctx context.Context, who Actor, in CompleteI
 			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_completed", h.actor, nil, now); err != nil {
 				return nil, err
 			}
-			if err := tx.CompleteTask(ctx, t.WorkspaceID, t.ID, summary, now); err != nil {
+			if err := tx.UpdateTask(ctx, t, completedLegacy(t, summary, now)); err != nil {
 				return nil, err
 			}
 			return s.taskEvent(ctx, tx, t, h, journal.KindTaskCompleted, map[string]any{"completion_basis": "actor_reported",
@@ -141,8 +141,8 @@ func (s *Store) recordCompletion(ctx context.Context, tx Tx, sess CoordinationSe
 	if t.CompletionPolicy == "accepted" {
 		review, eventType, note = ReviewPending, journal.KindTaskReportedComplete, pendingCompletionNote
 	}
-	if err := tx.ReportCompletion(ctx, t.WorkspaceID, t.ID, Completion{ReviewStatus: review, Summary: f.summary,
-		ResultCheckpoint: prep.rawCheckpoint(), ReportID: report.ID, ReportedBy: sess.Actor, ReportedBySessionID: sess.ID}, now); err != nil {
+	if err := tx.UpdateTask(ctx, t, reportedComplete(t, Completion{ReviewStatus: review, Summary: f.summary,
+		ResultCheckpoint: prep.rawCheckpoint(), ReportID: report.ID, ReportedBy: sess.Actor, ReportedBySessionID: sess.ID}, now)); err != nil {
 		return nil, err
 	}
 	h := holder{actor: sess.Actor, sessionID: &sess.ID}

@@ -196,14 +196,14 @@ func (s *Store) insertTask(ctx context.Context, tx Tx, wsID, actor string, sessi
 
 // checkNewTaskDependencies refuses a task that depends on itself or on a
 // task the workspace does not have, and an id already taken.
-func checkNewTaskDependencies(ctx context.Context, tx TaskWrites, wsID, id string, deps []string) error {
+func checkNewTaskDependencies(ctx context.Context, tx Evidence, wsID, id string, deps []string) error {
 	for _, d := range deps {
 		if d == id {
 			return collaberr.New(collaberr.InvalidDependency, "A task cannot depend on itself").With("task_id", id)
 		}
 	}
 	for _, d := range deps {
-		exists, err := tx.TaskExists(ctx, wsID, d)
+		exists, err := tx.TaskRecorded(ctx, wsID, d)
 		if err != nil {
 			return err
 		}
@@ -211,7 +211,7 @@ func checkNewTaskDependencies(ctx context.Context, tx TaskWrites, wsID, id strin
 			return taskNotFound(d)
 		}
 	}
-	exists, err := tx.TaskExists(ctx, wsID, id)
+	exists, err := tx.TaskRecorded(ctx, wsID, id)
 	if err != nil {
 		return err
 	}

@@ -94,7 +94,7 @@ func requireLease(ctx context.Context, q Tasks, wsID string, f leaseFields, h ho
 	if t.Status != TaskClaimed || t.LeaseID == nil || t.LeaseExpiresAt == nil {
 		return t, collaberr.New(collaberr.LeaseNotActive, "The task has no active lease")
 	}
-	if now >= *t.LeaseExpiresAt {
+	if !leaseLive(&t, now) {
 		return t, collaberr.New(collaberr.LeaseExpired, "The task lease has expired").With("lease_expires_at", *t.LeaseExpiresAt)
 	}
 	holds := *t.LeaseID == f.leaseID

@@ -28,7 +28,7 @@ func (s *Store) RenewLease(ctx context.Context, who Actor, in LeaseInput, ttl *i
 			if *t.LeaseExpiresAt > expires {
 				expires = *t.LeaseExpiresAt
 			}
-			if err := tx.RenewLease(ctx, t.WorkspaceID, t.ID, expires, now); err != nil {
+			if err := tx.UpdateTask(ctx, t, renewed(t, expires, now)); err != nil {
 				return nil, err
 			}
 			return s.taskEvent(ctx, tx, t, h, journal.KindTaskLeaseRenewed, map[string]any{"lease_id": *t.LeaseID, "lease_expires_at": expires, "version": t.Version + 1}, now)
@@ -57,7 +57,7 @@ func (s *Store) RecordProgress(ctx context.Context, who Actor, in LeaseInput, me
 	return mutateLease(ctx, s, lc, leaseChange[TaskAnswer]{
 		operation: "task.progress", extra: map[string]any{"message": msg},
 		apply: func(ctx context.Context, tx Tx, t Task, h holder, now string) (*TaskAnswer, error) {
-			if err := tx.RecordProgress(ctx, t.WorkspaceID, t.ID, msg, now); err != nil {
+			if err := tx.UpdateTask(ctx, t, progressed(t, msg, now)); err != nil {
 				return nil, err
 			}
 			return s.taskEvent(ctx, tx, t, h, journal.KindTaskProgressed, map[string]any{"message": msg, "version": t.Version + 1}, now)
@@ -81,7 +81,7 @@ func (s *Store) ReleaseLease(ctx context.Context, who Actor, in LeaseInput, summ
 			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_released", h.actor, nil, now); err != nil {
 				return nil, err
 			}
-			if err := tx.ReleaseLease(ctx, t.WorkspaceID, t.ID, h.session(), now); err != nil {
+			if err := tx.UpdateTask(ctx, t, released(t, h.session(), now)); err != nil {
 				return nil, err
 			}
 			return s.taskEvent(ctx, tx, t, h, journal.KindTaskReleased, map[string]any{"summary": nullable(text), "version": t.Version + 1}, now)
@@ -105,7 +105,7 @@ func (s *Store) BlockTask(ctx context.Context, who Actor, in LeaseInput, blocker
 			if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_blocked", h.actor, nil, now); err != nil {
 				return nil, err
 			}
-			if err := tx.BlockTask(ctx, t.WorkspaceID, t.ID, text, h.session(), now); err != nil {
+			if err := tx.UpdateTask(ctx, t, blocked(t, text, h.session(), now)); err != nil {
 				return nil, err
 			}
 			return s.taskEvent(ctx, tx, t, h, journal.KindTaskBlocked, map[string]any{"blocker": text, "version": t.Version + 1}, now)
@@ -158,7 +158,7 @@ func (s *Store) UnblockTask(ctx context.Context, who Actor, in UnblockInput) (*a
 		}
 		// A session unblocking also resets the review state; a legacy
 		// writer never touches it.
-		if err := tx.UnblockTask(ctx, wsID, taskID, h.session(), now); err != nil {
+		if err := tx.UpdateTask(ctx, t, unblocked(t, h.session(), now)); err != nil {
 			return nil, err
 		}
 		return s.taskEvent(ctx, tx, t, h, journal.KindTaskUnblocked, map[string]any{"note": nullable(note), "version": t.Version + 1}, now)

@@ -10,7 +10,7 @@ import (
 // session lease needs recovery, an expired legacy lease is reclaimable, and
 // completed tasks show their review state.
 func effectiveStatus(t *Task, now string) TaskStatus {
-	if t.Status == TaskClaimed && t.LeaseExpiresAt != nil && now >= *t.LeaseExpiresAt {
+	if leaseLapsed(t, now) {
 		if t.AssigneeSessionID != nil {
 			return TaskRecoveryRequired
 		}

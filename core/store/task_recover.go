@@ -95,12 +95,13 @@ func (s *Store) applyRecovery(ctx context.Context, tx Tx, sess CoordinationSessi
 	if err != nil {
 		return nil, err
 	}
-	if t.Status != TaskClaimed || t.LeaseExpiresAt == nil || now < *t.LeaseExpiresAt || t.LeaseID == nil || t.AssigneeSessionID == nil {
+	if !leaseLapsed(&t, now) || t.LeaseID == nil || t.AssigneeSessionID == nil {
 		return nil, collaberr.New(collaberr.RecoveryNotRequired, "Only an expired lease held by a session needs explicit recovery")
 	}
 	prior := map[string]any{"assignee": nullable(t.Assignee), "session_id": nullable(t.AssigneeSessionID),
 		"lease_id": *t.LeaseID, "lease_expires_at": *t.LeaseExpiresAt, "checkpoint": t.BaseCheckpoint}
-	if err := s.expireSessionLease(ctx, tx, t, sess, prior, now); err != nil {
+	reopened, err := s.expireSessionLease(ctx, tx, t, sess, prior, now)
+	if err != nil {
 		return nil, err
 	}
 	h := holder{actor: sess.Actor, sessionID: &sess.ID}
@@ -112,7 +113,7 @@ func (s *Store) applyRecovery(ctx context.Context, tx Tx, sess CoordinationSessi
 	if f.action == "block" {
 		status = TaskBlocked
 	}
-	if err := tx.SettleRecovery(ctx, t.WorkspaceID, t.ID, status, f.blocker, now); err != nil {
+	if err := tx.UpdateTask(ctx, reopened, settled(reopened, status, f.blocker, now)); err != nil {
 		return nil, err
 	}
 	ev, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: journal.KindTaskRecovered, EntityID: t.ID, Actor: h.actor, SessionID: h.sessionID,
@@ -127,20 +128,22 @@ func (s *Store) applyRecovery(ctx context.Context, tx Tx, sess CoordinationSessi
 	return taskResult(ctx, tx, t.WorkspaceID, t.ID, now)
 }
 
-// expireSessionLease linearises the lost lease as the clock's doing.
-func (s *Store) expireSessionLease(ctx context.Context, tx Tx, t Task, sess CoordinationSession, prior map[string]any, now string) error {
+// expireSessionLease linearises the lost lease as the clock's doing and
+// returns the task as it is then stored.
+func (s *Store) expireSessionLease(ctx context.Context, tx Tx, t Task, sess CoordinationSession, prior map[string]any, now string) (Task, error) {
 	if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "source_lease_expired", clockActor, nil, now); err != nil {
-		return err
+		return t, err
 	}
-	if err := tx.ExpireSessionLease(ctx, t.WorkspaceID, t.ID, now); err != nil {
-		return err
+	reopened := expired(t, now)
+	if err := tx.UpdateTask(ctx, t, reopened); err != nil {
+		return t, err
 	}
 	payload := map[string]any{"effective_at": *t.LeaseExpiresAt, "observed_by_session_id": sess.ID, "version": t.Version + 1}
 	for k, v := range prior {
 		payload[k] = v
 	}
 	_, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: journal.KindTaskClaimExpired, EntityID: t.ID, Actor: clockActor, Payload: payload})
-	return err
+	return reopened, err
 }
 
 func (s *Store) recoverTakeover(ctx context.Context, tx Tx, t Task, sess CoordinationSession, prep prepared, ttl int64,
@@ -163,7 +166,7 @@ func (s *Store) recoverTakeover(ctx context.Context, tx Tx, t Task, sess Coordin
 		return nil, err
 	}
 	lease, expires := "lease_"+newUUID(), addSeconds(now, ttl)
-	if err := tx.TakeOverTask(ctx, t.WorkspaceID, t.ID, prep.sessionLease(sess, lease, expires), now); err != nil {
+	if err := tx.UpdateTask(ctx, open, takenOver(open, prep.sessionLease(sess, lease, expires), now)); err != nil {
 		return nil, err
 	}
 	ev, err := s.appendEvent(ctx, tx, t.WorkspaceID, newEvent{Type: journal.KindTaskRecovered, EntityID: t.ID, Actor: sess.Actor, SessionID: &sess.ID,

@@ -289,9 +289,9 @@ func (s *Store) recordReview(ctx context.Context, tx Tx, sess CoordinationSessio
 		return nil, err
 	}
 	if outcome == "accepted" {
-		err = tx.AcceptCompletion(ctx, t.WorkspaceID, t.ID, sess.Actor, sess.ID, now)
+		err = tx.UpdateTask(ctx, t, acceptedBy(t, sess.Actor, sess.ID, now))
 	} else {
-		err = tx.RequestChanges(ctx, t.WorkspaceID, t.ID, now)
+		err = tx.UpdateTask(ctx, t, changesRequested(t, now))
 	}
 	if err != nil {
 		return nil, err

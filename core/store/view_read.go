@@ -100,8 +100,8 @@ func allPresence(ctx context.Context, q Presences, workspaceID, now string) ([]P
 // pathConflicts pairs the repository's reserving tasks whose scopes
 // overlap while they are held from different worktrees (or from no known
 // worktree, as legacy claims are).
-func pathConflicts(ctx context.Context, tx Views, repositoryKey, now string) ([]PathConflict, error) {
-	held, err := tx.HeldScopes(ctx, repositoryKey, now)
+func pathConflicts(ctx context.Context, tx PathClaims, repositoryKey, now string) ([]PathConflict, error) {
+	held, err := heldScopes(ctx, tx, repositoryKey, now)
 	if err != nil {
 		return nil, err
 	}

@@ -85,8 +85,10 @@ func claimOnce(ctx context.Context, e store.Engine, who string) error {
 		if err := appendAtHead(ctx, tx, contentionWS, "claim_"+who); err != nil {
 			return err
 		}
-		return tx.ClaimTask(ctx, contentionWS, contentionTask,
-			store.Lease{ID: "lease_" + who, ExpiresAt: "2026-01-01T01:00:00.000Z", Assignee: who}, contentionAt)
+		claimed, lease, expires := task, "lease_"+who, "2026-01-01T01:00:00.000Z"
+		claimed.Status, claimed.Assignee, claimed.LeaseID, claimed.LeaseExpiresAt = store.TaskClaimed, &who, &lease, &expires
+		claimed.Version, claimed.UpdatedAt = task.Version+1, contentionAt
+		return tx.UpdateTask(ctx, task, claimed)
 	})
 }
 

@@ -1,21 +1,21 @@
+//go:build !collab_noreadahead
+
 package postgres
 
 import (
 	"context"
-	"database/sql"
-	"fmt"
 	"maps"
 	"reflect"
-
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/store/sqltx"
 )
 
-// Reads ahead.
+// Reads ahead: a speed trick, and this file is all of it on the engine's
+// side (the rules name a poll's and an acknowledgement's reads in
+// core/store/readahead.go). Building with -tags collab_noreadahead leaves
+// it out (readahead_off.go stands in): every read then goes to the server
+// when it is made, with the same answers. Its gain: docs/performance.md.
 //
 // A poll reads seven things that do not depend on one another once its
 // session and journal head are known (the cursor's event, elapsed offers,
@@ -154,89 +154,4 @@ func (t *Tx) sendAhead(ctx context.Context) error {
 	}
 	a.answers = answers
 	return nil
-}
-
-// bufferRows reads the next result of a batch whole: its rows, or what
-// a statement that returns none did (its command tag). Scanning them
-// needs conn, the connection they were read on.
-func bufferRows(results pgx.BatchResults, conn *sql.Conn) (*bufferedRows, error) {
-	rows, err := results.Query()
-	if err != nil {
-		return nil, err
-	}
-	out := &bufferedRows{conn: conn, fields: append([]pgconn.FieldDescription(nil), rows.FieldDescriptions()...)}
-	for rows.Next() {
-		raw := rows.RawValues()
-		row := make([][]byte, len(raw))
-		for i, v := range raw {
-			if v != nil {
-				row[i] = append(make([]byte, 0, len(v)), v...)
-			}
-		}
-		out.rows = append(out.rows, row)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	out.tag = rows.CommandTag()
-	return out, nil
-}
-
-// bufferedRows are rows read in a batch, answered as sqltx.Rows and
-// sqltx.Row. Scan converts each value with the connection's type map, as
-// pgx's own rows do.
-type bufferedRows struct {
-	conn   *sql.Conn
-	fields []pgconn.FieldDescription
-	rows   [][][]byte
-	at     int // the row Scan reads is rows[at-1]
-	tag    pgconn.CommandTag
-}
-
-func (b *bufferedRows) Next() bool {
-	if b.at >= len(b.rows) {
-		return false
-	}
-	b.at++
-	return true
-}
-
-func (b *bufferedRows) Scan(dest ...any) error {
-	if b.at == 0 || b.at > len(b.rows) {
-		return fmt.Errorf("scan read-ahead rows: no current row")
-	}
-	row := b.rows[b.at-1]
-	if len(dest) != len(row) {
-		return fmt.Errorf("scan read-ahead rows: %d destinations for %d columns", len(dest), len(row))
-	}
-	return b.conn.Raw(func(driverConn any) error {
-		m := driverConn.(*stdlib.Conn).Conn().TypeMap()
-		for i, d := range dest {
-			if err := m.Scan(b.fields[i].DataTypeOID, b.fields[i].Format, row[i], d); err != nil {
-				return fmt.Errorf("scan column %s: %w", b.fields[i].Name, err)
-			}
-		}
-		return nil
-	})
-}
-
-func (b *bufferedRows) Err() error   { return nil }
-func (b *bufferedRows) Close() error { return nil }
-
-// firstRow answers QueryRowContext from read-ahead rows: the first row,
-// sql.ErrNoRows when there is none.
-type firstRow struct {
-	rows sqltx.Rows
-	err  error
-}
-
-func (r firstRow) Scan(dest ...any) error {
-	if r.err != nil {
-		return r.err
-	}
-	if !r.rows.Next() {
-		return sql.ErrNoRows
-	}
-	return r.rows.Scan(dest...)
 }

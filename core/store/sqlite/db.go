@@ -144,10 +144,6 @@ func dsn(path, txlock, synchronous string, mode access, lockWait time.Duration) 
 	if mode == immutableAccess {
 		q.Set("immutable", "1")
 	}
-	if vfs := walBatchVFS(); vfs != "" && mode == readWrite && txlock == "immediate" && path != MemoryPath {
-		// The write connections batch each commit's WAL frames.
-		q.Set("vfs", vfs)
-	}
 
 	if path == MemoryPath {
 		return "file::memory:?" + q.Encode()

@@ -1,3 +1,5 @@
+//go:build !collab_nodirect
+
 package sqlite
 
 import (
@@ -34,15 +36,11 @@ func cmem(p uintptr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&
 const directCachePragma = "PRAGMA cache_size = -256"
 
 // directURI names path for openDirect, read-only, and immutable for a
-// store that reads a cleanly closed file without locking it; the file is
-// read through the read-ahead VFS where there is one.
+// store that reads a cleanly closed file without locking it.
 func directURI(path string, immutable bool) string {
 	uri := "file:" + uriPath(path) + "?mode=ro"
 	if immutable {
 		uri += "&immutable=1"
-	}
-	if vfs := readAheadVFS(); vfs != "" {
-		uri += "&vfs=" + vfs
 	}
 	return uri
 }

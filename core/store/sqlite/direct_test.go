@@ -1,3 +1,5 @@
+//go:build !collab_nodirect
+
 package sqlite
 
 import (

@@ -1,3 +1,5 @@
+//go:build !collab_nodirect
+
 package sqlite
 
 import (
@@ -9,16 +11,6 @@ import (
 	"github.com/agenttool/collab/core/store"
 	sqlite3 "modernc.org/sqlite/lib"
 )
-
-// journalQuery reads the events of one journal within a span, in sequence
-// order, for streamDriver and streamDirect: the workspace id is not
-// selected (it is the head's), and an epoch or protocol equal to the
-// workspace's epoch and the current protocol comes back as NULL, which
-// costs no copy.
-const journalQuery = "SELECT CASE WHEN epoch_id = ?2 THEN NULL ELSE epoch_id END, sequence, id," +
-	" CASE WHEN protocol = ?3 THEN NULL ELSE protocol END, type, entity_id, actor, occurred_at, payload_json," +
-	" prev_hash, hash, session_id FROM events WHERE workspace_id = ?1 AND sequence > ?4 AND sequence <= ?5" +
-	" ORDER BY sequence"
 
 // cancelEvery is how many rows a direct read streams between looks at its
 // context.

@@ -1,3 +1,5 @@
+//go:build !collab_nodirect
+
 package sqlite
 
 import (
@@ -9,6 +11,13 @@ import (
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store"
 )
+
+// This file is the entry to the direct read connections (direct.go,
+// directscan.go): a speed trick that bypasses the driver to call the SQLite
+// library that modernc.org/sqlite transpiles. Building with the tag
+// collab_nodirect leaves all three out (direct_off.go stands in), and long
+// journals are then verified in one pass of driver rows (rawscan.go), with
+// the same verdicts. Its gain and how to measure it: docs/performance.md.
 
 // splitFrom is the journal length from which Ranges offers two halves
 // at once: below it, a second connection and snapshot cost more than they

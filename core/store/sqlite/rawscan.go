@@ -23,8 +23,20 @@ import (
 // sequence is above after and at most upTo.
 type span struct{ after, upTo int64 }
 
-// wholeJournal is every event of a journal.
-var wholeJournal = span{after: 0, upTo: math.MaxInt64}
+// wholeJournal is every event of a journal, those stored with a sequence
+// below 1 included: such a row breaks the chain, as it does when the
+// journal is read through database/sql or in halves.
+var wholeJournal = span{after: math.MinInt64, upTo: math.MaxInt64}
+
+// journalQuery reads the events of one journal within a span, in sequence
+// order, for streamDriver and streamDirect: the workspace id is not
+// selected (it is the head's), and an epoch or protocol equal to the
+// workspace's epoch and the current protocol comes back as NULL, which
+// costs no copy.
+const journalQuery = "SELECT CASE WHEN epoch_id = ?2 THEN NULL ELSE epoch_id END, sequence, id," +
+	" CASE WHEN protocol = ?3 THEN NULL ELSE protocol END, type, entity_id, actor, occurred_at, payload_json," +
+	" prev_hash, hash, session_id FROM events WHERE workspace_id = ?1 AND sequence > ?4 AND sequence <= ?5" +
+	" ORDER BY sequence"
 
 // streamRaw streams the events of h's journal within sp to fn with
 // driver-level rows, inside the snapshot conn holds.

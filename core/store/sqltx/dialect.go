@@ -14,8 +14,7 @@ type Dialect struct {
 	// that no transaction assembles them again.
 	sweepOrder      string
 	taskOffersSweep string
-	claimedPaths    string
-	reservations    string
+	reservingTasks  string
 }
 
 // Syntax names the differences a Dialect is built from.
@@ -60,7 +59,6 @@ func NewDialect(s Syntax) *Dialect {
 		deliveriesExist:     s.DeliveriesExist,
 		sweepOrder:          sweepOrder,
 		taskOffersSweep:     taskOffersWhere + sweepOrder,
-		claimedPaths:        claimedPathsSelect + "\nORDER BY w." + s.RowOrder + ", t.status, t.lease_expires_at, t." + s.RowOrder,
-		reservations:        reservationsSelect + "\nORDER BY w." + s.RowOrder + ", t." + s.RowOrder,
+		reservingTasks:      reservingTasksSelect + "\nORDER BY w." + s.RowOrder + ", t." + s.RowOrder,
 	}
 }

@@ -8,39 +8,62 @@ import (
 	"github.com/agenttool/collab/core/store"
 )
 
-// claimedPathsSelect selects the reserving tasks ClaimedPaths reads; the
-// dialect appends their order (its parameters are the repository key and
-// the clock).
-const claimedPathsSelect = `SELECT t.id, t.workspace_id, t.assignee, t.assignee_session_id, t.lease_expires_at,
-t.path_scopes_json FROM tasks t JOIN workspaces w ON w.id = t.workspace_id
-WHERE w.repository_key = ? AND t.work_mode != 'read_only' AND (
-  (t.status = 'claimed' AND (t.lease_expires_at > ? OR t.assignee_session_id IS NOT NULL))
-  OR (t.status = 'completed' AND t.completion_policy = 'accepted' AND t.review_status = 'pending'))`
+// reservingTasksSelect selects the candidates for reserving paths of a
+// repository ("?"): tasks stored as claimed, or as completed with a
+// review pending; the dialect appends their order. Which of them reserve
+// at a given time is the rules' decision.
+const reservingTasksSelect = `SELECT t.id, t.workspace_id, t.title, t.status, t.path_scopes_json, t.work_mode,
+t.completion_policy, t.review_status, t.assignee, t.assignee_session_id, t.claim_worktree_id, t.lease_expires_at,
+t.created_at FROM tasks t JOIN workspaces w ON w.id = t.workspace_id
+WHERE w.repository_key = ? AND (t.status = 'claimed' OR (t.status = 'completed' AND t.review_status = 'pending'))`
 
-// ClaimedPaths lists the repository's path-reserving tasks. The order is
-// the one SQLite's indexes yield, which is the order the reference reports
-// conflicts in, ties by the dialect's row-order column; stating it keeps
-// both implementations alike.
-func (t *Tx) ClaimedPaths(ctx context.Context, repositoryKey, now string) ([]store.PathClaim, error) {
-	rows, err := t.QueryContext(ctx, t.d.claimedPaths, repositoryKey, now)
+// ReservingTasks lists the repository's candidates for reserving paths
+// in workspace insertion order, then task insertion order (the dialect's
+// row-order column), with the columns the port names.
+func (t *Tx) ReservingTasks(ctx context.Context, repositoryKey string) ([]store.Task, error) {
+	rows, err := t.QueryContext(ctx, t.d.reservingTasks, repositoryKey)
 	if err != nil {
 		return nil, fmt.Errorf("read reservations: %w", err)
 	}
 	defer rows.Close()
-	out := []store.PathClaim{}
+	// The rows are scanned into a compact record and copied into tasks
+	// once their number is known: a Task is large, and growing a slice
+	// of them row by row costs more than the read itself.
+	var list []reservingRow
 	for rows.Next() {
-		var r store.PathClaim
+		var r reservingRow
 		var scopes string
-		if err := rows.Scan(&r.TaskID, &r.WorkspaceID, &r.Assignee, &r.AssigneeSessionID, &r.LeaseExpiresAt, &scopes); err != nil {
-			return nil, err
+		if err := rows.Scan(&r.id, &r.workspaceID, &r.title, &r.status, &scopes, &r.workMode, &r.policy,
+			&r.review, &r.assignee, &r.sessionID, &r.worktreeID, &r.expires, &r.createdAt); err != nil {
+			return nil, fmt.Errorf("read reservations: %w", err)
 		}
-		if err := json.Unmarshal([]byte(scopes), &r.PathScopes); err != nil {
-			return nil, fmt.Errorf("task %s path scopes: %w", r.TaskID, err)
+		if err := json.Unmarshal([]byte(scopes), &r.scopes); err != nil {
+			return nil, fmt.Errorf("task %s path scopes: %w", r.id, err)
 		}
-		if r.PathScopes == nil {
-			r.PathScopes = []string{}
-		}
-		out = append(out, r)
+		list = append(list, r)
+	}
+	out := make([]store.Task, len(list))
+	for i, r := range list {
+		out[i] = r.task()
 	}
 	return out, rows.Err()
+}
+
+// reservingRow is one row of ReservingTasks as scanned.
+type reservingRow struct {
+	id, workspaceID, title, workMode, createdAt string
+	status                                      store.TaskStatus
+	policy                                      store.CompletionPolicy
+	review                                      store.ReviewStatus
+	assignee, sessionID, worktreeID, expires    *string
+	scopes                                      []string
+}
+
+func (r reservingRow) task() store.Task {
+	if r.scopes == nil {
+		r.scopes = []string{}
+	}
+	return store.Task{ID: r.id, WorkspaceID: r.workspaceID, Title: r.title, Status: r.status, PathScopes: r.scopes,
+		WorkMode: r.workMode, CompletionPolicy: r.policy, ReviewStatus: r.review, Assignee: r.assignee,
+		AssigneeSessionID: r.sessionID, ClaimWorktreeID: r.worktreeID, LeaseExpiresAt: r.expires, CreatedAt: r.createdAt}
 }

@@ -41,15 +41,6 @@ func storedJSON(v json.RawMessage) any {
 	return string(v)
 }
 
-// TaskExists counts the workspace's tasks with this id.
-func (t *Tx) TaskExists(ctx context.Context, workspaceID, taskID string) (bool, error) {
-	var n int
-	if err := t.QueryRowContext(ctx, "SELECT count(*) FROM tasks WHERE workspace_id = ? AND id = ?", workspaceID, taskID).Scan(&n); err != nil {
-		return false, err
-	}
-	return n > 0, nil
-}
-
 // InsertTask stores a new open task at version 1.
 func (t *Tx) InsertTask(ctx context.Context, n store.NewTask) error {
 	deps, err := encodeList(n.Dependencies)
@@ -75,80 +66,6 @@ path_scopes_json, version, created_at, updated_at) VALUES (?, ?, ?, ?, 'open', ?
 		return fmt.Errorf("insert task: %w", err)
 	}
 	return nil
-}
-
-// RecordProgress sets the latest progress note.
-func (t *Tx) RecordProgress(ctx context.Context, workspaceID, taskID, message, now string) error {
-	return t.execTaskWrite(ctx, "record progress", "UPDATE tasks SET latest_progress = ?, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?",
-		message, now, workspaceID, taskID)
-}
-
-// sessionClear also clears the session columns when asked; a legacy
-// writer never touches them.
-func sessionClear(clear bool) string {
-	if clear {
-		return "assignee_session_id = NULL, claim_worktree_id = NULL, "
-	}
-	return ""
-}
-
-// BlockTask records a blocker and drops the lease.
-func (t *Tx) BlockTask(ctx context.Context, workspaceID, taskID, blocker string, clearSession bool, now string) error {
-	return t.execTaskWrite(ctx, "block task", `UPDATE tasks SET status = 'blocked', blocker = ?, assignee = NULL, lease_id = NULL,
-lease_expires_at = NULL, `+sessionClear(clearSession)+`version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?`,
-		blocker, now, workspaceID, taskID)
-}
-
-// UnblockTask reopens a blocked task.
-func (t *Tx) UnblockTask(ctx context.Context, workspaceID, taskID string, resetReview bool, now string) error {
-	review := ""
-	if resetReview {
-		review = "review_status = 'not_required', "
-	}
-	return t.execTaskWrite(ctx, "unblock task", "UPDATE tasks SET status = 'open', blocker = NULL, "+review+
-		"version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?", now, workspaceID, taskID)
-}
-
-// CompleteTask records a legacy completion.
-func (t *Tx) CompleteTask(ctx context.Context, workspaceID, taskID, summary, now string) error {
-	return t.execTaskWrite(ctx, "complete task", `UPDATE tasks SET status = 'completed', assignee = NULL, lease_id = NULL,
-lease_expires_at = NULL, blocker = NULL, latest_progress = ?, completed_at = ?, version = version + 1, updated_at = ?
-WHERE workspace_id = ? AND id = ?`, summary, now, now, workspaceID, taskID)
-}
-
-// ReportCompletion records a session's completion.
-func (t *Tx) ReportCompletion(ctx context.Context, workspaceID, taskID string, c store.Completion, now string) error {
-	return t.execTaskWrite(ctx, "complete task", `UPDATE tasks SET status = 'completed', review_status = ?, review_generation = review_generation + 1,
-assignee = NULL, assignee_session_id = NULL, claim_worktree_id = NULL, lease_id = NULL, lease_expires_at = NULL, blocker = NULL,
-latest_progress = ?, result_checkpoint_json = ?, completion_report_id = ?, reported_by = ?, reported_by_session_id = ?, reported_at = ?,
-accepted_by = NULL, accepted_by_session_id = NULL, accepted_at = NULL, completed_at = ?, version = version + 1, updated_at = ?
-WHERE workspace_id = ? AND id = ?`, string(c.ReviewStatus), c.Summary, string(c.ResultCheckpoint), c.ReportID, c.ReportedBy,
-		c.ReportedBySessionID, now, now, now, workspaceID, taskID)
-}
-
-// AcceptCompletion records an acceptance.
-func (t *Tx) AcceptCompletion(ctx context.Context, workspaceID, taskID, actor, sessionID, now string) error {
-	return t.execTaskWrite(ctx, "accept task", `UPDATE tasks SET review_status = 'accepted', accepted_by = ?, accepted_by_session_id = ?,
-accepted_at = ?, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?`, actor, sessionID, now, now, workspaceID, taskID)
-}
-
-// RequestChanges reopens a reported task.
-func (t *Tx) RequestChanges(ctx context.Context, workspaceID, taskID, now string) error {
-	return t.execTaskWrite(ctx, "request changes", `UPDATE tasks SET status = 'open', review_status = 'changes_requested', accepted_by = NULL,
-accepted_by_session_id = NULL, accepted_at = NULL, completed_at = NULL, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?`,
-		now, workspaceID, taskID)
-}
-
-// SettleRecovery sets a recovered task's status and blocker.
-func (t *Tx) SettleRecovery(ctx context.Context, workspaceID, taskID string, status store.TaskStatus, blocker *string, now string) error {
-	return t.execTaskWrite(ctx, "recover task", "UPDATE tasks SET status = ?, blocker = ?, version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?",
-		string(status), blocker, now, workspaceID, taskID)
-}
-
-// BumpTask increments the version only.
-func (t *Tx) BumpTask(ctx context.Context, workspaceID, taskID, now string) error {
-	return t.execTaskWrite(ctx, "bump task", "UPDATE tasks SET version = version + 1, updated_at = ? WHERE workspace_id = ? AND id = ?",
-		now, workspaceID, taskID)
 }
 
 // InsertArtifact stores an artifact reference.

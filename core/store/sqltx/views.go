@@ -3,7 +3,6 @@ package sqltx
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 
 	"github.com/agenttool/collab/core/store"
@@ -149,65 +148,4 @@ func (t *Tx) RepositoryAt(ctx context.Context, rootPath string) (string, bool, e
 		return "", false, fmt.Errorf("find the repository of %s: %w", rootPath, err)
 	}
 	return key, true, nil
-}
-
-// reservingWhere selects the tasks that reserve their path scopes, joined
-// with their workspace as w; its parameters are the repository key and
-// the clock.
-const reservingWhere = `FROM tasks t JOIN workspaces w ON w.id = t.workspace_id
-WHERE w.repository_key = ? AND t.work_mode != 'read_only' AND t.path_scopes_json != '[]' AND (
-  (t.status = 'claimed' AND (t.lease_expires_at > ? OR t.assignee_session_id IS NOT NULL))
-  OR (t.status = 'completed' AND t.completion_policy = 'accepted' AND t.review_status = 'pending'))`
-
-// reservationsSelect selects what Reservations reads; the dialect appends
-// the order.
-const reservationsSelect = `SELECT t.id, t.workspace_id, t.title, t.status = 'completed', t.assignee,
-t.assignee_session_id, t.lease_expires_at, t.path_scopes_json ` + reservingWhere
-
-// Reservations reads the reserving tasks in the dialect's row order, which
-// is insertion order.
-func (t *Tx) Reservations(ctx context.Context, repositoryKey, now string) ([]store.Reservation, error) {
-	rows, err := t.QueryContext(ctx, t.d.reservations, repositoryKey, now)
-	if err != nil {
-		return nil, fmt.Errorf("read reservations: %w", err)
-	}
-	defer rows.Close()
-	out := []store.Reservation{}
-	for rows.Next() {
-		var r store.Reservation
-		var scopes string
-		if err := rows.Scan(&r.TaskID, &r.WorkspaceID, &r.Title, &r.Review, &r.Assignee, &r.AssigneeSessionID,
-			&r.LeaseExpiresAt, &scopes); err != nil {
-			return nil, fmt.Errorf("read reservations: %w", err)
-		}
-		if err := json.Unmarshal([]byte(scopes), &r.PathScopes); err != nil {
-			return nil, fmt.Errorf("task %s path scopes: %w", r.TaskID, err)
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
-}
-
-// HeldScopes reads the reserving tasks in (created_at, id) order.
-func (t *Tx) HeldScopes(ctx context.Context, repositoryKey, now string) ([]store.HeldScope, error) {
-	rows, err := t.QueryContext(ctx, `SELECT t.id, t.workspace_id, coalesce(t.claim_worktree_id, ''), t.path_scopes_json
-`+reservingWhere+`
-ORDER BY t.created_at, t.id`, repositoryKey, now)
-	if err != nil {
-		return nil, fmt.Errorf("read reservations: %w", err)
-	}
-	defer rows.Close()
-	out := []store.HeldScope{}
-	for rows.Next() {
-		var h store.HeldScope
-		var scopes string
-		if err := rows.Scan(&h.TaskID, &h.WorkspaceID, &h.WorktreeID, &scopes); err != nil {
-			return nil, fmt.Errorf("read reservations: %w", err)
-		}
-		if err := json.Unmarshal([]byte(scopes), &h.PathScopes); err != nil {
-			return nil, fmt.Errorf("task %s path scopes: %w", h.TaskID, err)
-		}
-		out = append(out, h)
-	}
-	return out, rows.Err()
 }

@@ -157,7 +157,7 @@ func contestedClaim(t *testing.T, e store.Engine) {
 					return lostClaim{version: task.Version, assignee: task.Assignee}
 				}
 				lease := legacyLease(fmt.Sprintf("lease_%d", i), fmt.Sprintf("claimant-%d", i), anHourAfter)
-				return tx.ClaimTask(ctx, "ws_contest", "task_contested", lease, clock)
+				return tx.UpdateTask(ctx, task, next(task, clock, leasedTo(lease)))
 			})
 		}(i)
 	}
@@ -193,195 +193,11 @@ func contestedClaim(t *testing.T, e store.Engine) {
 	}
 }
 
-// taskWrite is one change of TaskWrites or Leases, applied to a task in a
-// given starting state, and what it must leave.
-type taskWrite struct {
-	name  string
-	setup func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error
-	apply func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error
-	check func(f *taskFixture, got store.Task) error
-}
-
-func str(p *string) string {
-	if p == nil {
-		return "<nil>"
-	}
-	return *p
-}
-
-func expect(ok bool, format string, args ...any) error {
-	if ok {
-		return nil
-	}
-	return fmt.Errorf(format, args...)
-}
-
-// claimed puts a session-plane task under a live session lease.
-func claimed(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
-	return tx.ClaimTask(ctx, f.ws, id, f.sessionLease("lease_held", anHourAfter), clock)
-}
-
-// reported puts a claimed task into completed-awaiting-review.
-func reported(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
-	if err := claimed(ctx, tx, f, id); err != nil {
-		return err
-	}
-	return tx.ReportCompletion(ctx, f.ws, id, store.Completion{ReviewStatus: store.ReviewPending, Summary: "done",
-		ResultCheckpoint: json.RawMessage(`{"dirty":false}`), ReportID: "report_1", ReportedBy: "agent-" + f.ws,
-		ReportedBySessionID: f.sessionID}, clock)
-}
-
-var taskWrites = []taskWrite{
-	{name: "LegacyClaimLeavesSessionColumns", apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
-		return tx.ClaimTask(ctx, f.ws, id, legacyLease("lease_l", "label", anHourAfter), later)
-	}, check: func(f *taskFixture, got store.Task) error {
-		return expect(got.Status == store.TaskClaimed && str(got.Assignee) == "label" && str(got.LeaseID) == "lease_l" &&
-			str(got.LeaseExpiresAt) == anHourAfter && got.AssigneeSessionID == nil && got.ClaimWorktreeID == nil &&
-			got.BaseCheckpoint == nil, "legacy claim left %+v", got)
-	}},
-	{name: "SessionClaimClearsEarlierReview", setup: reported, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
-		return tx.ClaimTask(ctx, f.ws, id, f.sessionLease("lease_again", twoHoursAfter), later)
-	}, check: func(f *taskFixture, got store.Task) error {
-		return expect(got.Status == store.TaskClaimed && str(got.AssigneeSessionID) == f.sessionID &&
-			str(got.ClaimWorktreeID) == f.worktreeID && str(got.LeaseID) == "lease_again" && got.ReviewStatus == store.ReviewNotRequired &&
-			got.ResultCheckpoint == nil && got.CompletionReportID == nil && got.ReportedBySessionID == nil && got.CompletedAt == nil &&
-			got.CoordinationMode == "session_v2" && string(got.BaseCheckpoint) == string(f.sessionLease("", "").BaseCheckpoint),
-			"session claim left %+v", got)
-	}},
-	{name: "RenewMovesOnlyTheExpiry", setup: claimed, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
-		return tx.RenewLease(ctx, f.ws, id, twoHoursAfter, later)
-	}, check: func(f *taskFixture, got store.Task) error {
-		return expect(str(got.LeaseExpiresAt) == twoHoursAfter && str(got.LeaseID) == "lease_held" && got.Status == store.TaskClaimed,
-			"renew left %+v", got)
-	}},
-	{name: "LegacyReleaseKeepsSessionColumns", setup: claimed, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
-		return tx.ReleaseLease(ctx, f.ws, id, false, later)
-	}, check: func(f *taskFixture, got store.Task) error {
-		return expect(got.Status == store.TaskOpen && got.Assignee == nil && got.LeaseID == nil && got.LeaseExpiresAt == nil &&
-			str(got.AssigneeSessionID) == f.sessionID, "legacy release left %+v", got)
-	}},
-	{name: "SessionReleaseClearsSessionColumns", setup: claimed, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
-		return tx.ReleaseLease(ctx, f.ws, id, true, later)
-	}, check: func(f *taskFixture, got store.Task) error {
-		return expect(got.Status == store.TaskOpen && got.AssigneeSessionID == nil && got.ClaimWorktreeID == nil && got.LeaseID == nil,
-			"session release left %+v", got)
-	}},
-	{name: "ExpireSessionLease", setup: claimed, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
-		return tx.ExpireSessionLease(ctx, f.ws, id, later)
-	}, check: func(f *taskFixture, got store.Task) error {
-		return expect(got.Status == store.TaskOpen && got.Assignee == nil && got.AssigneeSessionID == nil && got.ClaimWorktreeID == nil &&
-			got.LeaseExpiresAt == nil, "expiry left %+v", got)
-	}},
-	{name: "TakeOverKeepsReviewState", apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
-		return tx.TakeOverTask(ctx, f.ws, id, f.sessionLease("lease_taken", anHourAfter), later)
-	}, check: func(f *taskFixture, got store.Task) error {
-		return expect(got.Status == store.TaskClaimed && str(got.LeaseID) == "lease_taken" && str(got.AssigneeSessionID) == f.sessionID &&
-			got.ReviewStatus == store.ReviewNotRequired && got.BaseCheckpoint != nil, "takeover left %+v", got)
-	}},
-	{name: "TransferKeepsStatus", setup: claimed, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
-		return tx.TransferLease(ctx, f.ws, id, legacyLease("lease_moved", "recipient", twoHoursAfter), later)
-	}, check: func(f *taskFixture, got store.Task) error {
-		return expect(got.Status == store.TaskClaimed && str(got.Assignee) == "recipient" && str(got.LeaseID) == "lease_moved" &&
-			str(got.AssigneeSessionID) == f.sessionID, "legacy transfer left %+v", got)
-	}},
-	{name: "Progress", setup: claimed, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
-		return tx.RecordProgress(ctx, f.ws, id, "halfway", later)
-	}, check: func(f *taskFixture, got store.Task) error {
-		return expect(str(got.LatestProgress) == "halfway" && got.Status == store.TaskClaimed, "progress left %+v", got)
-	}},
-	{name: "BlockAndUnblock", setup: claimed, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
-		if err := tx.BlockTask(ctx, f.ws, id, "waiting", true, later); err != nil {
-			return err
-		}
-		return tx.UnblockTask(ctx, f.ws, id, true, later)
-	}, check: func(f *taskFixture, got store.Task) error {
-		return expect(got.Status == store.TaskOpen && got.Blocker == nil && got.LeaseID == nil && got.AssigneeSessionID == nil &&
-			got.Version == 4, "block then unblock left %+v", got)
-	}},
-	{name: "ReportThenAccept", setup: reported, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
-		return tx.AcceptCompletion(ctx, f.ws, id, "reviewer", f.sessionID, later)
-	}, check: func(f *taskFixture, got store.Task) error {
-		return expect(got.Status == store.TaskCompleted && got.ReviewStatus == store.ReviewAccepted && got.ReviewGeneration == 1 &&
-			str(got.AcceptedBy) == "reviewer" && str(got.AcceptedAt) == later && string(got.ResultCheckpoint) == `{"dirty":false}` &&
-			str(got.CompletionReportID) == "report_1" && got.LeaseID == nil && got.AssigneeSessionID == nil, "acceptance left %+v", got)
-	}},
-	{name: "RequestChangesReopens", setup: reported, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
-		return tx.RequestChanges(ctx, f.ws, id, later)
-	}, check: func(f *taskFixture, got store.Task) error {
-		return expect(got.Status == store.TaskOpen && got.ReviewStatus == store.ReviewChangesRequested && got.CompletedAt == nil,
-			"request changes left %+v", got)
-	}},
-	{name: "LegacyComplete", setup: claimed, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
-		return tx.CompleteTask(ctx, f.ws, id, "finished", later)
-	}, check: func(f *taskFixture, got store.Task) error {
-		return expect(got.Status == store.TaskCompleted && str(got.LatestProgress) == "finished" && str(got.CompletedAt) == later &&
-			got.LeaseID == nil && got.ReviewStatus == store.ReviewNotRequired, "legacy completion left %+v", got)
-	}},
-	{name: "SettleRecoveryBlocks", setup: claimed, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
-		if err := tx.ExpireSessionLease(ctx, f.ws, id, later); err != nil {
-			return err
-		}
-		blocker := "lost"
-		return tx.SettleRecovery(ctx, f.ws, id, store.TaskBlocked, &blocker, later)
-	}, check: func(f *taskFixture, got store.Task) error {
-		return expect(got.Status == store.TaskBlocked && str(got.Blocker) == "lost" && got.Version == 4, "recovery left %+v", got)
-	}},
-	{name: "BumpOnly", setup: claimed, apply: func(ctx context.Context, tx store.Tx, f *taskFixture, id string) error {
-		return tx.BumpTask(ctx, f.ws, id, later)
-	}, check: func(f *taskFixture, got store.Task) error {
-		return expect(got.Status == store.TaskClaimed && str(got.LeaseID) == "lease_held", "bump left %+v", got)
-	}},
-}
-
-// taskWritesBumpOnce applies every task write to a fresh session-plane
-// task: each moves the version by exactly one per change, stamps
-// updated_at, and sets only what it promises.
-func taskWritesBumpOnce(t *testing.T, e store.Engine) {
-	defer e.Close()
-	f := newTaskFixture(t, e, "ws_writes", "local-path:writes")
-	for i, w := range taskWrites {
-		t.Run(w.name, func(t *testing.T) {
-			id := fmt.Sprintf("task_%02d", i)
-			f.insert(t, id, []string{"src"}, true)
-			if w.setup != nil {
-				f.mustWrite(t, "setup", func(ctx context.Context, tx store.Tx) error { return w.setup(ctx, tx, f, id) })
-			}
-			before := f.task(t, id)
-			f.mustWrite(t, "apply", func(ctx context.Context, tx store.Tx) error { return w.apply(ctx, tx, f, id) })
-			got := f.task(t, id)
-			if got.UpdatedAt != later {
-				t.Errorf("updated_at %s, want %s", got.UpdatedAt, later)
-			}
-			if w.name != "BlockAndUnblock" && w.name != "SettleRecoveryBlocks" && got.Version != before.Version+1 {
-				t.Errorf("version %d -> %d, want exactly one step", before.Version, got.Version)
-			}
-			if got.Title != before.Title || !reflect.DeepEqual(got.PathScopes, before.PathScopes) || got.CreatedAt != before.CreatedAt {
-				t.Errorf("the write changed the task's identity: %+v -> %+v", before, got)
-			}
-			if err := w.check(f, got); err != nil {
-				t.Error(err)
-			}
-		})
-	}
-	var created bool
-	err := f.write(func(ctx context.Context, tx store.Tx) error {
-		if err := tx.BumpTask(ctx, f.ws, "task_nobody", later); err != nil {
-			return err
-		}
-		var err error
-		_, created, err = tx.Task(ctx, f.ws, "task_nobody")
-		return err
-	})
-	if err != nil || created {
-		t.Fatalf("a write to an unknown task: err=%v, created=%v; want nothing changed and no error", err, created)
-	}
-}
-
-// claimedPathsInOrder builds claims of every kind across two workspaces
-// of one repository (created in the opposite order to their ids) and one
-// of another repository: only the reserving ones are listed, in the
+// reservingTasksInOrder builds claims of every kind across two
+// workspaces of one repository (created in the opposite order to their
+// ids) and one of another repository: the candidates are listed in the
 // documented order.
-func claimedPathsInOrder(t *testing.T, e store.Engine) {
+func reservingTasksInOrder(t *testing.T, e store.Engine) {
 	defer e.Close()
 	second := newTaskFixture(t, e, "ws_b", "local-git:shared") // created first
 	first := newTaskFixture(t, e, "ws_a", "local-git:shared")
@@ -390,7 +206,7 @@ func claimedPathsInOrder(t *testing.T, e store.Engine) {
 	claim := func(f *taskFixture, id string, l store.Lease) {
 		t.Helper()
 		f.insert(t, id, []string{id + "/"}, l.SessionID != nil)
-		f.mustWrite(t, "claim "+id, func(ctx context.Context, tx store.Tx) error { return tx.ClaimTask(ctx, f.ws, id, l, clock) })
+		f.mustWrite(t, "claim "+id, func(ctx context.Context, tx store.Tx) error { return f.update(ctx, tx, id, clock, leasedTo(l)) })
 	}
 	claim(second, "task_late", legacyLease("l1", "x", twoHoursAfter))
 	claim(second, "task_z", legacyLease("l2", "x", anHourAfter)) // same expiry: insertion order, not id order
@@ -407,14 +223,14 @@ func claimedPathsInOrder(t *testing.T, e store.Engine) {
 		if err := tx.InsertTask(ctx, readOnly); err != nil {
 			return err
 		}
-		return tx.ClaimTask(ctx, first.ws, "task_ro", first.sessionLease("l7", anHourAfter), clock)
+		return first.update(ctx, tx, "task_ro", clock, leasedTo(first.sessionLease("l7", anHourAfter)))
 	})
 	claim(other, "task_far", legacyLease("l8", "z", anHourAfter))
 
-	var got []store.PathClaim
+	var got []store.Task
 	err := e.Read(ctx, func(tx store.Tx) error {
 		var err error
-		got, err = tx.ClaimedPaths(ctx, "local-git:shared", clock)
+		got, err = tx.ReservingTasks(ctx, "local-git:shared")
 		return err
 	})
 	if err != nil {
@@ -422,21 +238,25 @@ func claimedPathsInOrder(t *testing.T, e store.Engine) {
 	}
 	var order []string
 	for _, r := range got {
-		order = append(order, r.WorkspaceID+"/"+r.TaskID)
+		order = append(order, r.WorkspaceID+"/"+r.ID)
 	}
-	want := []string{"ws_b/task_lost", "ws_b/task_z", "ws_b/task_y", "ws_b/task_late", "ws_b/task_review", "ws_a/task_a"}
+	// Every claimed or review-pending task of the repository, expired and
+	// read-only ones included (the rules decide which reserve), in
+	// workspace insertion order, then task insertion order.
+	want := []string{"ws_b/task_late", "ws_b/task_z", "ws_b/task_y", "ws_b/task_lapsed", "ws_b/task_lost", "ws_b/task_review",
+		"ws_a/task_a", "ws_a/task_ro"}
 	if !reflect.DeepEqual(order, want) {
-		t.Fatalf("claimed paths %v, want %v", order, want)
+		t.Fatalf("reserving tasks %v, want %v", order, want)
 	}
-	if r := got[0]; str(r.Assignee) != "agent-ws_b" || str(r.AssigneeSessionID) != second.sessionID ||
+	if r := got[4]; str(r.Assignee) != "agent-ws_b" || str(r.AssigneeSessionID) != second.sessionID ||
 		str(r.LeaseExpiresAt) != anHourBefore || !reflect.DeepEqual(r.PathScopes, []string{"task_lost/"}) {
-		t.Fatalf("claimed path fields %+v", r)
+		t.Fatalf("reserving task fields %+v", r)
 	}
 }
 
-// noClaimedPathsIsEmpty: a repository nobody claims in lists an empty,
+// noReservingTasksIsEmpty: a repository nobody claims in lists an empty,
 // non-nil slice, and so does a task created without lists.
-func noClaimedPathsIsEmpty(t *testing.T, e store.Engine) {
+func noReservingTasksIsEmpty(t *testing.T, e store.Engine) {
 	defer e.Close()
 	f := newTaskFixture(t, e, "ws_empty", "local-path:empty")
 	f.mustWrite(t, "insert", func(ctx context.Context, tx store.Tx) error {
@@ -447,9 +267,9 @@ func noClaimedPathsIsEmpty(t *testing.T, e store.Engine) {
 	}
 	for _, repo := range []string{"local-path:empty", "local-path:nobody"} {
 		err := e.Read(context.Background(), func(tx store.Tx) error {
-			got, err := tx.ClaimedPaths(context.Background(), repo, clock)
+			got, err := tx.ReservingTasks(context.Background(), repo)
 			if err == nil && (got == nil || len(got) != 0) {
-				err = fmt.Errorf("claimed paths of %s: %#v, want an empty non-nil list", repo, got)
+				err = fmt.Errorf("reserving tasks of %s: %#v, want an empty non-nil list", repo, got)
 			}
 			return err
 		})

@@ -138,8 +138,7 @@ func viewListsAreNeverNil(t *testing.T, e store.Engine) {
 			"OwnOfferIDs label": func() (any, error) { return tx.OwnOfferIDs(ctx, "ws_empty", label) },
 			"ViewerTasks":       func() (any, error) { return tx.ViewerTasks(ctx, "ws_empty", who) },
 			"ViewerTasks label": func() (any, error) { return tx.ViewerTasks(ctx, "ws_empty", label) },
-			"Reservations":      func() (any, error) { return tx.Reservations(ctx, "local-path:ws_empty", clock) },
-			"HeldScopes":        func() (any, error) { return tx.HeldScopes(ctx, "local-path:ws_empty", clock) },
+			"ReservingTasks":    func() (any, error) { return tx.ReservingTasks(ctx, "local-path:ws_empty") },
 		}
 		for name, list := range lists {
 			got, err := list()

@@ -3,48 +3,22 @@ package sqlite
 import (
 	"database/sql"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// TestWriteConnectionsBatchTheirWAL holds the write pool, and only it, to
-// the WAL-batching VFS.
-func TestWriteConnectionsBatchTheirWAL(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "db.sqlite")
-	for _, c := range []struct {
-		txlock string
-		mode   access
-		path   string
-		want   string
-	}{
-		{"immediate", readWrite, path, walBatchName},
-		{"deferred", readWrite, path, ""},
-		{"immediate", readOnlyAccess, path, ""},
-		{"immediate", readWrite, MemoryPath, ""},
-	} {
-		u, err := url.Parse(dsn(c.path, c.txlock, "normal", c.mode, busyTimeout))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := u.Query().Get("vfs"); got != c.want {
-			t.Errorf("%s pool, mode %d, %s: vfs %q, want %q", c.txlock, c.mode, c.path, got, c.want)
-		}
-	}
-}
-
-// TestWALBatchLeavesEachCommitWholeInTheFile commits transactions of one
-// row, of many pages, and of more than the VFS holds back (so that part of
-// it goes out before the commit), through a write connection of the store,
+// TestEachCommitIsWholeInTheFileWhenItReturns commits transactions of one
+// row, of many pages, and of more pages than the cache holds (so that part
+// of it goes out before the commit), through a write connection of the store,
 // and after each commit returns copies the database and its -wal, without
 // the shared index, and opens the copy: SQLite then rebuilds the index
 // from the -wal alone, keeping only whole commits whose checksums hold, so
 // the copy holds every committed row only if the commit was entirely in the
 // file when it returned. That is what a process killed at that moment
 // leaves, for synchronous normal and full alike.
-func TestWALBatchLeavesEachCommitWholeInTheFile(t *testing.T) {
+func TestEachCommitIsWholeInTheFileWhenItReturns(t *testing.T) {
 	for _, sync := range []string{"normal", "full"} {
 		t.Run(sync, func(t *testing.T) {
 			dir := t.TempDir()
