@@ -202,7 +202,7 @@ func liveLeases(ctx context.Context, tx Tasks, sess CoordinationSession, now str
 	}
 	var ids []string
 	for _, t := range claimed {
-		if t.AssigneeSessionID != nil && *t.AssigneeSessionID == sess.ID && t.LeaseExpiresAt != nil && *t.LeaseExpiresAt > now {
+		if t.AssigneeSessionID != nil && *t.AssigneeSessionID == sess.ID && leaseLive(&t, now) {
 			ids = append(ids, t.ID)
 		}
 	}
