@@ -41,13 +41,13 @@ func (s *Store) AckCursor(ctx context.Context, cred Credential, workspaceID stri
 				With("expected_cursor_version", expectedVersion).With("current_cursor_version", sess.CursorVersion)
 		}
 		now := s.nowISO()
-		if err := tx.MoveCursor(ctx, sess.ID, a, now); err != nil {
+		// The row then holds exactly moved; reading it back would cost a
+		// statement (a round trip on PostgreSQL).
+		moved := movedCursor(sess, a, now)
+		if _, err := tx.UpdateSession(ctx, sess, moved); err != nil {
 			return err
 		}
-		// The row now holds exactly this; reading it back would cost a
-		// statement (a round trip on PostgreSQL).
-		sess.Cursor, sess.CursorVersion, sess.LastSeenAt = a, sess.CursorVersion+1, now
-		out = sess
+		out = moved
 		return nil
 	})
 	return out, err
@@ -104,7 +104,7 @@ func (s *Store) applyReset(ctx context.Context, tx Tx, sess CoordinationSession,
 	resetID := "cursor_reset_" + newUUID()
 	gen := sess.ResetGeneration + 1
 	from := sess.Cursor
-	if err := tx.ResetCursor(ctx, CursorReset{ID: resetID, SessionID: sess.ID, From: from, To: in.Target,
+	if err := resetCursor(ctx, tx, sess, CursorReset{ID: resetID, SessionID: sess.ID, From: from, To: in.Target,
 		Reason: reason, Generation: gen, CreatedAt: now}); err != nil {
 		return nil, err
 	}

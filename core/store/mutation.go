@@ -109,7 +109,7 @@ func mutateAsSession[T any](ctx context.Context, s *Store, m sessionMutation[T])
 			if out, err = replay[T](r, m.operation, hash); err != nil {
 				return err
 			}
-			return tx.TouchSession(ctx, sess.ID, now)
+			return touchSession(ctx, tx, sess, now)
 		}
 		release := func(context.Context) error { return nil }
 		if !m.unguarded {
@@ -125,7 +125,7 @@ func mutateAsSession[T any](ctx context.Context, s *Store, m sessionMutation[T])
 		if out, err = answerAndRecord(ctx, tx, scope, m.operation, hash, v, now); err != nil {
 			return err
 		}
-		if err := tx.TouchSession(ctx, sess.ID, s.nowISO()); err != nil {
+		if err := touchSession(ctx, tx, sess, s.nowISO()); err != nil {
 			return err
 		}
 		return release(ctx)

@@ -60,7 +60,7 @@ func (s *Store) NextForSession(ctx context.Context, cred Credential, knownCursor
 		if !field.EventLimit.Spec().Admits(int64(limit)) {
 			return invalidEventLimit()
 		}
-		if err := tx.TouchSession(ctx, sess.ID, now); err != nil {
+		if err := touchSession(ctx, tx, sess, now); err != nil {
 			return err
 		}
 		if err := s.reapElapsedHandoffs(ctx, tx, sess.WorkspaceID, "", clockActor, now); err != nil {

@@ -121,34 +121,29 @@ type Receipts interface {
 	InsertReceipt(ctx context.Context, scope ReceiptScope, r Receipt, createdAt string) error
 }
 
-// Sessions are the credential-bound coordination sessions.
+// Sessions are the credential-bound coordination sessions: rows the
+// rules read by id or by workspace, and write whole.
 type Sessions interface {
 	// Session returns one session by id, token hash included.
 	Session(ctx context.Context, id string) (s CoordinationSession, found bool, err error)
-	// ActiveSessions lists a workspace's active sessions in (joined_at, id)
-	// order; never nil.
-	ActiveSessions(ctx context.Context, workspaceID string) ([]CoordinationSession, error)
-	// TouchSession records that the session was seen at now.
-	TouchSession(ctx context.Context, id, now string) error
+	// Sessions lists a workspace's sessions in (joined_at, id) order,
+	// only those in status when status is not empty; never nil.
+	Sessions(ctx context.Context, workspaceID string, status SessionStatus) ([]CoordinationSession, error)
 	// InsertSession stores a new active session at generation 1.
 	InsertSession(ctx context.Context, s NewSession) error
-	// AdvanceGeneration moves an active session from generation `from` to
-	// from+1 and sets its cursor-recovery flag; ok is false (and nothing
-	// changes) when the session is no longer active at generation `from`.
-	AdvanceGeneration(ctx context.Context, id string, from int64, recoveryRequired bool, now string) (ok bool, err error)
-	// EndSession marks a session ended at now, moves it to a new generation
-	// and replaces its token hash, so that no credential works again.
-	EndSession(ctx context.Context, id, tokenHash, now string) error
-	// MoveCursor sets the session's cursor and increments its cursor
-	// version.
-	MoveCursor(ctx context.Context, id string, to journal.Anchor, now string) error
-	// ResetCursor records an audited cursor reset and applies it: the
-	// cursor moves to r.To, the cursor version increments, the reset
-	// generation becomes r.Generation and the recovery flag clears.
-	ResetCursor(ctx context.Context, r CursorReset) error
-	// LiveLeases lists the ids of the tasks a session holds a lease on that
-	// has not expired at now, in id order.
-	LiveLeases(ctx context.Context, sessionID, now string) ([]string, error)
+	// UpdateSession stores after over the row before was read as,
+	// writing only the columns in which the two differ (no statement at
+	// all when none does); a session's id, workspace, worktree, actor,
+	// role, parent and joined_at never change. A write that moves the
+	// generation is fenced: it applies only while the stored row is still
+	// at before's generation and status, and ok says whether it did. A
+	// write that keeps the generation reports ok and may be held back
+	// until the transaction's next statement that reads sessions, or its
+	// commit.
+	UpdateSession(ctx context.Context, before, after CoordinationSession) (ok bool, err error)
+	// InsertCursorReset stores the audit record of a cursor reset; the
+	// session's row itself moves by UpdateSession.
+	InsertCursorReset(ctx context.Context, r CursorReset) error
 }
 
 // Tasks are the units of coordinated work and their artifacts. The rules

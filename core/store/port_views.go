@@ -13,10 +13,6 @@ type Views interface {
 	// WorkspaceWorktrees lists a workspace's registered worktrees in
 	// (registered_at, id) order.
 	WorkspaceWorktrees(ctx context.Context, workspaceID string) ([]Worktree, error)
-	// WorkspaceSessions lists every credential-bound session of a
-	// workspace, ended ones included, by status ("active" before "ended"),
-	// then last_seen_at newest first, then id.
-	WorkspaceSessions(ctx context.Context, workspaceID string) ([]CoordinationSession, error)
 	// WorkspaceHandoffs lists every offer of a workspace, whatever its
 	// status, by offered_at newest first, then id.
 	WorkspaceHandoffs(ctx context.Context, workspaceID string) ([]Handoff, error)

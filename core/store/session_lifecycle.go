@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"sort"
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/credfile"
@@ -105,7 +106,7 @@ func (s *Store) applyResume(ctx context.Context, tx Tx, sess CoordinationSession
 	if recovery != nil {
 		cause = recovery.Cause
 	}
-	ok, err := tx.AdvanceGeneration(ctx, sess.ID, sess.Generation, recovery != nil, now)
+	ok, err := advanceGeneration(ctx, tx, sess, recovery != nil, now)
 	if err != nil {
 		return Resumed{}, err
 	}
@@ -154,7 +155,7 @@ func (s *Store) EndSession(ctx context.Context, cred Credential, reason *string)
 			return err
 		}
 		now := s.nowISO()
-		if err := refuseLiveLeases(ctx, tx, sess.ID, now); err != nil {
+		if err := refuseLiveLeases(ctx, tx, sess, now); err != nil {
 			return err
 		}
 		if err := s.expireHandoffsTo(ctx, tx, sess, now); err != nil {
@@ -164,7 +165,7 @@ func (s *Store) EndSession(ctx context.Context, cred Credential, reason *string)
 		if err != nil {
 			return err
 		}
-		if err := tx.EndSession(ctx, sess.ID, credfile.TokenHash(fresh), now); err != nil {
+		if err := endSession(ctx, tx, sess, credfile.TokenHash(fresh), now); err != nil {
 			return err
 		}
 		if _, err := s.appendEvent(ctx, tx, sess.WorkspaceID, newEvent{
@@ -179,8 +180,8 @@ func (s *Store) EndSession(ctx context.Context, cred Credential, reason *string)
 	return out, err
 }
 
-func refuseLiveLeases(ctx context.Context, tx Sessions, sessionID, now string) error {
-	ids, err := tx.LiveLeases(ctx, sessionID, now)
+func refuseLiveLeases(ctx context.Context, tx Tasks, sess CoordinationSession, now string) error {
+	ids, err := liveLeases(ctx, tx, sess, now)
 	if err != nil {
 		return err
 	}
@@ -190,6 +191,23 @@ func refuseLiveLeases(ctx context.Context, tx Sessions, sessionID, now string) e
 			With("task_ids", ids).With("required_action", "resolve_active_task_leases")
 	}
 	return nil
+}
+
+// liveLeases lists, in id order, the tasks of the session's workspace
+// that it holds a lease on that has not expired at now.
+func liveLeases(ctx context.Context, tx Tasks, sess CoordinationSession, now string) ([]string, error) {
+	claimed, err := tx.Tasks(ctx, sess.WorkspaceID, string(TaskClaimed))
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, t := range claimed {
+		if t.AssigneeSessionID != nil && *t.AssigneeSessionID == sess.ID && leaseLive(&t, now) {
+			ids = append(ids, t.ID)
+		}
+	}
+	sort.Strings(ids)
+	return ids, nil
 }
 
 // expireHandoffsTo expires every pending offer addressed to an ending session.

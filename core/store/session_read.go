@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"sort"
 )
 
 // findSession reads one credential-bound session by id.
@@ -12,5 +13,26 @@ func findSession(ctx context.Context, q Sessions, id string) (CoordinationSessio
 // activeSessions lists the workspace's active credential-bound sessions in
 // (joined_at, id) order.
 func activeSessions(ctx context.Context, tx Sessions, workspaceID string) ([]CoordinationSession, error) {
-	return tx.ActiveSessions(ctx, workspaceID)
+	return tx.Sessions(ctx, workspaceID, SessionActive)
+}
+
+// sessionsBySeen lists every credential-bound session of a workspace,
+// ended ones included, as the board shows them: by status ("active"
+// before "ended"), then last seen newest first, then id.
+func sessionsBySeen(ctx context.Context, tx Sessions, workspaceID string) ([]CoordinationSession, error) {
+	list, err := tx.Sessions(ctx, workspaceID, "")
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(list, func(i, j int) bool {
+		a, b := list[i], list[j]
+		switch {
+		case a.Status != b.Status:
+			return a.Status < b.Status
+		case a.LastSeenAt != b.LastSeenAt:
+			return a.LastSeenAt > b.LastSeenAt
+		}
+		return a.ID < b.ID
+	})
+	return list, nil
 }

@@ -70,7 +70,7 @@ func (s *Store) View(ctx context.Context, workspaceID string) (WorkspaceView, er
 		if v.Tasks, err = listTasks(ctx, tx, workspaceID, "", v.Now); err != nil {
 			return err
 		}
-		if v.Sessions, err = tx.WorkspaceSessions(ctx, workspaceID); err != nil {
+		if v.Sessions, err = sessionsBySeen(ctx, tx, workspaceID); err != nil {
 			return err
 		}
 		if v.Presence, err = allPresence(ctx, tx, workspaceID, v.Now); err != nil {

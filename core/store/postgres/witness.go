@@ -5,10 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/core/store/sqltx"
 )
 
 // Settling a lost COMMIT by what the transaction wrote.
@@ -89,14 +91,17 @@ func (t *Tx) InsertReceipt(ctx context.Context, scope store.ReceiptScope, r stor
 	return nil
 }
 
-// TouchSession records that the session was seen at now: a write that is
-// harmless to apply twice.
-func (t *Tx) TouchSession(ctx context.Context, id, now string) error {
-	if err := t.Tx.TouchSession(ctx, id, now); err != nil {
-		return err
+// UpdateSession writes a session's changed columns (sqltx.Tx.UpdateSession);
+// a write of the last-seen time alone is harmless to apply twice.
+func (t *Tx) UpdateSession(ctx context.Context, before, after store.CoordinationSession) (bool, error) {
+	ok, err := t.Tx.UpdateSession(ctx, before, after)
+	if err != nil {
+		return false, err
 	}
-	t.repeatableWrite()
-	return nil
+	if slices.Equal(sqltx.SessionChanges(before, after).Columns(), []string{"last_seen_at"}) {
+		t.repeatableWrite()
+	}
+	return ok, nil
 }
 
 // TouchWorktree records the Git state last observed in a worktree: a write

@@ -65,14 +65,22 @@ func TestSettleDecidesALostCommitByWhatTheTransactionWrote(t *testing.T) {
 			after: receipt("key-5", `{"theirs":5}`), want: wantRunAgain},
 		{name: "no receipt for its key", lost: receipt("key-6", `{"mine":6}`), want: wantRunAgain},
 		{name: "only a session's last-seen time", lost: func(tx store.Tx) error {
-			return tx.TouchSession(ctx, "session_none", settleClock)
+			none := store.CoordinationSession{ID: "session_none"}
+			seen := none
+			seen.LastSeenAt = settleClock
+			_, err := tx.UpdateSession(ctx, none, seen)
+			return err
 		}, committed: true, want: wantRunAgain},
 		{name: "nothing written", lost: func(tx store.Tx) error {
 			_, _, err := tx.Workspace(ctx, "ws_settle")
 			return err
 		}, committed: true, want: wantRunAgain},
 		{name: "a cursor moved, with no event or receipt", lost: func(tx store.Tx) error {
-			return tx.MoveCursor(ctx, "session_none", journal.Anchor{EpochID: "epoch_settle", Sequence: 1, Hash: "h"}, settleClock)
+			none := store.CoordinationSession{ID: "session_none"}
+			moved := none
+			moved.Cursor, moved.CursorVersion, moved.LastSeenAt = journal.Anchor{EpochID: "epoch_settle", Sequence: 1, Hash: "h"}, 1, settleClock
+			_, err := tx.UpdateSession(ctx, none, moved)
+			return err
 		}, committed: true, want: wantUnknown},
 	} {
 		t.Run(c.name, func(t *testing.T) {

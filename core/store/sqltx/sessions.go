@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 
-	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -35,10 +34,13 @@ func FindSession(ctx context.Context, q Runner, id string) (store.CoordinationSe
 	return c, true, nil
 }
 
-// ActiveSessions lists the workspace's active credential-bound sessions in
-// (joined_at, id) order.
-func (t *Tx) ActiveSessions(ctx context.Context, workspaceID string) ([]store.CoordinationSession, error) {
-	return QuerySessions(ctx, t, "WHERE workspace_id = ? AND status = 'active' ORDER BY joined_at, id", workspaceID)
+// Sessions lists a workspace's credential-bound sessions in (joined_at,
+// id) order, only those in status when it is not empty.
+func (t *Tx) Sessions(ctx context.Context, workspaceID string, status store.SessionStatus) ([]store.CoordinationSession, error) {
+	if status == "" {
+		return QuerySessions(ctx, t, "WHERE workspace_id = ? ORDER BY joined_at, id", workspaceID)
+	}
+	return QuerySessions(ctx, t, "WHERE workspace_id = ? AND status = ? ORDER BY joined_at, id", workspaceID, string(status))
 }
 
 // QuerySessions reads the credential-bound sessions that the rest of a
@@ -65,11 +67,6 @@ func (t *Tx) Session(ctx context.Context, id string) (store.CoordinationSession,
 	return FindSession(ctx, t, id)
 }
 
-// TouchSession records that the session was seen at now.
-func (t *Tx) TouchSession(ctx context.Context, id, now string) error {
-	return t.execLater(ctx, "UPDATE coordination_sessions SET last_seen_at = ? WHERE id = ?", now, id)
-}
-
 // InsertSession stores a new active session at generation 1.
 func (t *Tx) InsertSession(ctx context.Context, n store.NewSession) error {
 	_, err := t.ExecContext(ctx, `INSERT INTO coordination_sessions (id, workspace_id, worktree_id, actor, role,
@@ -84,70 +81,57 @@ VALUES (?, ?, ?, ?, ?, ?, 'active', 1, ?, ?, ?, NULL, ?, 0, ?, 0, 0, 0)`,
 	return nil
 }
 
-// AdvanceGeneration fences older holders of a session's credential.
-func (t *Tx) AdvanceGeneration(ctx context.Context, id string, from int64, recoveryRequired bool, now string) (bool, error) {
-	flag := 0
-	if recoveryRequired {
-		flag = 1
+// UpdateSession writes the columns in which after differs from before, to
+// the row of before.ID; a change of generation is fenced by before's
+// generation and status (store.Sessions.UpdateSession).
+func (t *Tx) UpdateSession(ctx context.Context, before, after store.CoordinationSession) (bool, error) {
+	set := SessionChanges(before, after)
+	if set.Empty() {
+		return true, nil
 	}
-	res, err := t.ExecContext(ctx, `UPDATE coordination_sessions SET generation = generation + 1, last_seen_at = ?,
-cursor_recovery_required = ? WHERE id = ? AND generation = ? AND status = 'active'`, now, flag, id, from)
+	if after.Generation == before.Generation {
+		if err := t.execLater(ctx, "UPDATE coordination_sessions SET "+set.Clause()+" WHERE id = ?",
+			append(set.Args(), before.ID)...); err != nil {
+			return false, fmt.Errorf("update session: %w", err)
+		}
+		return true, nil
+	}
+	res, err := t.ExecContext(ctx, "UPDATE coordination_sessions SET "+set.Clause()+
+		" WHERE id = ? AND generation = ? AND status = ?", append(set.Args(), before.ID, before.Generation, string(before.Status))...)
 	if err != nil {
-		return false, fmt.Errorf("resume session: %w", err)
+		return false, fmt.Errorf("update session: %w", err)
 	}
 	n, _ := res.RowsAffected()
 	return n == 1, nil
 }
 
-// EndSession ends a session for good.
-func (t *Tx) EndSession(ctx context.Context, id, tokenHash, now string) error {
-	if _, err := t.ExecContext(ctx, `UPDATE coordination_sessions SET status = 'ended', ended_at = ?, last_seen_at = ?,
-generation = generation + 1, token_hash = ? WHERE id = ?`, now, now, tokenHash, id); err != nil {
-		return fmt.Errorf("end session: %w", err)
-	}
-	return nil
+// SessionChanges is the assignment of every column in which after
+// differs from before; the columns a session never changes (id,
+// workspace, worktree, actor, role, parent, joined_at) are not compared.
+func SessionChanges(before, after store.CoordinationSession) Assignments {
+	var a Assignments
+	a.Set("status", before.Status != after.Status, string(after.Status))
+	a.Set("generation", before.Generation != after.Generation, after.Generation)
+	a.Set("token_hash", before.TokenHash != after.TokenHash, after.TokenHash)
+	a.Set("last_seen_at", before.LastSeenAt != after.LastSeenAt, after.LastSeenAt)
+	a.Set("ended_at", !equalText(before.EndedAt, after.EndedAt), after.EndedAt)
+	a.Set("cursor_epoch_id", before.Cursor.EpochID != after.Cursor.EpochID, after.Cursor.EpochID)
+	a.Set("cursor_sequence", before.Cursor.Sequence != after.Cursor.Sequence, after.Cursor.Sequence)
+	a.Set("cursor_hash", before.Cursor.Hash != after.Cursor.Hash, after.Cursor.Hash)
+	a.Set("cursor_version", before.CursorVersion != after.CursorVersion, after.CursorVersion)
+	a.Set("reset_generation", before.ResetGeneration != after.ResetGeneration, after.ResetGeneration)
+	a.Set("cursor_recovery_required", before.CursorRecoveryRequired != after.CursorRecoveryRequired,
+		flag(after.CursorRecoveryRequired))
+	return a
 }
 
-// MoveCursor moves a session's cursor.
-func (t *Tx) MoveCursor(ctx context.Context, id string, to journal.Anchor, now string) error {
-	if err := t.execLater(ctx, `UPDATE coordination_sessions SET cursor_epoch_id = ?, cursor_sequence = ?, cursor_hash = ?,
-cursor_version = cursor_version + 1, last_seen_at = ? WHERE id = ?`, to.EpochID, to.Sequence, to.Hash, now, id); err != nil {
-		return fmt.Errorf("move cursor: %w", err)
-	}
-	return nil
-}
-
-// ResetCursor records and applies an audited cursor reset.
-func (t *Tx) ResetCursor(ctx context.Context, r store.CursorReset) error {
+// InsertCursorReset stores the audit record of a cursor reset.
+func (t *Tx) InsertCursorReset(ctx context.Context, r store.CursorReset) error {
 	if _, err := t.ExecContext(ctx, `INSERT INTO session_cursor_resets (id, session_id, from_epoch_id, from_sequence, from_hash,
 to_epoch_id, to_sequence, to_hash, reason, reset_generation, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.ID, r.SessionID, r.From.EpochID, r.From.Sequence, r.From.Hash, r.To.EpochID, r.To.Sequence, r.To.Hash,
 		r.Reason, r.Generation, r.CreatedAt); err != nil {
 		return fmt.Errorf("record cursor reset: %w", err)
 	}
-	if _, err := t.ExecContext(ctx, `UPDATE coordination_sessions SET cursor_epoch_id = ?, cursor_sequence = ?, cursor_hash = ?,
-cursor_version = cursor_version + 1, reset_generation = ?, last_seen_at = ?, cursor_recovery_required = 0 WHERE id = ?`,
-		r.To.EpochID, r.To.Sequence, r.To.Hash, r.Generation, r.CreatedAt, r.SessionID); err != nil {
-		return fmt.Errorf("reset cursor: %w", err)
-	}
 	return nil
-}
-
-// LiveLeases lists the tasks whose unexpired lease the session holds.
-func (t *Tx) LiveLeases(ctx context.Context, sessionID, now string) ([]string, error) {
-	rows, err := t.QueryContext(ctx, `SELECT id FROM tasks WHERE status = 'claimed' AND assignee_session_id = ?
-AND lease_expires_at > ? ORDER BY id`, sessionID, now)
-	if err != nil {
-		return nil, fmt.Errorf("read leases: %w", err)
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
 }

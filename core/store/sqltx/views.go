@@ -45,12 +45,6 @@ func (t *Tx) WorkspaceWorktrees(ctx context.Context, workspaceID string) ([]stor
 	return out, rows.Err()
 }
 
-// WorkspaceSessions reads every session row of a workspace. Statuses
-// order as strings: "active" before "ended".
-func (t *Tx) WorkspaceSessions(ctx context.Context, workspaceID string) ([]store.CoordinationSession, error) {
-	return QuerySessions(ctx, t, "WHERE workspace_id = ? ORDER BY status, last_seen_at DESC, id", workspaceID)
-}
-
 // WorkspaceHandoffs reads every offer of a workspace.
 func (t *Tx) WorkspaceHandoffs(ctx context.Context, workspaceID string) ([]store.Handoff, error) {
 	return QueryHandoffs(ctx, t, "workspace_id = ? ORDER BY offered_at DESC, id", workspaceID)

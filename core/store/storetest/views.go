@@ -52,11 +52,14 @@ func viewsListInOrder(t *testing.T, e store.Engine) {
 				return err
 			}
 		}
-		if err := tx.TouchSession(ctx, "s_d", day(3)); err != nil {
+		c, _, err := tx.Session(ctx, "s_c")
+		if err != nil {
 			return err
 		}
-		if err := tx.EndSession(ctx, "s_c", "ended_hash", day(4)); err != nil {
-			return err
+		ended := c
+		ended.Status, ended.Generation = store.SessionEnded, 2
+		if ok, err := tx.UpdateSession(ctx, c, ended); err != nil || !ok {
+			return fmt.Errorf("end s_c: ok=%v, %v", ok, err)
 		}
 		return release(ctx)
 	})
@@ -81,12 +84,19 @@ func viewsListInOrder(t *testing.T, e store.Engine) {
 		if got := ids(wts, func(w store.Worktree) string { return w.ID }); !slices.Equal(got, []string{"wt_2", "wt_0", "wt_1"}) {
 			return fmt.Errorf("WorkspaceWorktrees: %v, want (registered_at, id) order wt_2, wt_0, wt_1", got)
 		}
-		sess, err := tx.WorkspaceSessions(ctx, "ws_a")
+		sess, err := tx.Sessions(ctx, "ws_a", "")
 		if err != nil {
 			return err
 		}
-		if got := ids(sess, func(s store.CoordinationSession) string { return s.ID }); !slices.Equal(got, []string{"s_d", "s_a", "s_b", "s_c"}) {
-			return fmt.Errorf("WorkspaceSessions: %v, want active newest-seen first (ties by id), then ended: s_d, s_a, s_b, s_c", got)
+		if got := ids(sess, func(s store.CoordinationSession) string { return s.ID }); !slices.Equal(got, []string{"s_c", "s_d", "s_a", "s_b"}) {
+			return fmt.Errorf("Sessions: %v, want (joined_at, id) order s_c, s_d, s_a, s_b", got)
+		}
+		active, err := tx.Sessions(ctx, "ws_a", store.SessionActive)
+		if err != nil {
+			return err
+		}
+		if got := ids(active, func(s store.CoordinationSession) string { return s.ID }); !slices.Equal(got, []string{"s_d", "s_a", "s_b"}) {
+			return fmt.Errorf("Sessions active: %v, want s_d, s_a, s_b (s_c ended)", got)
 		}
 		for _, c := range []struct {
 			root, want string
@@ -116,7 +126,7 @@ func viewListsAreNeverNil(t *testing.T, e store.Engine) {
 		label := store.Viewer{Actor: "nobody"}
 		lists := map[string]func() (any, error){
 			"WorkspaceWorktrees": func() (any, error) { return tx.WorkspaceWorktrees(ctx, "ws_empty") },
-			"WorkspaceSessions":  func() (any, error) { return tx.WorkspaceSessions(ctx, "ws_empty") },
+			"Sessions":           func() (any, error) { return tx.Sessions(ctx, "ws_empty", "") },
 			"WorkspaceHandoffs":  func() (any, error) { return tx.WorkspaceHandoffs(ctx, "ws_empty") },
 			"LiveOffersTo":       func() (any, error) { return tx.LiveOffersTo(ctx, "ws_empty", who, clock) },
 			"LiveOffersTo label": func() (any, error) { return tx.LiveOffersTo(ctx, "ws_empty", label, clock) },
