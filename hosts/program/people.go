@@ -25,7 +25,10 @@ Act as a person (a credential-bound session of your own, same rules as any agent
   collab post MESSAGE [--to SESSION] [--task TASK]
   collab decide TOPIC DECISION [--rationale R]
   collab review TASK --accept | --request-changes [--summary TEXT]
-  collab handoff respond HANDOFF --accept | --decline
+  collab task create TITLE --path P [--depends T] [--mode M] [--stdin | --file F]
+  collab task claim|renew|release TASK    collab task complete TASK --summary TEXT
+  collab task handoff offer TASK --to SESSION --summary TEXT    collab task recover TASK --note TEXT
+  collab handoff respond HANDOFF --accept | --decline   (also: collab task handoff respond)
   collab whoami                        collab logout
 
 Exit codes: 0 done, 1 refused or a check failed, 2 usage or nothing to work on.
