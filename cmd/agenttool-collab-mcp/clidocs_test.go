@@ -12,28 +12,49 @@ import (
 	"github.com/agenttool/collab/core/golden"
 )
 
-// docStep is one command docs/cli.md shows, with why a person runs it.
+// docStep is one command docs/cli.md shows, with why a person runs it
+// and, when set, the line piped into it.
 type docStep struct {
-	why  string
-	args []string
+	why   string
+	args  []string
+	input string
 }
 
 var docSteps = []docStep{
-	{"Watch three agents coordinate (here kept with `--keep DIR`, which the other examples read):", []string{"demo", "--keep", "DIR"}},
-	{"The workspace at a glance; exit 1 if the journal does not verify:", []string{"status"}},
-	{"The journal, one line per event (`-f` keeps following; `--kind` takes a type or a prefix):", []string{"tail", "--kind", "task"}},
-	{"Tasks by effective status:", []string{"tasks"}},
-	{"One task in full:", []string{"show", "rate-limiter"}},
-	{"Reports, optionally `--to SESSION` or `--kind K`:", []string{"reports"}},
-	{"Decisions:", []string{"decisions"}},
-	{"Bound sessions, and self-declared presence kept apart:", []string{"sessions"}},
-	{"Handoffs, replayed from the journal (open ones unless `--all`):", []string{"handoffs", "--all"}},
-	{"Acting as a person: the first action starts your own session:", []string{"post", "Please keep the limiter config in one file.", "--as", "pat", "--task", "rate-limiter"}},
-	{"Who you are in this workspace (the credential itself is never shown):", []string{"whoami"}},
-	{"A refusal names the problem and the fix (exit 1):", []string{"review", "rate-limiter", "--accept"}},
-	{"Answering a handoff needs an offer addressed to your session:", []string{"handoff", "respond", "handoff_none", "--accept"}},
-	{"Every command has `--json`:", []string{"decisions", "--json"}},
-	{"End your session (it must hold no live lease):", []string{"logout"}},
+	{"Watch three agents coordinate (here kept with `--keep DIR`, which the other examples read):", []string{"demo", "--keep", "DIR"}, ""},
+	{"The workspace at a glance; exit 1 if the journal does not verify:", []string{"status"}, ""},
+	{"The journal, one line per event (`-f` keeps following; `--kind` takes a type or a prefix):", []string{"tail", "--kind", "task"}, ""},
+	{"Tasks by effective status:", []string{"tasks"}, ""},
+	{"One task in full:", []string{"show", "rate-limiter"}, ""},
+	{"Reports, optionally `--to SESSION` or `--kind K`:", []string{"reports"}, ""},
+	{"Decisions:", []string{"decisions"}, ""},
+	{"Bound sessions, and self-declared presence kept apart:", []string{"sessions"}, ""},
+	{"Handoffs, replayed from the journal (open ones unless `--all`):", []string{"handoffs", "--all"}, ""},
+	{"Acting as a person: the first action starts your own session:", []string{"post", "Please keep the limiter config in one file.", "--as", "pat", "--task", "rate-limiter"}, ""},
+	{"Who you are in this workspace (the credential itself is never shown):", []string{"whoami"}, ""},
+	{"A refusal names the problem and the fix (exit 1):", []string{"review", "rate-limiter", "--accept"}, ""},
+	{"Task work, as a person: the subcommands (each has its own `-h`):", []string{"task", "--help"}, ""},
+	{"Create a task; a long description can be piped in (`--stdin`) or read from a file (`--file F`):",
+		[]string{"task", "create", "Write the upgrade notes", "--id", "upgrade-notes", "--path", "notes/upgrade", "--stdin"},
+		"Say what changed and list the steps."},
+	{"Claim it (a lease of 15 minutes unless `--ttl SECONDS`); agents see the claim through `collab_next`:",
+		[]string{"task", "claim", "upgrade-notes"}, ""},
+	{"A claim whose paths overlap a claimed task's is refused, naming the task and its holder:",
+		[]string{"task", "create", "Write a guide", "--id", "guide", "--path", "docs/guide"}, ""},
+	{"", []string{"task", "claim", "guide"}, ""},
+	{"Keep the lease for longer (a renewal never shortens it):", []string{"task", "renew", "upgrade-notes", "--ttl", "1800"}, ""},
+	{"Report it done, with a summary (also `--stdin`), evidence references and confidence; an edit task then waits for another session's review:",
+		[]string{"task", "complete", "upgrade-notes", "--summary", "Notes written.", "--confidence", "high"}, ""},
+	{"Work that edits no files needs no paths:", []string{"task", "create", "Tidy the changelog", "--id", "tidy", "--mode", "coordination"}, ""},
+	{"", []string{"task", "claim", "tidy"}, ""},
+	{"Give it back to the pool, saying what is left (pending offers of it expire):",
+		[]string{"task", "release", "tidy", "--summary", "Sorted the entries; wording is left."}, ""},
+	{"Recovering is for a lease that ran out (the holder's process went away); here it had not:",
+		[]string{"task", "recover", "tidy", "--note", "Taking over from a closed terminal."}, ""},
+	{"Answering a handoff needs an offer addressed to your session (`collab task handoff respond` is the same command):",
+		[]string{"handoff", "respond", "handoff_none", "--accept"}, ""},
+	{"Every command has `--json`:", []string{"decisions", "--json"}, ""},
+	{"End your session (it must hold no live lease):", []string{"logout"}, ""},
 }
 
 // TestCLIDocsAreCurrent regenerates docs/cli.md from real runs over a
@@ -54,8 +75,16 @@ func TestCLIDocsAreCurrent(t *testing.T) {
 		}
 		cmd := exec.Command(os.Args[0], args...)
 		cmd.Env = inherited(serveEnv+"=1", "XDG_STATE_HOME="+state, "COLLAB_PERSON=")
+		cmd.Stdin = strings.NewReader(st.input)
 		out, _ := cmd.CombinedOutput()
-		fmt.Fprintf(&page, "%s\n\n```console\n$ collab %s\n%s```\n", st.why, strings.Join(quoteArgs(st.args), " "), normalise(string(out), kept))
+		typed := "collab " + strings.Join(quoteArgs(st.args), " ")
+		if st.input != "" {
+			typed = "echo " + quoteArgs([]string{st.input})[0] + " | " + typed
+		}
+		if st.why != "" { // a step without a why continues the one before
+			fmt.Fprintf(&page, "%s\n\n", st.why)
+		}
+		fmt.Fprintf(&page, "```console\n$ %s\n%s```\n", typed, normalise(string(out), kept))
 		if code := cmd.ProcessState.ExitCode(); code != 0 {
 			fmt.Fprintf(&page, "exit status %d\n", code)
 		}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"flag"
+	"fmt"
 	"io"
 	"strings"
 )
@@ -11,25 +12,28 @@ import (
 // refusal; taskUsage is the screen --help shows.
 const taskSubcommands = "task create|claim|renew|release|complete|handoff|recover ... (see --help)"
 
-const taskUsage = `task create|claim|renew|release|complete|handoff|recover ...
-  task create TITLE... [--id ID] [--path P]... [--depends TASK]... [--mode edit|read_only|coordination]
-                       [--policy reported|accepted] [--description TEXT | --stdin | --file F]
-  task claim TASK [--ttl SECONDS]          task renew TASK [--ttl SECONDS]
-  task release TASK [--summary TEXT]
-  task complete TASK --summary TEXT | --stdin | --file F [--evidence REF]... [--confidence C] [--limits TEXT]
-  task handoff offer TASK --to SESSION --summary TEXT | --stdin | --file F [--ttl SECONDS]
-  task handoff respond HANDOFF --accept|--decline
-  task recover TASK --note TEXT [--action takeover|release|block] [--blocker TEXT] [--ttl SECONDS]
-every one takes [--as NAME] [--db FILE] [--root DIR | --workspace ID] [--json]`
+// taskScreen is what task --help prints, each line naming the program.
+const taskScreen = `usage:
+  {p} task create TITLE... [--id ID] [--path P]... [--depends TASK]... [--mode edit|read_only|coordination]
+      [--policy reported|accepted] [--description TEXT | --stdin | --file F]
+  {p} task claim TASK [--ttl SECONDS]
+  {p} task renew TASK [--ttl SECONDS]
+  {p} task release TASK [--summary TEXT]
+  {p} task complete TASK --summary TEXT | --stdin | --file F [--evidence REF]... [--confidence C] [--limits TEXT]
+  {p} task handoff offer TASK --to SESSION --summary TEXT | --stdin | --file F [--ttl SECONDS]
+  {p} task handoff respond HANDOFF --accept|--decline
+  {p} task recover TASK --note TEXT [--action takeover|release|block] [--blocker TEXT] [--ttl SECONDS]
+Each acts through your own session and takes [--as NAME] [--db FILE] [--root DIR | --workspace ID] [--json];
+each has its own -h. handoff offer|respond is also spelt {p} handoff offer|respond.
+`
 
 // Task runs one of a person's task subcommands through the person's own
 // session, under the same store rules as an agent's tool call. stdin is
 // read only by --stdin.
 func Task(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		fs, _ := newFlags("task", taskUsage, stdout, stderr)
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
-			fs.Usage()
+			fmt.Fprint(stdout, strings.ReplaceAll(taskScreen, "{p}", ProgramName()))
 			return ExitOK
 		}
 		return report(stderr, usageProblem("task needs a subcommand", taskSubcommands))

@@ -21,7 +21,7 @@ func Whoami(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		cred, err := credfile.Read(path)
 		if errors.Is(err, os.ErrNotExist) || (err != nil && !fileExists(path)) {
 			return &problem{what: "you have no collab session on workspace " + v.ws.ID,
-				fix: "one starts on your first action (post, decide, review, handoff respond)", code: ExitRefused}
+				fix: "one starts on your first action (post, decide, review, task …, handoff …)", code: ExitRefused}
 		}
 		if err != nil {
 			return &problem{what: "your session credential cannot be read: " + err.Error(), fix: "run `collab logout` and act again", code: ExitRefused}
