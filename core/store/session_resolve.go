@@ -116,6 +116,17 @@ func (e *UnresolvedSession) Hint() string {
 // an ended session will do). See ChooseSession for the rules. It only
 // reads; a refusal is an *UnresolvedSession.
 func (s *Store) ResolveSession(ctx context.Context, workspaceID, typed string) (CoordinationSession, error) {
+	list, err := s.SessionsBySeen(ctx, workspaceID)
+	if err != nil {
+		return CoordinationSession{}, err
+	}
+	return ChooseSession(list, typed)
+}
+
+// SessionsBySeen lists every credential-bound session of a workspace,
+// ended ones included: live ones first, then by last seen newest first,
+// then by id. It only reads, so it is safe on a store opened read-only.
+func (s *Store) SessionsBySeen(ctx context.Context, workspaceID string) ([]CoordinationSession, error) {
 	var list []CoordinationSession
 	err := s.readTx(ctx, func(tx Tx) error {
 		var err error
@@ -123,9 +134,9 @@ func (s *Store) ResolveSession(ctx context.Context, workspaceID, typed string) (
 		return err
 	})
 	if err != nil {
-		return CoordinationSession{}, fmt.Errorf("list the sessions of %s: %w", workspaceID, err)
+		return nil, fmt.Errorf("list the sessions of %s: %w", workspaceID, err)
 	}
-	return ChooseSession(list, typed)
+	return list, nil
 }
 
 // ChooseSession picks the one session of list that typed names, trying in
