@@ -24,11 +24,16 @@ var docSteps = []docStep{
 	{"The journal, one line per event (`-f` keeps following; `--kind` takes a type or a prefix):", []string{"tail", "--kind", "task"}},
 	{"Tasks by effective status:", []string{"tasks"}},
 	{"One task in full:", []string{"show", "rate-limiter"}},
-	{"Reports, optionally `--to SESSION` or `--kind K`:", []string{"reports"}},
+	{"Reports, optionally `--to NAME` or `--kind K`; sessions are named by their actor's label:", []string{"reports"}},
 	{"Decisions:", []string{"decisions"}},
-	{"Bound sessions, and self-declared presence kept apart:", []string{"sessions"}},
+	{"Bound sessions (short ids; `--ids` for whole ones), and self-declared presence kept apart:", []string{"sessions"}},
+	{"What a name means: `sessions NAME` lists the session it names, or every session when a label is shared:", []string{"sessions", "ben"}},
+	{"A workspace by name, or by any directory inside the repository (`--workspace ./src/api`):", []string{"tasks", "--workspace", "repo"}},
 	{"Handoffs, replayed from the journal (open ones unless `--all`):", []string{"handoffs", "--all"}},
 	{"Acting as a person: the first action starts your own session:", []string{"post", "Please keep the limiter config in one file.", "--as", "pat", "--task", "rate-limiter"}},
+	{"Address an agent by name (an actor label, a short id such as `session_1a2b3c4d`, or a whole id); ben's agent sees it in `collab_next`:", []string{"post", "Ben, the limiter config now lives in config/limits.toml.", "--to", "ben"}},
+	{"A name no live session bears (or one several bear) is refused with the candidates, and nothing is written:", []string{"post", "Are you there?", "--to", "dora"}},
+	{"Reports to one session, by name; `--ids` shows the ids beside the labels:", []string{"reports", "--to", "ben", "--ids"}},
 	{"Who you are in this workspace (the credential itself is never shown):", []string{"whoami"}},
 	{"A refusal names the problem and the fix (exit 1):", []string{"review", "rate-limiter", "--accept"}},
 	{"Answering a handoff needs an offer addressed to your session:", []string{"handoff", "respond", "handoff_none", "--accept"}},
@@ -83,6 +88,7 @@ var normalisers = []struct {
 }{
 	{regexp.MustCompile(`\b([a-z]+)_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`), "${1}_<uuid>"},
 	{regexp.MustCompile(`\b(ws|wt)_[0-9a-f]{24}\b`), "${1}_<id>"},
+	{regexp.MustCompile(`\bsession_[0-9a-f]{8}\b`), "session_<short>"},
 	{regexp.MustCompile(`\b[0-9a-f]{64}\b`), "<sha256>"},
 	{regexp.MustCompile(`\b[0-9a-f]{40}\b`), "<sha1>"},
 	{regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z`), "2026-07-01T12:00:00.000Z"},
@@ -118,10 +124,20 @@ for a ` + "`go install`" + `ed binary. Run as ` + "`collab`" + ` without argumen
 
 Conventions: every command has ` + "`-h`" + ` (exit 0) and ` + "`--json`" + `; output is plain text when stdout is not a terminal;
 colour appears only on a terminal and never with ` + "`NO_COLOR`" + `. The database is ` + "`--db FILE`" + `, else the one the
-server would open (` + "`AGENTOOL_COLLAB_DB`" + `, else the default path); the workspace is ` + "`--workspace ID`" + `, else the
-one whose repository holds ` + "`--root DIR`" + ` (default: the current directory), else the only one there is. The read
-commands open the database read-only and never create or migrate it. The examples below read a journal kept by
+server would open (` + "`AGENTOOL_COLLAB_DB`" + `, else the default path); the workspace is ` + "`--workspace W`" + ` (its name,
+its id or a prefix of it, or any directory inside the repository or one of its worktrees), else the one whose
+repository holds ` + "`--root DIR`" + ` (default: the current directory), else the only one there is. The read commands
+open the database read-only and never create or migrate it. The examples below read a journal kept by
 ` + "`collab demo --keep`" + ` and pass ` + "`--db`" + ` (not shown).
+
+Sessions are named the way a person thinks of them. Wherever a command takes a session ` + "`NAME`" + ` (` + "`post --to`" + `,
+` + "`reports --to`" + `, ` + "`tail --session`" + `, ` + "`sessions NAME`" + `) it may be the actor label of the one live session bearing
+it (` + "`ben`" + `, exactly or ignoring case), a short id as the listings print it (` + "`session_1a2b3c4d`" + `, or just
+` + "`1a2b3c4d`" + `; at least four hex digits), or a whole id. A name that is unknown, or that several sessions answer to,
+is refused (exit 1, ` + "`session_not_found`" + `) with every candidate on a line of its own (label, whether it ended, last
+seen, short id) before anything is written; a workspace name is refused the same way (exit 2). Output names
+sessions by label (` + "`pat → ben`" + `), adds the short id where two sessions share a label, and shows whole ids with
+` + "`--ids`" + `; ` + "`--json`" + ` keeps the ids and adds the labels (` + "`to_actor`" + `). The MCP tools keep taking ids.
 
 Text that agents wrote (actor labels, titles, report bodies, summaries, paths) is printed with its control
 characters escaped, on a terminal or not: C0 controls such as ESC and BEL, DEL, the C1 controls U+0080–U+009F, the
