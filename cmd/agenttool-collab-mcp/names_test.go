@@ -136,4 +136,16 @@ func TestPersonAddressesAnAgentByName(t *testing.T) {
 	if r := listed.Reports[0]; r.ToSessionID != ben.session || r.ToActor != "ben" || r.FromActor != "pat" {
 		t.Errorf("reports --json should keep the id and the label: %+v", r)
 	}
+
+	// The web view's filter takes a name too and labels the addressee.
+	srv := startWeb(t, s, s.db)
+	status, page := askWeb(t, srv.url, "/w/"+ben.ws+"/reports?to=ben", "", "")
+	if status != 200 || !strings.Contains(page, "ping ben") || strings.Contains(page, "first cy") ||
+		!strings.Contains(page, `→ <strong title="`+ben.session+`">ben</strong>`) {
+		t.Errorf("the reports page filtered to=ben: status %d\n%s", status, page)
+	}
+	status, page = askWeb(t, srv.url, "/w/"+ben.ws+"/reports?to=cy", "", "")
+	if status != 200 || !strings.Contains(page, "names 2 sessions") || strings.Contains(page, "ping") {
+		t.Errorf("the reports page filtered to an ambiguous name: status %d\n%s", status, page)
+	}
 }
