@@ -70,9 +70,9 @@ func usageProblem(what, usage string) error {
 // Post appends a report in the person's session, optionally addressed to a
 // session and about a task.
 func Post(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	const usage = "post MESSAGE [--to SESSION] [--task TASK] [--kind observation|inference|proposal] [--json]"
+	const usage = "post MESSAGE [--to NAME] [--task TASK] [--kind observation|inference|proposal] [--json]"
 	fs, c := newFlags("post", usage, stdout, stderr)
-	to := fs.String("to", "", "address the report to session `S`")
+	to := c.sessionFlag(fs, "to", "address the report to session `NAME`: an actor label, a short id or an id")
 	task := fs.String("task", "", "the report is about task `T`")
 	kind := fs.String("kind", "observation", "report kind `K`")
 	return actCommand(ctx, fs, c, args, stdout, stderr, func(s *personSeat) (any, string, error) {
@@ -80,7 +80,7 @@ func Post(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return nil, "", usageProblem("post needs a message", usage)
 		}
 		sent := map[string]string{"kind": *kind, "body": strings.Join(c.args, " ")}
-		args, err := checked("collab_report_append", withSet(withSet(sent, "to_session_id", *to), "task_id", *task))
+		args, err := checked("collab_report_append", withSet(withSet(sent, "to_session_id", to.ID()), "task_id", *task))
 		if err != nil {
 			return nil, "", err
 		}
@@ -95,7 +95,11 @@ func Post(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return nil, "", s.refused(err)
 		}
 		posted, _ := res.Value()
-		return answerOf(res, "posted report "+posted.Report.ID)
+		text := "posted report " + posted.Report.ID
+		if to.Given() {
+			text += " to " + sessionShown(to.Session(), c.ids)
+		}
+		return answerOf(res, text)
 	})
 }
 

@@ -20,7 +20,7 @@ const taskScreen = `usage:
   {p} task renew TASK [--ttl SECONDS]
   {p} task release TASK [--summary TEXT]
   {p} task complete TASK --summary TEXT | --stdin | --file F [--evidence REF]... [--confidence C] [--limits TEXT]
-  {p} task handoff offer TASK --to SESSION --summary TEXT | --stdin | --file F [--ttl SECONDS]
+  {p} task handoff offer TASK --to NAME --summary TEXT | --stdin | --file F [--ttl SECONDS]
   {p} task handoff respond HANDOFF --accept|--decline
   {p} task recover TASK --note TEXT [--action takeover|release|block] [--blocker TEXT] [--ttl SECONDS]
 Each acts through your own session and takes [--as NAME] [--db FILE] [--root DIR | --workspace ID] [--json];

@@ -11,7 +11,7 @@ import (
 
 // handoffUsage covers both spellings: collab handoff … and collab task
 // handoff … are the same commands.
-const handoffUsage = "handoff offer TASK --to SESSION --summary TEXT | --stdin | --file F [--ttl SECONDS] | respond HANDOFF --accept|--decline"
+const handoffUsage = "handoff offer TASK --to NAME --summary TEXT | --stdin | --file F [--ttl SECONDS] | respond HANDOFF --accept|--decline"
 
 // Handoff offers a task the person holds to another session, or answers
 // an offer made to the person's session (collab handoff offer|respond,
@@ -41,14 +41,14 @@ func handoff(ctx context.Context, name string, args []string, stdin io.Reader, s
 // handoffOffer invites another session to take over a task the person
 // holds; the person keeps the lease until the offer is accepted.
 func handoffOffer(ctx context.Context, name string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	usage := name + " offer TASK --to SESSION --summary TEXT | --stdin | --file F [--ttl SECONDS] [--json]"
+	usage := name + " offer TASK --to NAME --summary TEXT | --stdin | --file F [--ttl SECONDS] [--json]"
 	fs, c := newFlags(name+" offer", usage, stdout, stderr)
-	to := fs.String("to", "", "the session `SESSION` to offer it to")
+	to := c.sessionFlag(fs, "to", "the session `NAME` to offer it to: an actor label, a short id or an id")
 	summary := longTextVar(fs, "summary", "what the next holder must know `TEXT`")
 	ttl := ttlVar(fs)
 	var in store.OfferInput
 	check := func(v *view) error {
-		if *to == "" {
+		if !to.Given() {
 			return usageProblem("say whom to offer it to with --to", usage)
 		}
 		if _, err := heldTask(ctx, v, c, usage, &in.Lease); err != nil {
@@ -61,11 +61,7 @@ func handoffOffer(ctx context.Context, name string, args []string, stdin io.Read
 		if !hasText {
 			return usageProblem(name+" offer needs a summary", usage)
 		}
-		target, err := offerTarget(ctx, v, *to)
-		if err != nil {
-			return err
-		}
-		a, err := checked("collab_handoff_offer", map[string]string{"task_id": in.Lease.TaskID, "to_session_id": target, "summary": text})
+		a, err := checked("collab_handoff_offer", map[string]string{"task_id": in.Lease.TaskID, "to_session_id": to.ID(), "summary": text})
 		if err != nil {
 			return err
 		}
@@ -85,15 +81,10 @@ func handoffOffer(ctx context.Context, name string, args []string, stdin io.Read
 		}
 		line := "offered " + in.Lease.TaskID
 		if a, ok := res.Value(); ok {
-			line += " to " + a.Handoff.ToActor + " (" + a.Handoff.ID + ", open until " + a.Handoff.ExpiresAt + "); you keep the lease until they accept"
+			line += " to " + sessionShown(to.Session(), c.ids) + " as " + a.Handoff.ID + ", open until " + a.Handoff.ExpiresAt + "; you keep the lease until they accept"
 		}
 		return answerOf(res, line)
 	})
-}
-
-// offerTarget is the session --to names. It takes a session id.
-func offerTarget(ctx context.Context, v *view, to string) (string, error) {
-	return to, nil
 }
 
 // handoffRespond accepts or declines an offer made to the person's
