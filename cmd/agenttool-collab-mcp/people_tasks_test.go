@@ -204,9 +204,10 @@ func TestPersonRenewsReleasesAndRecovers(t *testing.T) {
 // TestPersonTaskRefusalsNameTheRuleAndWriteNothing: each refusal of a
 // person's task command exits 1 (2 for usage), names the rule by its
 // registered code and who or what is in the way by name, shows no
-// credential, and appends nothing to the journal but the resume of the
-// person's own session, which the store refusals still cost (refusals
-// decided before the session is touched cost not even that).
+// credential, and appends nothing to the journal. Refusals decided before
+// the session is touched append nothing at all; a refusal by the store
+// may still cost the person's own session.resumed while the seat resumes
+// on every action (the quiet seat of issue 38 item 7 ends that).
 func TestPersonTaskRefusalsNameTheRuleAndWriteNothing(t *testing.T) {
 	db, pat := keptDemo(t)
 	personDoes(t, pat, db, "", "task", "create", "My own task", "--id", "mine", "--path", "notes/mine", "--as", "pat")
@@ -273,12 +274,10 @@ func TestPersonTaskRefusalsNameTheRuleAndWriteNothing(t *testing.T) {
 			if strings.Contains(errs, "collab-person") || strings.Contains(errs, "token") {
 				t.Errorf("a refusal shows a credential:\n%s", errs)
 			}
-			var allowed []string
-			if tc.touches {
-				allowed = []string{"session.resumed by pat"}
-			}
-			if written := eventsAfter(t, pat, db, head); !slices.Equal(written, allowed) {
-				t.Errorf("the refusal wrote %v, want %v", written, allowed)
+			written := eventsAfter(t, pat, db, head)
+			resumed := tc.touches && slices.Equal(written, []string{"session.resumed by pat"})
+			if len(written) > 0 && !resumed {
+				t.Errorf("the refusal wrote %v", written)
 			}
 		})
 	}
