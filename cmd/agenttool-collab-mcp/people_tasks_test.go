@@ -243,6 +243,8 @@ func TestPersonTaskRefusalsNameTheRuleAndWriteNothing(t *testing.T) {
 			[]string{"lease_not_holder", "held by cy"}, true},
 		{"completing a task nobody holds", []string{"task", "complete", "guide", "--summary", "done"}, 1,
 			[]string{"lease_not_active", "guide is open"}, false},
+		{"completing with evidence that names nothing", []string{"task", "complete", "mine", "--summary", "done", "--evidence", "report:nope"}, 1,
+			[]string{"evidence_not_found", "report:nope"}, true},
 		{"completing without a summary", []string{"task", "complete", "mine"}, 2, []string{"needs a summary"}, false},
 		{"releasing someone else's task", []string{"task", "release", "refactor-handlers"}, 1,
 			[]string{"lease_not_holder", "held by ben"}, true},

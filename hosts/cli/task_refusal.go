@@ -101,11 +101,16 @@ func inTheWay(ctx context.Context, st *store.Store, ce *collaberr.Error) string 
 		}
 		parts = append(parts, task)
 	}
-	if who := holderName(ctx, st, ce); who != "" {
+	if who, prior := holderName(ctx, st, ce); who != "" && prior {
+		parts = append(parts, "last held by "+who)
+	} else if who != "" {
 		parts = append(parts, "held by "+who)
 	}
 	if deps, ok := ce.Detail("dependencies"); ok {
 		parts = append(parts, fmt.Sprintf("waiting on %v", deps))
+	}
+	if ref := detail(ce, "reference"); ref != "" {
+		parts = append(parts, ref)
 	}
 	if id := detail(ce, "handoff_id"); id != "" {
 		parts = append(parts, "offer "+id)
@@ -125,23 +130,24 @@ func inTheWay(ctx context.Context, st *store.Store, ce *collaberr.Error) string 
 	return " (" + strings.Join(parts, "; ") + ")"
 }
 
-// holderName is the actor label of whoever holds (or held) the lease a
-// refusal is about: the label the refusal carries, else the label of the
-// session it names.
-func holderName(ctx context.Context, st *store.Store, ce *collaberr.Error) string {
-	for _, key := range []string{"assignee", "prior_assignee"} {
-		if v := detail(ce, key); v != "" {
-			return v
+// holderName is the actor label of whoever holds the lease a refusal is
+// about, or held it when prior (a lease that ran out): the label the
+// refusal carries, else the label of the session it names.
+func holderName(ctx context.Context, st *store.Store, ce *collaberr.Error) (name string, prior bool) {
+	for _, h := range []struct {
+		label, session string
+		prior          bool
+	}{{"assignee", "assignee_session_id", false}, {"prior_assignee", "prior_session_id", true}} {
+		if v := detail(ce, h.label); v != "" {
+			return v, h.prior
 		}
-	}
-	for _, key := range []string{"assignee_session_id", "prior_session_id"} {
-		if id := detail(ce, key); id != "" {
+		if id := detail(ce, h.session); id != "" {
 			if sess, err := st.Session(ctx, id); err == nil {
-				return sess.Actor
+				return sess.Actor, h.prior
 			}
 		}
 	}
-	return ""
+	return "", false
 }
 
 // detail is a refusal's string detail, "" when absent or not a string.
