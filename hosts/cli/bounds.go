@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -113,21 +114,28 @@ func invalidInput(tool string, broken []string) error {
 	return refusalProblem("invalid_input", "Input validation error: Invalid arguments for tool "+tool+": "+strings.Join(broken, "; "))
 }
 
-// boundOf is the bound ArgumentBounds states for tool's argument name.
-func boundOf(tool, name string) Bound {
+// boundOf is the bound ArgumentBounds states for tool's argument name;
+// an argument without one is this package's mistake, reported as such.
+func boundOf(tool, name string) (Bound, error) {
 	for _, b := range ArgumentBounds()[tool] {
 		if b.Field == name {
-			return b
+			return b, nil
 		}
 	}
-	panic("cli: no bound for " + tool + "." + name) // a programming error: every argument sent has one
+	return Bound{}, fmt.Errorf("no bound is stated for %s.%s", tool, name)
 }
 
 // checkedList returns a list argument as JSON would carry it, refused
 // with the face's invalid_input message when it holds too many entries or
 // an entry outside the bound.
 func checkedList(tool, name string, values []string) ([]string, error) {
-	b := boundOf(tool, name)
+	b, err := boundOf(tool, name)
+	if err != nil {
+		return nil, err
+	}
+	if b.Each == nil {
+		return nil, fmt.Errorf("%s.%s is not stated as a list", tool, name)
+	}
 	if len(values) > b.Items {
 		return nil, invalidInput(tool, []string{name + " must hold at most " + strconv.Itoa(b.Items) + " entries"})
 	}
@@ -143,7 +151,10 @@ func checkedList(tool, name string, values []string) ([]string, error) {
 
 // checkedCount refuses a whole-number argument outside its bound.
 func checkedCount(tool, name string, v int64) error {
-	b := boundOf(tool, name)
+	b, err := boundOf(tool, name)
+	if err != nil {
+		return err
+	}
 	if v < b.Least || (b.Most > 0 && v > b.Most) {
 		return invalidInput(tool, []string{name + " must be from " + strconv.FormatInt(b.Least, 10) + " to " + strconv.FormatInt(b.Most, 10)})
 	}
