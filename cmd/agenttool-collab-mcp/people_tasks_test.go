@@ -235,6 +235,7 @@ func TestPersonTaskRefusalsNameTheRuleAndWriteNothing(t *testing.T) {
 			[]string{"path_scope_conflict", `document-limits "Document the rate limits"`, "held by cy", "docs/guide ↔ docs"}, true},
 		{"a dependency not done", []string{"task", "claim", "after-mine"}, 1,
 			[]string{"dependencies_incomplete", "waiting on [mine]"}, true},
+		{"a task you hold already", []string{"task", "claim", "mine"}, 1, []string{"task_claimed", "held by you"}, true},
 		{"a completed task", []string{"task", "claim", "rate-limiter"}, 1, []string{"task_completed"}, true},
 		{"an unknown task", []string{"task", "claim", "no-such-task"}, 1, []string{"task_not_found", "no-such-task"}, false},
 		{"a lease length out of bounds", []string{"task", "claim", "guide", "--ttl", "5"}, 1,

@@ -72,7 +72,7 @@ func (s *personSeat) named(ctx context.Context, err error) error {
 	if _, ok := taskRules[ce.Code]; !ok {
 		return s.refused(err)
 	}
-	return ruleProblem(ce.Code, s.seat.Scrub(inTheWay(ctx, s.st, ce)))
+	return ruleProblem(ce.Code, s.seat.Scrub(inTheWay(ctx, s.st, ce, s.seat.SessionID())))
 }
 
 // ruleProblem is a refusal by the rule code, followed by what stands in
@@ -91,8 +91,9 @@ func ruleProblem(code, inTheWay string) error {
 
 // inTheWay names, from a refusal's details, who holds what it wanted and
 // which task overlaps it: " (held by ben)", " (task docs-pass "Write the
-// docs", held by cy; docs ↔ docs)".
-func inTheWay(ctx context.Context, st *store.Store, ce *collaberr.Error) string {
+// docs"; held by cy; docs ↔ docs)"; a lease of the person's own session
+// (me) is "held by you".
+func inTheWay(ctx context.Context, st *store.Store, ce *collaberr.Error, me string) string {
 	var parts []string
 	if id := detail(ce, "conflicting_task_id"); id != "" {
 		task := "task " + id
@@ -101,9 +102,14 @@ func inTheWay(ctx context.Context, st *store.Store, ce *collaberr.Error) string 
 		}
 		parts = append(parts, task)
 	}
-	if who, prior := holderName(ctx, st, ce); who != "" && prior {
+	who, prior := holderName(ctx, st, ce)
+	if me != "" && (detail(ce, "assignee_session_id") == me || detail(ce, "prior_session_id") == me) {
+		who = "you"
+	}
+	switch {
+	case who != "" && prior:
 		parts = append(parts, "last held by "+who)
-	} else if who != "" {
+	case who != "":
 		parts = append(parts, "held by "+who)
 	}
 	if deps, ok := ce.Detail("dependencies"); ok {
