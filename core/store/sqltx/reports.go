@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -70,11 +71,53 @@ func (t *Tx) Report(ctx context.Context, id string) (store.Report, bool, error) 
 	return r, true, nil
 }
 
-// ReportsAfter lists the workspace's reports that f keeps, by event
-// sequence.
-func (t *Tx) ReportsAfter(ctx context.Context, workspaceID string, f store.ReportFilter) ([]store.Report, error) {
-	query := "SELECT " + ReportColumns + " FROM reports WHERE workspace_id = ? AND event_sequence > ?"
-	args := []any{workspaceID, f.After}
+// errTargetWindow refuses a filter that names a target and a window: the
+// target index knows no sequence order.
+var errTargetWindow = errors.New("a report filter naming a target takes no sequence window, limit or direction")
+
+// Reports lists the workspace's reports that f keeps: a window through
+// reports_workspace_event_idx, or the reports pointing at f.Target
+// through reports_target_idx (no ORDER BY, which would draw SQLite's
+// planner to the workspace index and a scan of the workspace's reports).
+// A window that keeps only Targeted reports leaves PostgreSQL the choice
+// of reports_target_idx, as the statement it replaces did.
+func (t *Tx) Reports(ctx context.Context, workspaceID string, f store.ReportFilter) ([]store.Report, error) {
+	query, args, err := reportsQuery(workspaceID, f)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := t.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list reports: %w", err)
+	}
+	defer rows.Close()
+	out := []store.Report{}
+	for rows.Next() {
+		r, err := ScanReport(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// reportsQuery builds the statement of a report listing. A window's
+// statement is the text the engines always ran for it, so their statement
+// caches and the PostgreSQL read-ahead see the same statements as before.
+func reportsQuery(workspaceID string, f store.ReportFilter) (string, []any, error) {
+	query := "SELECT " + ReportColumns + " FROM reports WHERE workspace_id = ?"
+	args := []any{workspaceID}
+	if f.Target != "" {
+		if f.After != 0 || f.Through != 0 || f.Limit != 0 || f.NewestFirst {
+			return "", nil, errTargetWindow
+		}
+		query += " AND target_report_id = ?"
+		args = append(args, f.Target)
+	} else {
+		query += " AND event_sequence > ?"
+		args = append(args, f.After)
+	}
 	if f.Through > 0 {
 		query += " AND event_sequence <= ?"
 		args = append(args, f.Through)
@@ -95,6 +138,18 @@ func (t *Tx) ReportsAfter(ctx context.Context, workspaceID string, f store.Repor
 		query += " AND kind = ?"
 		args = append(args, f.Kind)
 	}
+	if f.Targeted {
+		query += " AND target_report_id IS NOT NULL"
+	}
+	if len(f.Relations) > 0 {
+		query += " AND relation IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(f.Relations)), ", ") + ")"
+		for _, r := range f.Relations {
+			args = append(args, r)
+		}
+	}
+	if f.Target != "" {
+		return query, args, nil
+	}
 	query += " ORDER BY event_sequence"
 	if f.NewestFirst {
 		query += " DESC"
@@ -102,67 +157,5 @@ func (t *Tx) ReportsAfter(ctx context.Context, workspaceID string, f store.Repor
 	if f.Limit > 0 {
 		query += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
-	rows, err := t.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("list reports: %w", err)
-	}
-	defer rows.Close()
-	out := []store.Report{}
-	for rows.Next() {
-		r, err := ScanReport(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
-}
-
-// ObsoletingLinks lists the workspace's withdrawals, corrections and
-// supersessions, newest first.
-func (t *Tx) ObsoletingLinks(ctx context.Context, workspaceID string) ([]store.ReportLink, error) {
-	rows, err := t.QueryContext(ctx, `SELECT id, target_report_id FROM reports
-WHERE workspace_id = ? AND relation IN ('withdraws', 'corrects', 'supersedes') AND target_report_id IS NOT NULL
-ORDER BY event_sequence DESC, id DESC`, workspaceID)
-	if err != nil {
-		return nil, fmt.Errorf("read report relations: %w", err)
-	}
-	defer rows.Close()
-	out := []store.ReportLink{}
-	for rows.Next() {
-		var l store.ReportLink
-		if err := rows.Scan(&l.ID, &l.TargetReportID); err != nil {
-			return nil, fmt.Errorf("read report relation: %w", err)
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
-}
-
-// ReportsTargeting lists the ids of the reports that target reportID with
-// one of relations, in journal order.
-func (t *Tx) ReportsTargeting(ctx context.Context, workspaceID, reportID string, relations ...string) ([]string, error) {
-	ids := []string{}
-	if len(relations) == 0 {
-		return ids, nil
-	}
-	args := []any{workspaceID, reportID}
-	for _, r := range relations {
-		args = append(args, r)
-	}
-	marks := strings.TrimSuffix(strings.Repeat("?, ", len(relations)), ", ")
-	rows, err := t.QueryContext(ctx, `SELECT id FROM reports WHERE workspace_id = ? AND target_report_id = ?
-AND relation IN (`+marks+`) ORDER BY event_sequence, id`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("read related reports: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("read related report: %w", err)
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return query, args, nil
 }
