@@ -120,10 +120,16 @@ func benchPost(b *testing.B, st *store.Store, ss store.StartedSession, in store.
 
 // BenchmarkCompletionRelations measures the two relation checks an
 // acceptance makes (is the completion report obsoleted, is a challenge of
-// it open) in a workspace of 300 reports, where the completion was
-// corrected and the correction withdrawn, and challenged and the
+// it open) in workspaces of 300 and 3000 reports, where the completion
+// was corrected and the correction withdrawn, and challenged and the
 // challenge resolved.
 func BenchmarkCompletionRelations(b *testing.B) {
+	for _, n := range []int{300, 3000} {
+		b.Run(fmt.Sprintf("reports=%d", n), func(b *testing.B) { benchCompletionRelations(b, n) })
+	}
+}
+
+func benchCompletionRelations(b *testing.B, reports int) {
 	st, ss := benchSession(b)
 	ctx := context.Background()
 	rel := func(key, relation, target string) string {
@@ -132,7 +138,7 @@ func BenchmarkCompletionRelations(b *testing.B) {
 	}
 	completion := benchPost(b, st, ss, store.AppendReportInput{IdempotencyKey: "completion", Kind: "observation",
 		Body: "done"})
-	benchReports(b, st, ss, 300, "noise")
+	benchReports(b, st, ss, reports, "noise")
 	correction := rel("correct", "corrects", completion)
 	rel("withdraw", "withdraws", correction)
 	challenge := rel("challenge", "challenges", completion)
