@@ -12,8 +12,8 @@ import (
 	"github.com/agenttool/collab/core/store"
 )
 
-// ReportColumns is the column list ScanReport reads, in Report order. The
-// web view's report listing, not yet behind the seam, selects it too.
+// ReportColumns is the column list ScanReport reads, in Report order (the
+// store's floor benchmark writes and reads rows with it too).
 const ReportColumns = `id, workspace_id, task_id, from_session_id, from_actor, to_session_id, kind, body, evidence_refs_json,
 confidence, confidence_basis, limits, relation, target_report_id, authority_scope, authority_basis, created_at, event_sequence`
 
