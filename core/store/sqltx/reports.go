@@ -112,31 +112,34 @@ func reportsQuery(workspaceID string, f store.ReportFilter) (string, []any, erro
 		if f.After != 0 || f.Through != 0 || f.Limit != 0 || f.NewestFirst {
 			return "", nil, errTargetWindow
 		}
-		query += " AND target_report_id = ?"
-		args = append(args, f.Target)
-	} else {
-		query += " AND event_sequence > ?"
-		args = append(args, f.After)
+		query, args = reportConditions(query+" AND target_report_id = ?", append(args, f.Target), f)
+		return query, args, nil
 	}
+	query, args = reportConditions(query+" AND event_sequence > ?", append(args, f.After), f)
+	query += " ORDER BY event_sequence"
+	if f.NewestFirst {
+		query += " DESC"
+	}
+	if f.Limit > 0 {
+		query += fmt.Sprintf(" LIMIT %d", f.Limit)
+	}
+	return query, args, nil
+}
+
+// reportConditions appends the conditions of f's optional fields to query
+// and their values to args.
+func reportConditions(query string, args []any, f store.ReportFilter) (string, []any) {
 	if f.Through > 0 {
 		query += " AND event_sequence <= ?"
 		args = append(args, f.Through)
 	}
-	if f.TaskID != "" {
-		query += " AND task_id = ?"
-		args = append(args, f.TaskID)
-	}
-	if f.ToSessionID != "" {
-		query += " AND to_session_id = ?"
-		args = append(args, f.ToSessionID)
-	}
-	if f.RoutedTo != "" {
-		query += " AND (to_session_id IS NULL OR to_session_id = ?)"
-		args = append(args, f.RoutedTo)
-	}
-	if f.Kind != "" {
-		query += " AND kind = ?"
-		args = append(args, f.Kind)
+	for _, c := range []struct{ cond, value string }{{" AND task_id = ?", f.TaskID},
+		{" AND to_session_id = ?", f.ToSessionID}, {" AND (to_session_id IS NULL OR to_session_id = ?)", f.RoutedTo},
+		{" AND kind = ?", f.Kind}} {
+		if c.value != "" {
+			query += c.cond
+			args = append(args, c.value)
+		}
 	}
 	if f.Targeted {
 		query += " AND target_report_id IS NOT NULL"
@@ -147,15 +150,5 @@ func reportsQuery(workspaceID string, f store.ReportFilter) (string, []any, erro
 			args = append(args, r)
 		}
 	}
-	if f.Target != "" {
-		return query, args, nil
-	}
-	query += " ORDER BY event_sequence"
-	if f.NewestFirst {
-		query += " DESC"
-	}
-	if f.Limit > 0 {
-		query += fmt.Sprintf(" LIMIT %d", f.Limit)
-	}
-	return query, args, nil
+	return query, args
 }
