@@ -89,8 +89,8 @@ func (l *labels) labelOf(id *string) *string {
 	return &s.Actor
 }
 
-// holder names a task's assignee: its label, and its session as of does
-// when the task is held by a session.
+// holder names a task's assignee: the holding session as of names it,
+// else the assignee's label.
 func (l *labels) holder(actor, sessionID *string) string {
 	if sessionID != nil {
 		if _, ok := l.byID[*sessionID]; ok {
