@@ -37,12 +37,17 @@ func sessionLabels(ctx context.Context, v *view, ids bool) (*labels, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newLabels(list, ids), nil
+}
+
+// newLabels names the sessions of list.
+func newLabels(list []store.CoordinationSession, ids bool) *labels {
 	l := &labels{ids: ids, byID: map[string]store.CoordinationSession{}, bearer: map[string]int{}}
 	for _, s := range list {
 		l.byID[s.ID] = s
 		l.bearer[s.Actor]++
 	}
-	return l, nil
+	return l
 }
 
 // of names session id.

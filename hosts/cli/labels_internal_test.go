@@ -28,12 +28,7 @@ func TestLabelsNameSessionsAsAPersonReadsThem(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			l := &labels{ids: tc.ids, byID: map[string]store.CoordinationSession{}, bearer: map[string]int{}}
-			for _, s := range sessions {
-				l.byID[s.ID] = s
-				l.bearer[s.Actor]++
-			}
-			if got := l.of(tc.id); got != tc.want {
+			if got := newLabels(sessions, tc.ids).of(tc.id); got != tc.want {
 				t.Errorf("of(%s) = %q, want %q", tc.id, got, tc.want)
 			}
 		})
