@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -66,5 +67,27 @@ func BenchmarkReopenWorkspace(b *testing.B) {
 		if _, err := st.OpenWorkspace(ctx, store.OpenWorkspaceInput{RootPath: ss.Worktree.RootPath, Actor: "bench"}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkPeekWithClaims measures a whole peek of the session of
+// BenchmarkWakeWithClaims as a hook runs it, apart from process start:
+// open the file read-only, read the wake snapshot, close.
+func BenchmarkPeekWithClaims(b *testing.B) {
+	st, ss := benchBusyWorkspace(b)
+	ctx := context.Background()
+	cred := benchCred(ss)
+	path := st.Path()
+	b.ReportAllocs()
+	for b.Loop() {
+		ro, err := backend.Open(ctx, backend.Options{Path: path, ReadOnly: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		snap, err := ro.WakeForSession(ctx, cred, nil, 50)
+		if err != nil || len(snap.Tasks) != 30 {
+			b.Fatalf("wake: %d tasks, %v", len(snap.Tasks), err)
+		}
+		ro.Close()
 	}
 }
