@@ -65,11 +65,11 @@ func (s *Store) ResolveWorkspace(ctx context.Context, typed, dir string) (Worksp
 	var trees []Worktree
 	err := s.readTx(ctx, func(tx Tx) error {
 		var err error
-		if list, err = tx.ListWorkspaces(ctx); err != nil {
+		if list, err = tx.Workspaces(ctx, WorkspaceFilter{}); err != nil {
 			return err
 		}
 		for _, ws := range list {
-			wt, err := tx.WorkspaceWorktrees(ctx, ws.ID)
+			wt, err := tx.Worktrees(ctx, ws.ID)
 			if err != nil {
 				return err
 			}
