@@ -127,7 +127,19 @@ func (s *personSeat) bind(ctx context.Context) error {
 			fix: "if it has ended, run `collab logout` to forget it; your next action starts a new one", code: ExitRefused}
 	}
 	s.seat = bound
+	s.describe(ctx)
 	return nil
+}
+
+// describe records the session's host as a person at the terminal, unless
+// that is already its record (one read, and a write only when a first
+// command or an agent that resumed the person's session changed it).
+func (s *personSeat) describe(ctx context.Context) {
+	hosts, err := s.st.SessionHosts(ctx, s.ws.ID)
+	if h, ok := hosts[s.seat.SessionID()]; err == nil && ok && h.Kind == store.HostPersonCLI {
+		return
+	}
+	s.seat.Describe(ctx, store.SessionHost{Kind: store.HostPersonCLI, Client: "collab"})
 }
 
 // credential is the person's session credential for acting on the seat's
