@@ -21,7 +21,7 @@ type docStep struct {
 var docSteps = []docStep{
 	{"Watch three agents coordinate (here kept with `--keep DIR`, which the other examples read):", []string{"demo", "--keep", "DIR"}},
 	{"The workspace at a glance; exit 1 if the journal does not verify:", []string{"status"}},
-	{"The journal, one line per event saying what it recorded (a report's text, a task's title, a handoff's summary; `--json` prints each whole event; `-f` keeps following; `--kind` takes a type or a prefix):", []string{"tail", "--kind", "task"}},
+	{"The journal, one line per event saying what it recorded (a report's text, a task's title and id, a handoff's summary; `--json` prints each whole event; `-f` keeps following; `--kind` takes a type or a prefix):", []string{"tail", "--kind", "task"}},
 	{"Tasks by effective status:", []string{"tasks"}},
 	{"One task in full:", []string{"show", "rate-limiter"}},
 	{"Reports, optionally `--to SESSION` or `--kind K`:", []string{"reports"}},

@@ -79,7 +79,7 @@ func TestAPersonsCommandsAppendOnlyWhatTheyChange(t *testing.T) {
 		t.Errorf("tail does not show what the person posted:\n%s", out)
 	}
 	out, _, _ = runCLI(t, state, "tail", "--db", db, "--kind", "task.accepted")
-	if !strings.Contains(out, "Add a rate limiter to the API: Looks right; burst test passes.") {
+	if !strings.Contains(out, "Add a rate limiter to the API (rate-limiter): Looks right; burst test passes.") {
 		t.Errorf("tail does not show the task's title and the review's summary:\n%s", out)
 	}
 }

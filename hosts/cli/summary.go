@@ -11,8 +11,9 @@ import (
 const summaryWidth = 96
 
 // eventSummary says in a few words what an event recorded, from its
-// payload: a report's text, a task's title (titles looked up by id, since
-// most task events carry none) with what changed, a handoff's summary, a
+// payload: a report's text, a task's title and id (titles looked up by id,
+// since most task events carry none) with what changed, a handoff's
+// summary, a
 // decision. It is "" when the payload holds nothing a person reads (the
 // caller then shows the entity id).
 func eventSummary(kind, entityID string, payload []byte, titles map[string]string) string {
@@ -30,7 +31,7 @@ func eventSummary(kind, entityID string, payload []byte, titles map[string]strin
 	}
 	task := func(id string) string {
 		if t := titles[id]; t != "" {
-			return t
+			return t + " (" + id + ")"
 		}
 		return id
 	}
@@ -47,7 +48,10 @@ func eventSummary(kind, entityID string, payload []byte, titles map[string]strin
 		d := obj("decision")
 		return with(str(d, "topic"), str(d, "decision"))
 	case kind == "task.created":
-		return str(p, "title")
+		if title := str(p, "title"); title != "" {
+			return title + " (" + entityID + ")"
+		}
+		return entityID
 	case kind == "task.claimed" || kind == "task.lease_renewed":
 		return with(task(entityID), until(str(p, "lease_expires_at")))
 	case kind == "task.progressed":
