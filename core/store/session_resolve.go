@@ -149,12 +149,21 @@ func (s *Store) SessionsBySeen(ctx context.Context, workspaceID string) ([]Coord
 // live session as candidates. list is in the order candidates are listed
 // (ResolveSession passes live ones first, most recently seen first).
 func ChooseSession(list []CoordinationSession, typed string) (CoordinationSession, error) {
+	return ChooseLiveSession(list, typed, func(s CoordinationSession) bool { return s.Status == SessionActive })
+}
+
+// ChooseLiveSession is ChooseSession with the caller's reading of which
+// sessions are live, for a people's face that judges a session whose host
+// is gone as ended although its row still says active (core/liveness):
+// live replaces "the status is active" in the label rules and in the
+// choice of candidates.
+func ChooseLiveSession(list []CoordinationSession, typed string, live func(CoordinationSession) bool) (CoordinationSession, error) {
 	typed = strings.TrimSpace(typed)
 	rules := []func(CoordinationSession) bool{
 		func(s CoordinationSession) bool { return s.ID == typed },
-		func(s CoordinationSession) bool { return s.Status == SessionActive && s.Actor == typed },
+		func(s CoordinationSession) bool { return live(s) && s.Actor == typed },
 		func(s CoordinationSession) bool {
-			return s.Status == SessionActive && strings.EqualFold(s.Actor, typed)
+			return live(s) && strings.EqualFold(s.Actor, typed)
 		},
 		idPrefix(typed),
 	}
@@ -174,12 +183,12 @@ func ChooseSession(list []CoordinationSession, typed string) (CoordinationSessio
 	}
 	var pick []CoordinationSession
 	for _, s := range list {
-		if s.Status != SessionActive && strings.EqualFold(s.Actor, typed) {
+		if !live(s) && strings.EqualFold(s.Actor, typed) {
 			pick = append(pick, s)
 		}
 	}
 	for _, s := range list {
-		if s.Status == SessionActive {
+		if live(s) {
 			pick = append(pick, s)
 		}
 	}

@@ -95,3 +95,20 @@ func TestShortSessionIDIsWhatViewsPrint(t *testing.T) {
 		}
 	}
 }
+
+// TestChooseLiveSessionReadsLivenessAsTheCallerDoes: a session whose row
+// says active but which the caller judges ended no longer answers to its
+// label, and is listed apart from the live candidates; its id still names
+// it.
+func TestChooseLiveSessionReadsLivenessAsTheCallerDoes(t *testing.T) {
+	gone := "session_b5975bff-1111-4111-8111-111111111111" // ben, active by its row
+	live := func(s store.CoordinationSession) bool { return s.Status == store.SessionActive && s.ID != gone }
+	_, err := store.ChooseLiveSession(sessionsForNames, "ben", live)
+	var un *store.UnresolvedSession
+	if !errors.As(err, &un) || un.Ambiguous || len(un.Candidates) != 5 || un.Candidates[0].ID != gone {
+		t.Fatalf("ben whose host is gone: %v", err)
+	}
+	if got, err := store.ChooseLiveSession(sessionsForNames, "b5975bff", live); err != nil || got.ID != gone {
+		t.Fatalf("an id still names a session judged ended: %s, %v", got.ID, err)
+	}
+}

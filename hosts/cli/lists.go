@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agenttool/collab/core/liveness"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -211,14 +212,15 @@ func Sessions(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		p := newPrinter(stdout)
 		if c.json {
-			return p.json(map[string]any{"bound_sessions": nonNil(sv.Sessions), "presence": nonNil(sv.Presence)})
+			return p.json(map[string]any{"bound_sessions": nonNil(sv.Sessions), "session_states": nonNil(sv.States),
+				"presence": nonNil(sv.Presence)})
 		}
 		p.heading("Bound sessions")
 		if len(sv.Sessions) == 0 {
 			p.line("  none")
 		}
-		for _, s := range sv.Sessions {
-			p.line("  %-12s %s  joined %s, last seen %s", s.Actor, idShown(s.ID, c.ids), s.JoinedAt, s.LastSeenAt)
+		for i, s := range sv.Sessions {
+			p.line("%s", sessionLine(p, s, sv.States[i], c.ids))
 		}
 		p.heading("Presence")
 		if len(sv.Presence) == 0 {
@@ -235,34 +237,38 @@ func Sessions(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 // to, or every candidate when it is ambiguous; an unknown name is refused
 // with the live sessions.
 func namedSessions(ctx context.Context, v *view, c *common, name string, p *printer) error {
-	list, err := v.st.SessionsBySeen(ctx, v.ws.ID)
+	known, err := readSessionsNow(ctx, v)
 	if err != nil {
 		return err
 	}
 	var shown []store.CoordinationSession
-	chosen, err := store.ChooseSession(list, name)
+	chosen, err := store.ChooseLiveSession(known.list, name, known.live)
 	var un *store.UnresolvedSession
 	switch {
 	case err == nil:
 		shown = append(shown, chosen)
 	case errors.As(err, &un) && un.Ambiguous:
 		for _, cand := range un.Candidates {
-			for _, s := range list {
+			for _, s := range known.list {
 				if s.ID == cand.ID {
 					shown = append(shown, s)
 				}
 			}
 		}
 	case errors.As(err, &un):
-		return unresolved("NAME", un)
+		return unresolved("NAME", un, known.lives)
 	default:
 		return err
 	}
 	if c.json {
-		return p.json(map[string]any{"bound_sessions": shown})
+		states := make([]liveness.Life, len(shown))
+		for i, s := range shown {
+			states[i] = known.lives[s.ID]
+		}
+		return p.json(map[string]any{"bound_sessions": shown, "session_states": states})
 	}
 	for _, s := range shown {
-		p.line("  %-12s %s  %s, joined %s, last seen %s", s.Actor, idShown(s.ID, c.ids), s.Status, s.JoinedAt, s.LastSeenAt)
+		p.line("%s", sessionLine(p, s, known.lives[s.ID], c.ids))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agenttool/collab/core/liveness"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -50,16 +51,25 @@ func (n *sessionName) ID() string { return n.session.ID }
 func (n *sessionName) Session() store.CoordinationSession { return n.session }
 
 // resolveNames resolves every session flag that was given against the
-// workspace v shows.
+// workspace v shows. A session is live as the people's views tell it
+// (core/liveness): one whose host is gone and whose lease time has passed
+// no longer answers to its label, though its id still names it.
 func (c *common) resolveNames(ctx context.Context, v *view) error {
+	var known *sessionsNow
 	for _, n := range c.names {
 		if !n.Given() {
 			continue
 		}
-		sess, err := v.st.ResolveSession(ctx, v.ws.ID, n.typed)
+		if known == nil {
+			var err error
+			if known, err = readSessionsNow(ctx, v); err != nil {
+				return err
+			}
+		}
+		sess, err := store.ChooseLiveSession(known.list, n.typed, known.live)
 		var un *store.UnresolvedSession
 		if errors.As(err, &un) {
-			return unresolved("--"+n.flag, un)
+			return unresolved("--"+n.flag, un, known.lives)
 		}
 		if err != nil {
 			return err
@@ -69,10 +79,42 @@ func (c *common) resolveNames(ctx context.Context, v *view) error {
 	return nil
 }
 
+// sessionsNow is every session of a workspace and how each is now.
+type sessionsNow struct {
+	list  []store.CoordinationSession
+	lives map[string]liveness.Life
+}
+
+func readSessionsNow(ctx context.Context, v *view) (*sessionsNow, error) {
+	list, err := v.st.SessionsBySeen(ctx, v.ws.ID)
+	if err != nil {
+		return nil, err
+	}
+	tasks, err := v.st.ListTasks(ctx, v.ws.ID, "")
+	if err != nil {
+		return nil, fmt.Errorf("read the tasks the sessions hold: %w", err)
+	}
+	states, err := sessionStates(ctx, v, list, tasks)
+	if err != nil {
+		return nil, err
+	}
+	k := &sessionsNow{list: list, lives: make(map[string]liveness.Life, len(list))}
+	for i, s := range list {
+		k.lives[s.ID] = states[i]
+	}
+	return k, nil
+}
+
+// live reports whether s is active or stale, not ended.
+func (k *sessionsNow) live(s store.CoordinationSession) bool {
+	return s.Status == store.SessionActive && k.lives[s.ID].State != liveness.Ended
+}
+
 // unresolved is the problem a refused name makes: what was typed (given
-// as flag, a flag or an argument's name), the candidates one per line,
-// and what to type instead.
-func unresolved(flag string, un *store.UnresolvedSession) error {
+// as flag, a flag or an argument's name), the candidates one per line
+// with their state and host where lives tells them, and what to type
+// instead.
+func unresolved(flag string, un *store.UnresolvedSession, lives map[string]liveness.Life) error {
 	var what strings.Builder
 	switch {
 	case un.Ambiguous:
@@ -83,11 +125,24 @@ func unresolved(flag string, un *store.UnresolvedSession) error {
 		fmt.Fprintf(&what, "refused (session_not_found): %s %q names no live session; the sessions are:", flag, un.Typed)
 	}
 	for _, c := range un.Candidates {
-		fmt.Fprintf(&what, "\n    %s", c)
+		fmt.Fprintf(&what, "\n    %s", candidateLine(c, lives))
 	}
 	fix := "start an agent session in this repository first, or check --db and --workspace"
 	if len(un.Candidates) > 0 {
 		fix = fmt.Sprintf("give %s a short id from the list (%s %s) or a label only one live session bears", flag, flag, un.Candidates[0].ShortID)
 	}
 	return &problem{what: what.String(), fix: fix, code: ExitRefused}
+}
+
+// candidateLine is one candidate: label, state, host, last seen, short id.
+func candidateLine(c store.SessionCandidate, lives map[string]liveness.Life) string {
+	life, ok := lives[c.ID]
+	if !ok {
+		return c.String()
+	}
+	host := life.Host
+	if host == "" {
+		host = "host not recorded"
+	}
+	return fmt.Sprintf("%s (%s, %s, last seen %s, %s)", c.Actor, life.State, host, shortTime(c.LastSeenAt), c.ShortID)
 }
