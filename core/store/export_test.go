@@ -22,6 +22,8 @@ var (
 	FindSession            = findSession
 	CompletionObsolete     = completionObsolete
 	UnresolvedChallenge    = unresolvedChallenge
+	LiveOffersTo           = liveOffersTo
+	ElapsedOffers          = elapsedOffers
 )
 
 // Engine is the store's engine seen through the port.

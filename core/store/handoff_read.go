@@ -8,7 +8,7 @@ import (
 
 // expireHandoff marks one pending offer expired and journals why.
 func (s *Store) expireHandoff(ctx context.Context, q Tx, h Handoff, reason, actor string, sessionID *string, now string) error {
-	if err := q.ResolveHandoff(ctx, h.ID, HandoffExpired, now); err != nil {
+	if err := q.UpdateHandoff(ctx, h, resolved(h, HandoffExpired, now)); err != nil {
 		return err
 	}
 	_, err := s.appendEvent(ctx, q, h.WorkspaceID, newEvent{
@@ -21,7 +21,7 @@ func (s *Store) expireHandoff(ctx context.Context, q Tx, h Handoff, reason, acto
 // expireTaskHandoffs expires every pending offer of a task (on release,
 // block, completion or lease expiry).
 func (s *Store) expireTaskHandoffs(ctx context.Context, q Tx, workspaceID, taskID, reason, actor string, sessionID *string, now string) error {
-	offers, err := q.TaskOffersToSweep(ctx, workspaceID, taskID)
+	offers, err := pendingOf(ctx, q, workspaceID, taskID)
 	if err != nil {
 		return err
 	}
@@ -36,7 +36,7 @@ func (s *Store) expireTaskHandoffs(ctx context.Context, q Tx, workspaceID, taskI
 // reapElapsedHandoffs expires pending offers whose deadline has passed.
 // taskID narrows the sweep to one task when non-empty.
 func (s *Store) reapElapsedHandoffs(ctx context.Context, q Tx, workspaceID, taskID, actor, now string) error {
-	offers, err := q.ElapsedOffersToSweep(ctx, workspaceID, taskID, now)
+	offers, err := elapsedOffers(ctx, q, workspaceID, taskID, now)
 	if err != nil {
 		return err
 	}

@@ -191,12 +191,12 @@ func (s *Store) nextView(ctx context.Context, q Tx, wsID string, after int64, li
 }
 
 // offersFor lists the unexpired pending offers addressed to the viewer.
-func offersFor(ctx context.Context, tx Views, wsID string, v viewer, tasks []Task, now string) ([]HandoffOffer, error) {
+func offersFor(ctx context.Context, tx Handoffs, wsID string, v viewer, tasks []Task, now string) ([]HandoffOffer, error) {
 	to := Viewer{Actor: v.actor}
 	if v.session != nil {
 		to.SessionID = v.session.ID
 	}
-	offers, err := tx.LiveOffersTo(ctx, wsID, to, now)
+	offers, err := liveOffersTo(ctx, tx, wsID, to, now)
 	if err != nil {
 		return nil, err
 	}

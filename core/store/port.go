@@ -160,30 +160,6 @@ type Tasks interface {
 	Artifacts(ctx context.Context, workspaceID, taskID string) ([]Artifact, error)
 }
 
-// Handoffs are offers to pass a task's lease on. The sweep order (pending
-// offers by to_actor, status, expires_at, then insertion order) is part of
-// the contract: sweeps journal one event per offer, in that order, so two
-// engines sweeping the same data write the same journal.
-type Handoffs interface {
-	// Handoff returns one offer by id.
-	Handoff(ctx context.Context, id string) (h Handoff, found bool, err error)
-	// InsertHandoff stores a new pending offer.
-	InsertHandoff(ctx context.Context, h Handoff) error
-	// ResolveHandoff sets an offer's status and resolution time.
-	ResolveHandoff(ctx context.Context, id string, status HandoffStatus, now string) error
-	// LiveTaskOffers lists a task's pending offers that have not expired
-	// at now, by (offered_at, id).
-	LiveTaskOffers(ctx context.Context, workspaceID, taskID, now string) ([]Handoff, error)
-	// TaskOffersToSweep lists every pending offer of a task in sweep order.
-	TaskOffersToSweep(ctx context.Context, workspaceID, taskID string) ([]Handoff, error)
-	// ElapsedOffersToSweep lists the pending offers whose deadline is at or
-	// before now, of one task when taskID is not empty, in sweep order.
-	ElapsedOffersToSweep(ctx context.Context, workspaceID, taskID, now string) ([]Handoff, error)
-	// OffersToSession lists the pending offers addressed to a session, by
-	// (offered_at, id).
-	OffersToSession(ctx context.Context, workspaceID, sessionID string) ([]Handoff, error)
-}
-
 // ReadAheader is a Tx that can be told which reads come next, so that an
 // engine behind a network round trip sends them together. ReadAhead runs
 // reads against a recorder whose queries return nothing (so reads must not

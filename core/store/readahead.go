@@ -35,7 +35,7 @@ func (s *Store) recordPoll(ctx context.Context, tx Tx, ahead ReadAheader, sess C
 	v := viewer{session: &sess, actor: sess.Actor}
 	ahead.ReadAhead(ctx, func(q Tx) {
 		_ = checkCursors(ctx, q, sess, known)
-		_, _ = q.ElapsedOffersToSweep(ctx, sess.WorkspaceID, "", now)
+		_, _ = elapsedOffers(ctx, q, sess.WorkspaceID, "", now)
 		nextViewReads(ctx, q, ws, sess.Cursor.Sequence, limit, v, now)
 	})
 	return nil

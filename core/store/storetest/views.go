@@ -127,15 +127,10 @@ func viewListsAreNeverNil(t *testing.T, e store.Engine) {
 		lists := map[string]func() (any, error){
 			"WorkspaceWorktrees": func() (any, error) { return tx.WorkspaceWorktrees(ctx, "ws_empty") },
 			"Sessions":           func() (any, error) { return tx.Sessions(ctx, "ws_empty", "") },
-			"WorkspaceHandoffs":  func() (any, error) { return tx.WorkspaceHandoffs(ctx, "ws_empty") },
-			"LiveOffersTo":       func() (any, error) { return tx.LiveOffersTo(ctx, "ws_empty", who, clock) },
-			"LiveOffersTo label": func() (any, error) { return tx.LiveOffersTo(ctx, "ws_empty", label, clock) },
-			"PendingOffersTo":    func() (any, error) { return tx.PendingOffersTo(ctx, "ws_empty", who) },
-			"PendingOffersTo label": func() (any, error) {
-				return tx.PendingOffersTo(ctx, "ws_empty", label)
+			"Handoffs":           func() (any, error) { return tx.Handoffs(ctx, "ws_empty", store.HandoffFilter{}) },
+			"Handoffs filtered": func() (any, error) {
+				return tx.Handoffs(ctx, "ws_empty", store.HandoffFilter{ToActor: "nobody", Status: store.HandoffPending})
 			},
-			"OwnOfferIDs":       func() (any, error) { return tx.OwnOfferIDs(ctx, "ws_empty", who) },
-			"OwnOfferIDs label": func() (any, error) { return tx.OwnOfferIDs(ctx, "ws_empty", label) },
 			"ViewerTasks":       func() (any, error) { return tx.ViewerTasks(ctx, "ws_empty", who) },
 			"ViewerTasks label": func() (any, error) { return tx.ViewerTasks(ctx, "ws_empty", label) },
 			"ReservingTasks":    func() (any, error) { return tx.ReservingTasks(ctx, "local-path:ws_empty") },
