@@ -22,8 +22,7 @@ var (
 	FindSession            = findSession
 	CompletionObsolete     = completionObsolete
 	UnresolvedChallenge    = unresolvedChallenge
-	LiveOffersTo           = liveOffersTo
-	ElapsedOffers          = elapsedOffers
+	PendingOffers          = pendingOf
 )
 
 // Engine is the store's engine seen through the port.

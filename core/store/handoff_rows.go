@@ -74,13 +74,6 @@ func pendingOf(ctx context.Context, q Handoffs, workspaceID, taskID string) ([]H
 	return inSweepOrder(list), err
 }
 
-// elapsedOffers lists the pending offers whose deadline is at or before
-// now, of one task when taskID is not empty, in sweep order.
-func elapsedOffers(ctx context.Context, q Handoffs, workspaceID, taskID, now string) ([]Handoff, error) {
-	list, err := pendingOf(ctx, q, workspaceID, taskID)
-	return keepOffers(list, func(h *Handoff) bool { return offerElapsed(h, now) }), err
-}
-
 // liveTaskOffers lists a task's offers that are live at now, by
 // (offered_at, id).
 func liveTaskOffers(ctx context.Context, q Handoffs, workspaceID, taskID, now string) ([]Handoff, error) {
@@ -95,17 +88,18 @@ func offersToSession(ctx context.Context, q Handoffs, workspaceID, sessionID str
 	return byOffered(list), err
 }
 
-// liveOffersTo lists what a poll shows a viewer: the offers live at now
-// addressed to its session, or, for an actor label, every offer whose
-// to_actor is the label (offers to a session carry the session's label
-// too), by (offered_at, id).
-func liveOffersTo(ctx context.Context, q Handoffs, workspaceID string, to Viewer, now string) ([]Handoff, error) {
-	filter := HandoffFilter{ToActor: to.Actor, Status: HandoffPending}
-	if to.SessionID != "" {
-		filter = HandoffFilter{ToSessionID: to.SessionID, Status: HandoffPending}
+// offersShownTo picks, from a workspace's live offers, what a poll shows
+// a viewer: the offers addressed to its session, or, for an actor label,
+// every offer whose to_actor is the label (offers to a session carry the
+// session's label too), by (offered_at, id).
+func offersShownTo(live []Handoff, to Viewer) []Handoff {
+	out := []Handoff{}
+	for _, h := range live {
+		if (to.SessionID != "" && sameText(h.ToSessionID, to.SessionID)) || (to.SessionID == "" && h.ToActor == to.Actor) {
+			out = append(out, h)
+		}
 	}
-	list, err := q.Handoffs(ctx, workspaceID, filter)
-	return byOffered(keepOffers(list, func(h *Handoff) bool { return offerLive(h, now) })), err
+	return byOffered(out)
 }
 
 // wakeOffers lists what a wake check tells a viewer of, however old: the

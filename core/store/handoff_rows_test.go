@@ -63,6 +63,20 @@ func offers() offerTable {
 	}
 }
 
+// elapsed is what a sweep at now expires: the pending offers past their
+// deadline, in sweep order.
+func elapsed(q Handoffs, taskID, now string) ([]Handoff, error) {
+	list, err := pendingOf(context.Background(), q, "ws", taskID)
+	return keepOffers(list, func(h *Handoff) bool { return offerElapsed(h, now) }), err
+}
+
+// shown is what a poll at now shows a viewer: of the offers its sweep
+// leaves pending, those addressed to the viewer.
+func shown(q Handoffs, to Viewer, now string) ([]Handoff, error) {
+	list, err := pendingOf(context.Background(), q, "ws", "")
+	return offersShownTo(keepOffers(list, func(h *Handoff) bool { return !offerElapsed(h, now) }), to), err
+}
+
 // TestHandoffRulesListTheOffersTheyName checks each rule over one table:
 // which offers it keeps and the order it gives them.
 func TestHandoffRulesListTheOffersTheyName(t *testing.T) {
@@ -77,18 +91,20 @@ func TestHandoffRulesListTheOffersTheyName(t *testing.T) {
 		{"sweep order: to_actor, status, expires_at, then insertion", func() ([]Handoff, error) { return pendingOf(ctx, q, "ws", "") },
 			[]string{"h3", "h9", "h2", "h5", "h0"}},
 		{"one task's pending offers", func() ([]Handoff, error) { return pendingOf(ctx, q, "ws", "t1") }, []string{"h9", "h2"}},
-		{"elapsed includes a deadline equal to now", func() ([]Handoff, error) { return elapsedOffers(ctx, q, "ws", "", "T5") },
+		{"elapsed includes a deadline equal to now", func() ([]Handoff, error) { return elapsed(q, "", "T5") },
 			[]string{"h3", "h9", "h2"}},
-		{"elapsed of one task", func() ([]Handoff, error) { return elapsedOffers(ctx, q, "ws", "t2", "T5") }, []string{"h3"}},
+		{"elapsed of one task", func() ([]Handoff, error) { return elapsed(q, "t2", "T5") }, []string{"h3"}},
 		{"live excludes a deadline equal to now", func() ([]Handoff, error) { return liveTaskOffers(ctx, q, "ws", "t1", "T5") },
 			[]string{}},
 		{"live by (offered_at, id)", func() ([]Handoff, error) { return liveTaskOffers(ctx, q, "ws", "t1", "T4") },
 			[]string{"h2", "h9"}},
 		{"pending to a session", func() ([]Handoff, error) { return offersToSession(ctx, q, "ws", "s1") }, []string{"h5"}},
-		{"a poll shows a session its own offers", func() ([]Handoff, error) { return liveOffersTo(ctx, q, "ws", session, "T4") },
+		{"a poll shows a session its own offers", func() ([]Handoff, error) { return shown(q, session, "T4") },
 			[]string{"h5"}},
-		{"a poll shows a label every offer to it", func() ([]Handoff, error) { return liveOffersTo(ctx, q, "ws", label, "T4") },
+		{"a poll shows a label every offer to it", func() ([]Handoff, error) { return shown(q, label, "T4") },
 			[]string{"h5", "h2", "h9"}},
+		{"a poll shows no offer past its deadline", func() ([]Handoff, error) { return shown(q, label, "T5") },
+			[]string{"h5"}},
 		{"the board: newest first, ties by id", func() ([]Handoff, error) { return workspaceOffers(ctx, q, "ws") },
 			[]string{"h1", "h2", "h9", "h0", "h3", "h5", "h7"}},
 	} {
