@@ -5,7 +5,6 @@ package sqltx
 // per engine with NewDialect, once, and share it between transactions.
 type Dialect struct {
 	limit               func(n int64) any
-	repositoryAt        string
 	recordedCheckpoints string
 	insertRepository    string
 	deliveriesExist     string
@@ -27,11 +26,6 @@ type Syntax struct {
 	// limit to mean none, which SQLite reads that way and PostgreSQL
 	// refuses.
 	Limit func(n int64) any
-	// RepositoryAt selects the repository_key registered at a root path
-	// (two "?" parameters, both the path), a worktree's before a
-	// workspace's: SQLite yields a UNION ALL's arms in order, PostgreSQL
-	// promises no order without an ORDER BY.
-	RepositoryAt string
 	// RecordedCheckpoints selects (base_checkpoint_json,
 	// result_checkpoint_json) of the workspace's ("?") tasks that have
 	// either. The seam promises no order; each engine keeps the statement
@@ -51,7 +45,6 @@ type Syntax struct {
 func NewDialect(s Syntax) *Dialect {
 	return &Dialect{
 		limit:               s.Limit,
-		repositoryAt:        s.RepositoryAt,
 		recordedCheckpoints: s.RecordedCheckpoints,
 		insertRepository:    s.InsertRepository,
 		deliveriesExist:     s.DeliveriesExist,
