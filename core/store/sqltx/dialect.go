@@ -8,6 +8,7 @@ type Dialect struct {
 	recordedCheckpoints string
 	insertRepository    string
 	deliveriesExist     string
+	sessionHostsExist   string
 
 	// Statements that name the row-order column, built by NewDialect so
 	// that no transaction assembles them again.
@@ -39,6 +40,9 @@ type Syntax struct {
 	// creates it on first use (SQLite: a file the reference made has
 	// none); empty when the engine's schema always holds it.
 	DeliveriesExist string
+	// SessionHostsExist counts (0 or 1) the session host tables, as
+	// DeliveriesExist does for deliveries.
+	SessionHostsExist string
 }
 
 // NewDialect builds the dialect s describes.
@@ -48,6 +52,7 @@ func NewDialect(s Syntax) *Dialect {
 		recordedCheckpoints: s.RecordedCheckpoints,
 		insertRepository:    s.InsertRepository,
 		deliveriesExist:     s.DeliveriesExist,
+		sessionHostsExist:   s.SessionHostsExist,
 		handoffsOrder:       " ORDER BY " + s.RowOrder,
 		reservingTasks:      reservingTasksSelect + "\nORDER BY w." + s.RowOrder + ", t." + s.RowOrder,
 	}
