@@ -87,7 +87,6 @@ type pollReads struct {
 	Tasks   []store.Task
 	Claims  []store.Task
 	Offers  []store.Handoff
-	Elapsed []store.Handoff
 	Reports []store.Report
 	Errors  []string
 }
@@ -108,9 +107,7 @@ func readPoll(ctx context.Context, tx store.Tx, ws, repo, session string) pollRe
 	keep(err)
 	r.Claims, err = tx.ReservingTasks(ctx, repo)
 	keep(err)
-	r.Offers, err = tx.LiveOffersTo(ctx, ws, store.Viewer{SessionID: session}, "2000-01-01T00:00:00.000Z")
-	keep(err)
-	r.Elapsed, err = tx.ElapsedOffersToSweep(ctx, ws, "", "2999-01-01T00:00:00.000Z")
+	r.Offers, err = store.PendingOffers(ctx, tx, ws, "")
 	keep(err)
 	r.Reports, err = tx.Reports(ctx, ws, store.ReportFilter{After: 0, Through: 50, RoutedTo: session})
 	keep(err)
@@ -131,7 +128,7 @@ func TestPostgresReadAheadAnswersWhatTheServerAnswers(t *testing.T) {
 	err = f.eng.Write(ctx, func(tx store.Tx) error {
 		direct := readPoll(ctx, tx, f.ws, ws.RepositoryKey, f.poller.Session.ID)
 		if len(direct.Errors) > 0 || len(direct.Page) == 0 || len(direct.Tasks) == 0 || len(direct.Claims) == 0 ||
-			len(direct.Offers) == 0 || len(direct.Elapsed) == 0 || len(direct.Reports) == 0 {
+			len(direct.Offers) == 0 || len(direct.Reports) == 0 {
 			t.Fatalf("the fixture leaves a part of the poll empty: %+v", direct)
 		}
 		tx.(store.ReadAheader).ReadAhead(ctx, func(q store.Tx) {

@@ -85,7 +85,7 @@ func (s *Store) View(ctx context.Context, workspaceID string) (WorkspaceView, er
 		if v.Worktrees, err = tx.Worktrees(ctx, workspaceID); err != nil {
 			return err
 		}
-		if v.Handoffs, err = tx.WorkspaceHandoffs(ctx, workspaceID); err != nil {
+		if v.Handoffs, err = workspaceOffers(ctx, tx, workspaceID); err != nil {
 			return err
 		}
 		if v.Decisions, err = recentDecisions(ctx, tx, workspaceID, 200); err != nil {
