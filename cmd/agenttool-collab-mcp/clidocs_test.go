@@ -21,12 +21,12 @@ type docStep struct {
 var docSteps = []docStep{
 	{"Watch three agents coordinate (here kept with `--keep DIR`, which the other examples read):", []string{"demo", "--keep", "DIR"}},
 	{"The workspace at a glance; exit 1 if the journal does not verify:", []string{"status"}},
-	{"The journal, one line per event (`-f` keeps following; `--kind` takes a type or a prefix):", []string{"tail", "--kind", "task"}},
+	{"The journal, one line per event saying what it recorded (a report's text, a task's title and id, a handoff's summary; `--json` prints each whole event; `-f` keeps following; `--kind` takes a type or a prefix):", []string{"tail", "--kind", "task"}},
 	{"Tasks by effective status:", []string{"tasks"}},
 	{"One task in full:", []string{"show", "rate-limiter"}},
 	{"Reports, optionally `--to SESSION` or `--kind K`:", []string{"reports"}},
 	{"Decisions:", []string{"decisions"}},
-	{"Bound sessions, and self-declared presence kept apart:", []string{"sessions"}},
+	{"Bound sessions with their state and host (see \"Sessions that end\" below), and self-declared presence kept apart:", []string{"sessions"}},
 	{"Handoffs, replayed from the journal (open ones unless `--all`):", []string{"handoffs", "--all"}},
 	{"Acting as a person: the first action starts your own session:", []string{"post", "Please keep the limiter config in one file.", "--as", "pat", "--task", "rate-limiter"}},
 	{"Who you are in this workspace (the credential itself is never shown):", []string{"whoami"}},
@@ -90,6 +90,8 @@ var normalisers = []struct {
 	{regexp.MustCompile(`Done in \d+ ms`), "Done in 2500 ms"},
 	{regexp.MustCompile(`"elapsed_ms": \d+`), `"elapsed_ms": 2500`},
 	{regexp.MustCompile(`generation \d+`), "generation 2"},
+	{regexp.MustCompile(`\bpid \d+`), "pid 4242"},
+	{regexp.MustCompile(`\b(seen|seen for) \d+[smhd]\b`), "${1} 3s"},
 }
 
 // normalise replaces what differs between runs so the page is stable.
@@ -138,7 +140,31 @@ agent's calls: a session cannot review its own reported completion, a stale vers
 
 `
 
-const docsFooter = `## Exit codes
+const docsFooter = `## Sessions that end
+
+` + "`status`" + `, ` + "`sessions`" + ` and the web view's sessions page show each credential-bound session as **active**,
+**stale** or **ended**, with the reason and the host that holds it. This is a reading for people, derived from
+what is stored (package ` + "`core/liveness`" + `); the MCP tools answer from the session rows as they always did, where a
+session is active until ` + "`collab_session_end`" + `.
+
+- **ended**: the session was ended (` + "`collab_session_end`" + `, ` + "`logout`" + `); or its holding process is known to have
+  exited and it holds no lease, live or expired; or its holder cannot be watched, it holds no lease and it was
+  last seen more than 24 hours ago.
+- **active**: its holding process is known to run, or its lease time has not passed. The lease time is the latest
+  expiry of the task leases it holds and, when its holder cannot be watched, 15 minutes after it was last seen
+  (the default task lease).
+- **stale**: neither: the holder is not known to run and the lease time has passed, but the session still holds
+  expired leases (tasks waiting for ` + "`collab_task_recover`" + `), or its unwatched holder was seen within 24 hours.
+
+A holding process is watched only where that is knowable: an MCP server on stdio records its process id, start
+time and boot on this machine when it starts or resumes a session, and the id is checked with signal 0 (and, on
+Linux, against the start time, so a reused id reads as exited). A person's commands, HTTP clients and sessions of
+another machine are judged by lease and last-seen time alone. The host is what the session's holder said of
+itself: the MCP client's ` + "`initialize`" + ` name and version, the HTTP token's name, ` + "`collab`" + ` for a person at the
+terminal; ` + "`host not recorded`" + ` for a session started before hosts were recorded. The record lives in the
+` + "`session_hosts`" + ` table beside the journal (outside the hash chain; the reference ignores it).
+
+## Exit codes
 
 | code | meaning |
 |---|---|

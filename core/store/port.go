@@ -66,6 +66,7 @@ type Tx interface {
 	Events
 	Views
 	Deliveries
+	SessionHosts
 	// TakeWriteGuard admits the session-plane writes that follow, until
 	// release, in engines whose data older clients can also reach: a
 	// SQLite file carries the v0.2 triggers that refuse session-plane

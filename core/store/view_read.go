@@ -19,9 +19,12 @@ type WorkspaceView struct {
 	Workspace Workspace
 	// Now is the snapshot's clock, against which effective statuses,
 	// presence and lease expiry were computed.
-	Now       string
-	Tasks     []Task
-	Sessions  []CoordinationSession
+	Now      string
+	Tasks    []Task
+	Sessions []CoordinationSession
+	// Hosts are what holds each session, by session id (SessionHost);
+	// a session that never recorded one is absent.
+	Hosts     map[string]SessionHost
 	Presence  []Presence
 	Worktrees []Worktree
 	Handoffs  []Handoff
@@ -71,6 +74,9 @@ func (s *Store) View(ctx context.Context, workspaceID string) (WorkspaceView, er
 			return err
 		}
 		if v.Sessions, err = sessionsBySeen(ctx, tx, workspaceID); err != nil {
+			return err
+		}
+		if v.Hosts, err = hostsByID(ctx, tx, workspaceID); err != nil {
 			return err
 		}
 		if v.Presence, err = allPresence(ctx, tx, workspaceID, v.Now); err != nil {

@@ -189,14 +189,15 @@ func Sessions(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		p := newPrinter(stdout)
 		if c.json {
-			return p.json(map[string]any{"bound_sessions": nonNil(sv.Sessions), "presence": nonNil(sv.Presence)})
+			return p.json(map[string]any{"bound_sessions": nonNil(sv.Sessions), "session_states": nonNil(sv.States),
+				"presence": nonNil(sv.Presence)})
 		}
 		p.heading("Bound sessions")
 		if len(sv.Sessions) == 0 {
 			p.line("  none")
 		}
-		for _, s := range sv.Sessions {
-			p.line("  %-12s %s  joined %s, last seen %s", s.Actor, s.ID, s.JoinedAt, s.LastSeenAt)
+		for i, s := range sv.Sessions {
+			p.line("%s", sessionLine(p, s, sv.States[i]))
 		}
 		p.heading("Presence")
 		if len(sv.Presence) == 0 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenttool/collab/core/liveness"
 	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/scope"
 	"github.com/agenttool/collab/core/store"
@@ -18,11 +19,14 @@ type statusView struct {
 	Workspace  store.Workspace             `json:"workspace"`
 	ChainValid bool                        `json:"chain_valid"`
 	Sessions   []store.CoordinationSession `json:"bound_sessions"`
-	Presence   []store.Presence            `json:"presence"`
-	Tasks      map[string][]store.Task     `json:"tasks_by_effective_status"`
-	Pending    []store.Task                `json:"pending_reviews"`
-	Handoffs   []handoffView               `json:"open_handoffs"`
-	Conflicts  []conflictView              `json:"path_conflicts"`
+	// States are the bound sessions' states as people's views tell
+	// them (core/liveness), in the order of Sessions.
+	States    []liveness.Life         `json:"session_states"`
+	Presence  []store.Presence        `json:"presence"`
+	Tasks     map[string][]store.Task `json:"tasks_by_effective_status"`
+	Pending   []store.Task            `json:"pending_reviews"`
+	Handoffs  []handoffView           `json:"open_handoffs"`
+	Conflicts []conflictView          `json:"path_conflicts"`
 }
 
 // conflictView is an open task a claim would be refused for now, because
@@ -91,6 +95,9 @@ func loadStatus(ctx context.Context, v *view) (statusView, error) {
 		sv.Tasks[s] = append(sv.Tasks[s], t)
 	}
 	sv.Conflicts = pathConflicts(tasks)
+	if sv.States, err = sessionStates(ctx, v, sv.Sessions, tasks); err != nil {
+		return sv, err
+	}
 	handoffs, err := journalHandoffs(ctx, v, store.FormatTime(time.Now()))
 	if err != nil {
 		return sv, err
@@ -115,8 +122,8 @@ func renderStatus(p *printer, sv statusView) {
 	if len(sv.Sessions) == 0 {
 		p.line("  none")
 	}
-	for _, s := range sv.Sessions {
-		p.line("  %-12s %s  last seen %s", s.Actor, s.ID, s.LastSeenAt)
+	for i, s := range sv.Sessions {
+		p.line("%s", sessionLine(p, s, sv.States[i]))
 	}
 	p.heading("Presence (self-declared; authenticates nothing)")
 	if len(sv.Presence) == 0 {

@@ -63,6 +63,7 @@ func Tail(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // printEvents prints every event after `after` and returns the last
 // sequence seen.
 func printEvents(ctx context.Context, v *view, p *printer, asJSON bool, f tailFilter, after int64) (int64, error) {
+	var titles map[string]string
 	for {
 		page, err := v.st.EventsSince(ctx, v.ws.ID, &after, nil, 500)
 		if err != nil {
@@ -80,7 +81,12 @@ func printEvents(ctx context.Context, v *view, p *printer, asJSON bool, f tailFi
 				}
 				fmt.Fprintf(p.w, "%s\n", b)
 			} else {
-				p.line("%s", eventLine(p, e))
+				if titles == nil || (strings.HasPrefix(e.Type, "task.") && titles[e.EntityID] == "") {
+					if titles, err = taskTitles(ctx, v); err != nil {
+						return after, err
+					}
+				}
+				p.line("%s", eventLine(p, e, titles))
 			}
 		}
 		if !page.HasMore || len(page.Events) == 0 {
@@ -109,11 +115,27 @@ func waitForHead(ctx context.Context, v *view, after int64) error {
 	}
 }
 
-// eventLine renders one event as a readable line, its text escaped.
-func eventLine(p *printer, e store.EventView) shown {
-	when := e.OccurredAt
-	if len(when) >= 19 {
-		when = strings.Replace(when[:19], "T", " ", 1)
+// eventLine renders one event as a readable line, its text escaped: what
+// the event recorded (eventSummary) in place of its entity id, which
+// stands alone only when the payload says nothing more.
+func eventLine(p *printer, e store.EventView, titles map[string]string) shown {
+	what := oneLine(eventSummary(e.Type, e.EntityID, e.PayloadJSON, titles), summaryWidth)
+	if what == "" {
+		what = e.EntityID
 	}
-	return safef("%5d  %s  %-10s %s %s", e.Sequence, when, e.Actor, p.paint("36", fmt.Sprintf("%-24s", e.Type)), e.EntityID)
+	return safef("%5d  %s  %-10s %s %s", e.Sequence, shortTime(e.OccurredAt), e.Actor, p.paint("36", fmt.Sprintf("%-24s", e.Type)), what)
+}
+
+// taskTitles maps the workspace's task ids to their titles, for the task
+// events whose payload names no title.
+func taskTitles(ctx context.Context, v *view) (map[string]string, error) {
+	tasks, err := v.st.ListTasks(ctx, v.ws.ID, "")
+	if err != nil {
+		return nil, fmt.Errorf("read the task titles: %w", err)
+	}
+	titles := make(map[string]string, len(tasks))
+	for _, t := range tasks {
+		titles[t.ID] = t.Title
+	}
+	return titles, nil
 }

@@ -12,6 +12,9 @@ var dialect = sqltx.NewDialect(sqltx.Syntax{
 WHERE workspace_id = ? AND (base_checkpoint_json IS NOT NULL OR result_checkpoint_json IS NOT NULL)
 ORDER BY row_id`,
 	InsertRepository: "INSERT INTO repositories (key, created_at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+	// Opening creates the session host table, unless the role may not
+	// (addSessionHosts): its readers look first.
+	SessionHostsExist: "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = 'session_hosts'",
 })
 
 // limitArg binds a LIMIT the way SQLite reads it: a negative limit is no

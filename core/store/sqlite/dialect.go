@@ -18,4 +18,6 @@ WHERE workspace_id = ? AND (base_checkpoint_json IS NOT NULL OR result_checkpoin
 	// The delivery table is made on first use, so opening a file never
 	// adds it.
 	DeliveriesExist: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'delivery_receipts'",
+	// So is the session host table.
+	SessionHostsExist: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'session_hosts'",
 })

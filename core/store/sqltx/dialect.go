@@ -8,6 +8,7 @@ type Dialect struct {
 	recordedCheckpoints string
 	insertRepository    string
 	deliveriesExist     string
+	sessionHostsExist   string
 
 	// Statements that name the row-order column, built by NewDialect so
 	// that no transaction assembles them again.
@@ -40,6 +41,9 @@ type Syntax struct {
 	// creates it on first use (SQLite: a file the reference made has
 	// none); empty when the engine's schema always holds it.
 	DeliveriesExist string
+	// SessionHostsExist counts (0 or 1) the session host tables, as
+	// DeliveriesExist does for deliveries.
+	SessionHostsExist string
 }
 
 // NewDialect builds the dialect s describes.
@@ -50,6 +54,7 @@ func NewDialect(s Syntax) *Dialect {
 		recordedCheckpoints: s.RecordedCheckpoints,
 		insertRepository:    s.InsertRepository,
 		deliveriesExist:     s.DeliveriesExist,
+		sessionHostsExist:   s.SessionHostsExist,
 		sweepOrder:          sweepOrder,
 		taskOffersSweep:     taskOffersWhere + sweepOrder,
 		reservingTasks:      reservingTasksSelect + "\nORDER BY w." + s.RowOrder + ", t." + s.RowOrder,

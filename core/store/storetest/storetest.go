@@ -52,6 +52,7 @@ func Run(t *testing.T, open Open) {
 	t.Run("ViewListsAreNeverNil", func(t *testing.T) { viewListsAreNeverNil(t, open(t)) })
 	t.Run("ChainsStreamEveryEvent", func(t *testing.T) { chainsStreamEveryEvent(t, open(t)) })
 	t.Run("DeliveriesKeptOnceAndMarksFinal", func(t *testing.T) { deliveriesKeptOnceAndMarksFinal(t, open(t)) })
+	t.Run("SessionHostsReplacedPerSession", func(t *testing.T) { sessionHostsReplacedPerSession(t, open(t)) })
 }
 
 const clock = "2026-01-01T00:00:00.000Z"
