@@ -83,7 +83,7 @@ func newPollFixture(t *testing.T) pollFixture {
 // transaction's engine methods.
 type pollReads struct {
 	Page    []journal.Event
-	Anchor  journal.Anchor
+	Anchor  []journal.Event
 	Tasks   []store.Task
 	Claims  []store.Task
 	Offers  []store.Handoff
@@ -99,9 +99,9 @@ func readPoll(ctx context.Context, tx store.Tx, ws, repo, session string) pollRe
 		}
 	}
 	var err error
-	r.Page, err = tx.EventsAfter(ctx, ws, 2, 50)
+	r.Page, err = tx.Events(ctx, ws, store.EventRange{After: 1, Limit: 51})
 	keep(err)
-	r.Anchor, _, err = tx.EventAnchor(ctx, ws, 2)
+	r.Anchor, err = tx.Events(ctx, ws, store.EventRange{After: 1, Limit: 1})
 	keep(err)
 	r.Tasks, err = tx.Tasks(ctx, ws, store.TaskFilter{})
 	keep(err)
@@ -157,11 +157,11 @@ func TestPostgresReadAheadRowsDoNotOutliveAWrite(t *testing.T) {
 	ctx := context.Background()
 	err := f.eng.Write(ctx, func(tx store.Tx) error {
 		tx.(store.ReadAheader).ReadAhead(ctx, func(q store.Tx) {
-			_, _ = q.EventsAfter(ctx, f.ws, 0, 50)
+			_, _ = q.Events(ctx, f.ws, store.EventRange{Limit: 50})
 			_, _ = q.Tasks(ctx, f.ws, store.TaskFilter{})
 			_, _ = q.Reports(ctx, f.ws, store.ReportFilter{After: 0, Through: 50})
 		})
-		if _, err := tx.EventsAfter(ctx, f.ws, 0, 50); err != nil { // sends the batch
+		if _, err := tx.Events(ctx, f.ws, store.EventRange{Limit: 50}); err != nil { // sends the batch
 			return err
 		}
 		w := tx.(interface {

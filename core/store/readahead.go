@@ -48,10 +48,7 @@ func (s *Store) recordPoll(ctx context.Context, tx Tx, ahead ReadAheader, sess C
 // page's reads itself, as readEventPage stops at the recorder's empty
 // answer to its first.
 func nextViewReads(ctx context.Context, q Tx, ws Workspace, after int64, limit int, v viewer, now string) {
-	if after > 0 {
-		_, _, _ = q.EventAnchor(ctx, ws.ID, after)
-	}
-	_, _ = q.EventsAfter(ctx, ws.ID, after, limit)
+	_, _ = q.Events(ctx, ws.ID, pageFrom(after, limit))
 	_, _ = listTasks(ctx, q, ws.ID, "", now)
 	_, _ = reservations(ctx, q, ws.RepositoryKey, now)
 	through := min(after+int64(limit), ws.EventHeadSequence)
@@ -81,7 +78,7 @@ func recordAck(ctx context.Context, ahead ReadAheader, cred Credential, workspac
 		_, _, _ = q.Session(ctx, cred.SessionID)
 		_, _, _ = q.Head(ctx, workspaceID)
 		if a.Sequence > 0 {
-			_, _ = q.EventsAfter(ctx, workspaceID, a.Sequence-1, 1)
+			_, _ = q.Events(ctx, workspaceID, atSequence(a.Sequence))
 		}
 	})
 }

@@ -126,7 +126,7 @@ func (s *Store) fillWake(ctx context.Context, tx Tx, out *WakeSnapshot, cursor *
 	for i, t := range WakeTypes {
 		types[i] = string(t)
 	}
-	if out.Candidates, err = tx.EventsOfTypes(ctx, out.WorkspaceID, from, types, limit); err != nil {
+	if out.Candidates, err = tx.Events(ctx, out.WorkspaceID, EventRange{After: from, Types: types, Limit: limit}); err != nil {
 		return err
 	}
 	viewer := Viewer{SessionID: out.SessionID, Actor: out.Actor}
