@@ -64,7 +64,6 @@ type Tx interface {
 	Evidence
 	Presences
 	Events
-	Views
 	Deliveries
 	SessionHosts
 	// TakeWriteGuard admits the session-plane writes that follow, until
@@ -194,30 +193,6 @@ type TaskFilter struct {
 	// of) or reported complete: as the session when its SessionID is not
 	// empty, else as the actor label.
 	HeldOrReportedBy Viewer
-}
-
-// Handoffs are offers to pass a task's lease on. The sweep order (pending
-// offers by to_actor, status, expires_at, then insertion order) is part of
-// the contract: sweeps journal one event per offer, in that order, so two
-// engines sweeping the same data write the same journal.
-type Handoffs interface {
-	// Handoff returns one offer by id.
-	Handoff(ctx context.Context, id string) (h Handoff, found bool, err error)
-	// InsertHandoff stores a new pending offer.
-	InsertHandoff(ctx context.Context, h Handoff) error
-	// ResolveHandoff sets an offer's status and resolution time.
-	ResolveHandoff(ctx context.Context, id string, status HandoffStatus, now string) error
-	// LiveTaskOffers lists a task's pending offers that have not expired
-	// at now, by (offered_at, id).
-	LiveTaskOffers(ctx context.Context, workspaceID, taskID, now string) ([]Handoff, error)
-	// TaskOffersToSweep lists every pending offer of a task in sweep order.
-	TaskOffersToSweep(ctx context.Context, workspaceID, taskID string) ([]Handoff, error)
-	// ElapsedOffersToSweep lists the pending offers whose deadline is at or
-	// before now, of one task when taskID is not empty, in sweep order.
-	ElapsedOffersToSweep(ctx context.Context, workspaceID, taskID, now string) ([]Handoff, error)
-	// OffersToSession lists the pending offers addressed to a session, by
-	// (offered_at, id).
-	OffersToSession(ctx context.Context, workspaceID, sessionID string) ([]Handoff, error)
 }
 
 // ReadAheader is a Tx that can be told which reads come next, so that an

@@ -212,7 +212,7 @@ func liveLeases(ctx context.Context, tx Tasks, sess CoordinationSession, now str
 
 // expireHandoffsTo expires every pending offer addressed to an ending session.
 func (s *Store) expireHandoffsTo(ctx context.Context, tx Tx, sess CoordinationSession, now string) error {
-	offers, err := tx.OffersToSession(ctx, sess.WorkspaceID, sess.ID)
+	offers, err := offersToSession(ctx, tx, sess.WorkspaceID, sess.ID)
 	if err != nil {
 		return err
 	}

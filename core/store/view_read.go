@@ -85,7 +85,7 @@ func (s *Store) View(ctx context.Context, workspaceID string) (WorkspaceView, er
 		if v.Worktrees, err = tx.Worktrees(ctx, workspaceID); err != nil {
 			return err
 		}
-		if v.Handoffs, err = tx.WorkspaceHandoffs(ctx, workspaceID); err != nil {
+		if v.Handoffs, err = workspaceOffers(ctx, tx, workspaceID); err != nil {
 			return err
 		}
 		if v.Decisions, err = recentDecisions(ctx, tx, workspaceID, 200); err != nil {
@@ -201,7 +201,11 @@ func (s *Store) EventsBefore(ctx context.Context, workspaceID string, q EventQue
 	var out []journal.Event
 	err := s.engine().Read(ctx, func(tx Tx) error {
 		var err error
-		out, err = tx.EventsBefore(ctx, workspaceID, q.Before, q.Type, q.Limit)
+		r := EventRange{Before: q.Before, Limit: q.Limit, Newest: true}
+		if q.Type != "" {
+			r.Types = []string{q.Type}
+		}
+		out, err = tx.Events(ctx, workspaceID, r)
 		return err
 	})
 	return out, err
@@ -209,11 +213,14 @@ func (s *Store) EventsBefore(ctx context.Context, workspaceID string, q EventQue
 
 // EventAt returns one event by sequence; found is false when absent.
 func (s *Store) EventAt(ctx context.Context, workspaceID string, sequence int64) (journal.Event, bool, error) {
-	evs, err := s.EventsBefore(ctx, workspaceID, EventQuery{Before: sequence + 1, Limit: 1})
-	if err != nil || len(evs) == 0 || evs[0].Sequence != sequence {
-		return journal.Event{}, false, err
-	}
-	return evs[0], true, nil
+	var e journal.Event
+	var found bool
+	err := s.engine().Read(ctx, func(tx Tx) error {
+		var err error
+		e, found, err = eventAt(ctx, tx, workspaceID, sequence)
+		return err
+	})
+	return e, found, err
 }
 
 // EventTypes lists the distinct types of the journal's events after

@@ -24,8 +24,11 @@ var WakeTypes = []journal.Kind{
 // unmentioned until it catches up with collab_next.
 const WakeWindow = 2000
 
-// WakeOffer is a pending handoff offered to the viewer.
-type WakeOffer = OfferSummary
+// WakeOffer is what a wake check shows of a pending handoff offered to
+// the viewer.
+type WakeOffer struct {
+	ID, TaskID, FromActor, Summary, ExpiresAt string
+}
 
 // WakeTask is what a wake check shows of a task that belongs to the
 // viewer: it holds the claim or it reported the task complete. Status is
@@ -123,17 +126,17 @@ func (s *Store) fillWake(ctx context.Context, tx Tx, out *WakeSnapshot, cursor *
 	for i, t := range WakeTypes {
 		types[i] = string(t)
 	}
-	if out.Candidates, err = tx.EventsOfTypes(ctx, out.WorkspaceID, from, types, limit); err != nil {
+	if out.Candidates, err = tx.Events(ctx, out.WorkspaceID, EventRange{After: from, Types: types, Limit: limit}); err != nil {
 		return err
 	}
 	viewer := Viewer{SessionID: out.SessionID, Actor: out.Actor}
-	if out.PendingOffers, err = tx.PendingOffersTo(ctx, out.WorkspaceID, viewer); err != nil {
+	if out.PendingOffers, err = wakeOffers(ctx, tx, out.WorkspaceID, viewer); err != nil {
 		return err
 	}
 	if out.Tasks, err = wakeTasks(ctx, tx, out.WorkspaceID, viewer); err != nil {
 		return err
 	}
-	out.OwnOffers, err = tx.OwnOfferIDs(ctx, out.WorkspaceID, viewer)
+	out.OwnOffers, err = offerIDsBy(ctx, tx, out.WorkspaceID, viewer)
 	return err
 }
 

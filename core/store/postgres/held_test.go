@@ -177,7 +177,7 @@ func TestATransactionReadsTheEventsItAppended(t *testing.T) {
 				return err
 			}
 		}
-		events, err := tx.EventsAfter(ctx, "ws_held", 0, 10)
+		events, err := tx.Events(ctx, "ws_held", store.EventRange{Limit: 10})
 		if err != nil {
 			return err
 		}

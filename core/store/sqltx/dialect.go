@@ -12,9 +12,8 @@ type Dialect struct {
 
 	// Statements that name the row-order column, built by NewDialect so
 	// that no transaction assembles them again.
-	sweepOrder      string
-	taskOffersSweep string
-	reservingTasks  string
+	handoffsOrder  string
+	reservingTasks string
 }
 
 // Syntax names the differences a Dialect is built from.
@@ -48,15 +47,13 @@ type Syntax struct {
 
 // NewDialect builds the dialect s describes.
 func NewDialect(s Syntax) *Dialect {
-	sweepOrder := " ORDER BY to_actor, status, expires_at, " + s.RowOrder
 	return &Dialect{
 		limit:               s.Limit,
 		recordedCheckpoints: s.RecordedCheckpoints,
 		insertRepository:    s.InsertRepository,
 		deliveriesExist:     s.DeliveriesExist,
 		sessionHostsExist:   s.SessionHostsExist,
-		sweepOrder:          sweepOrder,
-		taskOffersSweep:     taskOffersWhere + sweepOrder,
+		handoffsOrder:       " ORDER BY " + s.RowOrder,
 		reservingTasks:      reservingTasksSelect + "\nORDER BY w." + s.RowOrder + ", t." + s.RowOrder,
 	}
 }

@@ -49,6 +49,7 @@ func Run(t *testing.T, open Open) {
 	t.Run("ReadIsOneSnapshot", func(t *testing.T) { readIsOneSnapshot(t, open(t)) })
 	t.Run("ViewsListInTheirOrder", func(t *testing.T) { viewsListInOrder(t, open(t)) })
 	t.Run("SessionWritesAreVersioned", func(t *testing.T) { sessionWritesAreVersioned(t, open(t)) })
+	t.Run("HandoffRowsStoreAndFilter", func(t *testing.T) { handoffRowsStoreAndFilter(t, open(t)) })
 	t.Run("ViewListsAreNeverNil", func(t *testing.T) { viewListsAreNeverNil(t, open(t)) })
 	t.Run("ChainsStreamEveryEvent", func(t *testing.T) { chainsStreamEveryEvent(t, open(t)) })
 	t.Run("DeliveriesKeptOnceAndMarksFinal", func(t *testing.T) { deliveriesKeptOnceAndMarksFinal(t, open(t)) })

@@ -134,16 +134,11 @@ func viewListsAreNeverNil(t *testing.T, e store.Engine) {
 			"Workspaces of": func() (any, error) {
 				return tx.Workspaces(ctx, store.WorkspaceFilter{RepositoryKey: "local-path:none"})
 			},
-			"Sessions":           func() (any, error) { return tx.Sessions(ctx, "ws_empty", "") },
-			"WorkspaceHandoffs":  func() (any, error) { return tx.WorkspaceHandoffs(ctx, "ws_empty") },
-			"LiveOffersTo":       func() (any, error) { return tx.LiveOffersTo(ctx, "ws_empty", who, clock) },
-			"LiveOffersTo label": func() (any, error) { return tx.LiveOffersTo(ctx, "ws_empty", label, clock) },
-			"PendingOffersTo":    func() (any, error) { return tx.PendingOffersTo(ctx, "ws_empty", who) },
-			"PendingOffersTo label": func() (any, error) {
-				return tx.PendingOffersTo(ctx, "ws_empty", label)
+			"Sessions": func() (any, error) { return tx.Sessions(ctx, "ws_empty", "") },
+			"Handoffs": func() (any, error) { return tx.Handoffs(ctx, "ws_empty", store.HandoffFilter{}) },
+			"Handoffs filtered": func() (any, error) {
+				return tx.Handoffs(ctx, "ws_empty", store.HandoffFilter{ToActor: "nobody", Status: store.HandoffPending})
 			},
-			"OwnOfferIDs":       func() (any, error) { return tx.OwnOfferIDs(ctx, "ws_empty", who) },
-			"OwnOfferIDs label": func() (any, error) { return tx.OwnOfferIDs(ctx, "ws_empty", label) },
 			"Tasks of a session": func() (any, error) {
 				return tx.Tasks(ctx, "ws_empty", store.TaskFilter{HeldOrReportedBy: who})
 			},
