@@ -108,7 +108,7 @@ func TestShortNameShowsPeopleHelp(t *testing.T) {
 	}
 	var b strings.Builder
 	program.PrintPeopleUsage(&b)
-	for _, cmd := range []string{"demo", "status", "tail", "tasks", "show", "reports", "decisions", "sessions", "post", "decide", "review", "handoff respond", "whoami", "logout"} {
+	for _, cmd := range []string{"demo", "status", "tail", "tasks", "show", "reports", "decisions", "sessions", "post", "decide", "review", "task create", "task claim", "task complete", "task handoff offer", "task recover", "handoff respond", "whoami", "logout"} {
 		if !strings.Contains(b.String(), "collab "+cmd) {
 			t.Errorf("people's help lacks %q", cmd)
 		}

@@ -198,4 +198,5 @@ var fixes = map[string]string{
 	"session_auth_failed":     "another process resumed your session; run the command again",
 	"handoff_resolved":        "the handoff was already answered; see `collab tail --kind handoff`",
 	"handoff_expired":         "the offer lapsed; ask the holder to offer again",
+	"session_not_found":       "name a live session by its label or short id; `collab sessions` lists them",
 }

@@ -23,15 +23,16 @@ func sessionStates(ctx context.Context, v *view, sessions []store.CoordinationSe
 	return out, nil
 }
 
-// sessionLine renders a bound session with its state, its host and why.
-func sessionLine(p *printer, s store.CoordinationSession, life liveness.Life) shown {
+// sessionLine renders a bound session with its state, its host and why,
+// and its short id (the whole id with ids).
+func sessionLine(p *printer, s store.CoordinationSession, life liveness.Life, ids bool) shown {
 	colour := map[liveness.State]string{liveness.Active: "32", liveness.Stale: "33", liveness.Ended: "90"}[life.State]
 	host := life.Host
 	if host == "" {
 		host = "host not recorded"
 	}
 	return safef("  %-12s %s  %s · %s  (%s, last seen %s)", s.Actor, p.paint(colour, padded(string(life.State), 6)),
-		host, life.Reason, s.ID, shortTime(s.LastSeenAt))
+		host, life.Reason, idShown(s.ID, ids), shortTime(s.LastSeenAt))
 }
 
 // padded pads s with spaces to width, so that colour codes around it do

@@ -42,7 +42,7 @@ type conflictView struct {
 // authenticates nothing), tasks by effective status with their leases,
 // pending reviews, open handoffs and path conflicts.
 func Status(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs, c := newFlags("status", "status [--db FILE] [--root DIR | --workspace ID] [--json]", stdout, stderr)
+	fs, c := newFlags("status", "status [--db FILE] [--root DIR | --workspace W] [--ids] [--json]", stdout, stderr)
 	if err := fs.Parse(args); err != nil {
 		return UsageExit(err)
 	}
@@ -61,7 +61,7 @@ func Status(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if c.json {
 		p.json(sv)
 	} else {
-		renderStatus(p, sv)
+		renderStatus(p, sv, c.ids)
 	}
 	if !sv.ChainValid {
 		return ExitRefused
@@ -110,12 +110,12 @@ func loadStatus(ctx context.Context, v *view) (statusView, error) {
 	return sv, nil
 }
 
-func renderStatus(p *printer, sv statusView) {
+func renderStatus(p *printer, sv statusView, ids bool) {
 	chain := p.paint("32", "valid")
 	if !sv.ChainValid {
 		chain = p.paint("31", "INVALID")
 	}
-	p.line("workspace %s  %s", sv.Workspace.ID, sv.Workspace.RootPath)
+	p.line("workspace %s  %s  %s", p.paint("1", sv.Workspace.Name), sv.Workspace.ID, sv.Workspace.RootPath)
 	p.line("journal   head %d, chain %s  (%s)", sv.Workspace.EventHeadSequence, chain, sv.Database)
 	p.line("")
 	p.heading("Bound sessions (credential-bound; they hold leases)")
@@ -123,7 +123,7 @@ func renderStatus(p *printer, sv statusView) {
 		p.line("  none")
 	}
 	for i, s := range sv.Sessions {
-		p.line("%s", sessionLine(p, s, sv.States[i]))
+		p.line("%s", sessionLine(p, s, sv.States[i], ids))
 	}
 	p.heading("Presence (self-declared; authenticates nothing)")
 	if len(sv.Presence) == 0 {
@@ -153,7 +153,7 @@ func renderStatus(p *printer, sv statusView) {
 		p.line("  none")
 	}
 	for _, h := range sv.Handoffs {
-		p.line("  %-9s %s  %s: %s → %s until %s", h.Status, h.ID, h.TaskID, h.FromActor, h.ToActor, h.ExpiresAt)
+		p.line("  %-9s %s  %s: %s → %s until %s", h.Status, h.ID, h.TaskID, h.FromActor, h.to(ids), h.ExpiresAt)
 	}
 	p.heading("Pending reviews")
 	if len(sv.Pending) == 0 {

@@ -101,7 +101,7 @@ func Commands(version string) []command.Command {
 			Run: command.Func(cli.Sessions)},
 		{Name: "handoffs", Usage: "",
 			Run: command.Func(cli.Handoffs)},
-		{Name: "post", Usage: `  agenttool-collab-mcp post|decide|review|handoff respond|whoami|logout ...
+		{Name: "post", Usage: `  agenttool-collab-mcp post|decide|review|task|handoff|whoami|logout ...
                                     act as a person through a session of your own
 `,
 			Run: command.Func(cli.Post)},
@@ -109,8 +109,14 @@ func Commands(version string) []command.Command {
 			Run: command.Func(cli.Decide)},
 		{Name: "review", Usage: "",
 			Run: command.Func(cli.Review)},
+		{Name: "task", Usage: "",
+			Run: func(ctx context.Context, s command.IO, args []string) error {
+				return command.Exit(cli.Task(ctx, args, s.Stdin, s.Stdout, s.Stderr))
+			}},
 		{Name: "handoff", Usage: "",
-			Run: command.Func(cli.Handoff)},
+			Run: func(ctx context.Context, s command.IO, args []string) error {
+				return command.Exit(cli.Handoff(ctx, args, s.Stdin, s.Stdout, s.Stderr))
+			}},
 		{Name: "whoami", Usage: "",
 			Run: command.Func(cli.Whoami)},
 		{Name: "logout", Usage: "",
