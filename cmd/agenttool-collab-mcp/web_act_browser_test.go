@@ -50,6 +50,7 @@ func TestWebActInBrowser(t *testing.T) {
 		{"RefusesAFormPostedFromAnotherSite", checkRefusesCrossSitePost},
 		{"RefusesAForgedOrMissingToken", checkRefusesBadTokens},
 		{"RefusesAForeignHost", checkRefusesForeignHost},
+		{"RefusesAnotherLocalUser", checkRefusesAnotherLocalUser}, // Linux only (see its file)
 		{"ShowsNoSecret", checkActShowsNoSecret},
 		{"Screenshots", checkActScreenshots},
 	}

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"crypto/rand"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -27,6 +28,10 @@ type Acting struct {
 	Credential func(workspaceID string) (string, error)
 	// Actor names the person when their session starts.
 	Actor string
+	// Peer, when set, must admit the request's connection before a form
+	// is acted on: on loopback, SameUser, so that another local user who
+	// can reach the port cannot act as the person.
+	Peer func(*http.Request) error
 }
 
 // acts is the acting state of a Server: the key that signs its page

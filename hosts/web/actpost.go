@@ -38,6 +38,13 @@ func (s *Server) serveAct(w http.ResponseWriter, r *http.Request) {
 			fix: "act from this view's own pages, opened in your browser from its own address", code: "cross_site"})
 		return
 	}
+	if peer := s.act.opts.Peer; peer != nil {
+		if err := peer(r); err != nil {
+			s.refuse(w, http.StatusForbidden, d, actionError{what: "refused: " + err.Error() + "; nothing was written",
+				fix: "act from a browser of the user who started collab web --act", code: "foreign_user"})
+			return
+		}
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxForm)
 	if err := r.ParseForm(); err != nil {
 		s.refuse(w, http.StatusBadRequest, d, actionError{what: "the form could not be read (over 64 KB, or malformed); nothing was written", fix: "shorten the text and send it again"})

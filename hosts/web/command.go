@@ -65,6 +65,9 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		fmt.Fprintf(stderr, "⚠ listening on %s, beyond loopback: anyone who can reach it and holds the token can read every journal in this database\n", *addr)
+		if *act {
+			fmt.Fprintf(stderr, "⚠ --act beyond loopback: whoever holds the token can also act as you\n")
+		}
 	}
 	path, _, err := dbfile.ReadTarget(*db)
 	if err != nil {
@@ -95,6 +98,14 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		defer closeActing()
 		opts.Act = acting
+		switch {
+		case !loopback:
+			// The access token, required beyond loopback, admits the person.
+		case CanTellPeers():
+			acting.Peer = SameUser
+		default:
+			fmt.Fprintf(stderr, "⚠ --act: this system does not say which local user opens a connection, so every local user who can reach %s can act as you\n", *addr)
+		}
 	}
 	srv, err := New(ctx, opts)
 	if err != nil {
