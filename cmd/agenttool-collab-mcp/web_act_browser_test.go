@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -104,6 +105,37 @@ func checkPostsAReportAnAgentSees(t *testing.T, w *actWorld) {
 	if !strings.Contains(string(raw), body) || !strings.Contains(string(raw), w.person) {
 		t.Fatalf("alice's collab_next does not carry the person's report:\n%.1500s", raw)
 	}
+	// The terminal's people's commands act as the same session. Their
+	// post resumes it, fencing the web process's hold; the web's next
+	// action takes the session again and goes through.
+	var who struct {
+		Session struct{ ID string } `json:"session"`
+	}
+	if err := json.Unmarshal([]byte(w.cli(t, "whoami", "--json")), &who); err != nil || who.Session.ID != w.person {
+		t.Fatalf("collab whoami names session %q (%v), the web view acts as %q", who.Session.ID, err, w.person)
+	}
+	w.cli(t, "post", "posted from the terminal in between")
+	w.submit(t, "#post-form", map[string]string{"body": "posted from the page again"}, "button[type=submit]", "Report posted")
+	next = ok(t, w.alice, "collab_next", map[string]any{"workspace_id": w.ws, "event_limit": 50})
+	raw, _ = json.Marshal(next)
+	for _, body := range []string{"posted from the terminal in between", "posted from the page again"} {
+		if !strings.Contains(string(raw), body) {
+			t.Fatalf("alice's collab_next lacks %q:\n%.1500s", body, raw)
+		}
+	}
+}
+
+// cli runs one people's command against the world's database and
+// workspace, as the same OS user and home as the web process.
+func (w *actWorld) cli(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append(args, "--db", w.s.db, "--workspace", w.ws)...)
+	cmd.Env = w.s.env()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %v\n%s", args, err, out)
+	}
+	return string(out)
 }
 
 func checkReviewsDecidesAndCreates(t *testing.T, w *actWorld) {
