@@ -73,24 +73,24 @@ func (a *acts) sessionID(ws string) string {
 // resumed elsewhere since (the people's commands resume it on every
 // action, fencing this holder) do is refused with session_auth_failed
 // before it writes, so the seat is taken again and do runs once more.
-func (a *acts) with(ctx context.Context, ws store.Workspace, do func(store.Credential) (string, error)) (string, error) {
+func (a *acts) with(ctx context.Context, ws store.Workspace, do func(store.Credential) error) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for attempt := 0; ; attempt++ {
 		s, err := a.seat(ctx, ws)
 		if err != nil {
-			return "", err
+			return err
 		}
 		cred, err := s.Credential(false, "the person's session is not bound")
 		if err != nil {
-			return "", a.scrub(ws.ID, s, err)
+			return a.scrub(ws.ID, s, err)
 		}
-		done, err := do(cred)
+		err = do(cred)
 		if ce, ok := collaberr.As(err); ok && ce.Code == string(collaberr.SessionAuthFailed) && attempt == 0 {
 			delete(a.seats, ws.ID)
 			continue
 		}
-		return done, a.scrub(ws.ID, s, err)
+		return a.scrub(ws.ID, s, err)
 	}
 }
 

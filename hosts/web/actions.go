@@ -37,13 +37,13 @@ func postReport(ctx context.Context, a *acts, ws store.Workspace, in *formInput)
 		return nil, err
 	}
 	var id string
-	_, err := a.with(ctx, ws, func(cred store.Credential) (string, error) {
+	err := a.with(ctx, ws, func(cred store.Credential) error {
 		res, err := a.opts.Store.AppendReport(ctx, cred, r)
 		if err == nil {
 			v, _ := res.Value()
 			id = v.Report.ID
 		}
-		return id, err
+		return err
 	})
 	return done("posted", id), err
 }
@@ -56,9 +56,9 @@ func recordDecision(ctx context.Context, a *acts, ws store.Workspace, in *formIn
 	if err := in.err(); err != nil {
 		return nil, err
 	}
-	_, err := a.with(ctx, ws, func(cred store.Credential) (string, error) {
+	err := a.with(ctx, ws, func(cred store.Credential) error {
 		_, err := a.opts.Store.RecordDecision(ctx, store.SessionActor(cred), d)
-		return "", err
+		return err
 	})
 	return done("decided", d.Topic), err
 }
@@ -76,9 +76,9 @@ func reviewTask(ctx context.Context, a *acts, ws store.Workspace, in *formInput)
 	if err := in.err(); err != nil {
 		return nil, err
 	}
-	_, err := a.with(ctx, ws, func(cred store.Credential) (string, error) {
+	err := a.with(ctx, ws, func(cred store.Credential) error {
 		_, err := a.opts.Store.ReviewTask(ctx, cred, r)
-		return "", err
+		return err
 	})
 	if r.Outcome == "accept" {
 		return done("accepted", r.TaskID), err
@@ -92,9 +92,9 @@ func answerHandoff(ctx context.Context, a *acts, ws store.Workspace, in *formInp
 	if err := in.err(); err != nil {
 		return nil, err
 	}
-	_, err := a.with(ctx, ws, func(cred store.Credential) (string, error) {
+	err := a.with(ctx, ws, func(cred store.Credential) error {
 		_, err := a.opts.Store.RespondToHandoff(ctx, store.SessionActor(cred), r)
-		return "", err
+		return err
 	})
 	if r.Response == "accept" {
 		return done("took-over", r.HandoffID), err
@@ -111,13 +111,13 @@ func createTask(ctx context.Context, a *acts, ws store.Workspace, in *formInput)
 		return nil, err
 	}
 	var id string
-	_, err := a.with(ctx, ws, func(cred store.Credential) (string, error) {
+	err := a.with(ctx, ws, func(cred store.Credential) error {
 		res, err := a.opts.Store.CreateTask(ctx, store.SessionActor(cred), c)
 		if err == nil {
 			v, _ := res.Value()
 			id = v.Task.ID
 		}
-		return id, err
+		return err
 	})
 	return done("created", id), err
 }
@@ -130,18 +130,18 @@ func releaseTask(ctx context.Context, a *acts, ws store.Workspace, in *formInput
 	if err := in.err(); err != nil {
 		return nil, err
 	}
-	_, err := a.with(ctx, ws, func(cred store.Credential) (string, error) {
+	err := a.with(ctx, ws, func(cred store.Credential) error {
 		got, err := a.opts.Store.GetTask(ctx, ws.ID, task)
 		if err != nil {
-			return "", err
+			return err
 		}
 		t := got.Task
 		if t.LeaseID == nil || t.AssigneeSessionID == nil || *t.AssigneeSessionID != cred.SessionID {
-			return "", actionError{what: "your session does not hold task " + task, fix: "only the holder releases a lease; the board shows who holds it", code: "lease_not_holder"}
+			return actionError{what: "your session does not hold task " + task, fix: "only the holder releases a lease; the board shows who holds it", code: "lease_not_holder"}
 		}
 		_, err = a.opts.Store.ReleaseLease(ctx, store.SessionActor(cred), store.LeaseInput{WorkspaceID: ws.ID, TaskID: task,
 			LeaseID: *t.LeaseID, IdempotencyKey: key, ExpectedVersion: version}, summary)
-		return "", err
+		return err
 	})
 	return done("released", task), err
 }

@@ -18,7 +18,8 @@ type actBody struct {
 	Actor string
 	// Others are the live sessions a report can be addressed to.
 	Others []store.CoordinationSession
-	Tasks  []store.Task
+	// Tasks are those a report can be about: every task not finished.
+	Tasks []store.Task
 	// Offers are pending handoffs offered to the person's session, each
 	// with the task it would take over.
 	Offers []offer
@@ -45,7 +46,7 @@ func (s *Server) actPage(r *http.Request, d *pageData) (string, error) {
 		return "", err
 	}
 	me := s.act.sessionID(d.WS.ID)
-	b := actBody{Actor: s.act.opts.Actor, Tasks: v.Tasks}
+	b := actBody{Actor: s.act.opts.Actor}
 	if text, ok := doneText[r.URL.Query().Get("done")]; ok {
 		if id := r.URL.Query().Get("id"); id != "" && len(id) <= 500 {
 			text += ": " + id
@@ -63,6 +64,9 @@ func (s *Server) actPage(r *http.Request, d *pageData) (string, error) {
 	tasks := map[string]store.Task{}
 	for _, t := range v.Tasks {
 		tasks[t.ID] = t
+		if t.EffectiveStatus != store.TaskCompleted && t.EffectiveStatus != store.TaskAccepted {
+			b.Tasks = append(b.Tasks, t)
+		}
 		mine := me != "" && t.AssigneeSessionID != nil && *t.AssigneeSessionID == me
 		switch {
 		case mine && (t.EffectiveStatus == store.TaskClaimed || t.EffectiveStatus == store.TaskBlocked):
