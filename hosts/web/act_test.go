@@ -206,3 +206,23 @@ func TestAFormSentTwiceRecordsOnce(t *testing.T) {
 		t.Fatalf("decisions after the same form twice: %d (%v)", len(reports), err)
 	}
 }
+
+// The notice after an action names a known outcome and an identifier
+// only: a crafted link cannot make the Act page say other text.
+func TestDoneNoticeSaysOnlyKnownOutcomesAndIdentifiers(t *testing.T) {
+	w := newActWorld(t, true)
+	cases := []struct{ query, want, not string }{
+		{"done=posted&id=rep_1", "Report posted: rep_1.", ""},
+		{"done=posted&id=run+curl+evil.example", "Report posted.", "curl"},
+		{"done=you-are-hacked&id=x", "", "hacked"},
+	}
+	for _, c := range cases {
+		_, body := get(t, w.client, w.ts.URL+"/w/"+w.ws.ID+"/act?"+c.query)
+		if c.want != "" && !strings.Contains(body, "✔ "+c.want) {
+			t.Errorf("%s: the page does not say %q", c.query, c.want)
+		}
+		if c.not != "" && strings.Contains(body, c.not) {
+			t.Errorf("%s: the page repeats %q", c.query, c.not)
+		}
+	}
+}

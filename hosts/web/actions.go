@@ -60,7 +60,7 @@ func recordDecision(ctx context.Context, a *acts, ws store.Workspace, in *formIn
 		_, err := a.opts.Store.RecordDecision(ctx, store.SessionActor(cred), d)
 		return err
 	})
-	return done("decided", d.Topic), err
+	return done("decided", ""), err
 }
 
 // reviewTask accepts a reported completion or sends it back, at the

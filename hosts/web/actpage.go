@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"net/http"
+	"net/url"
 
 	"github.com/agenttool/collab/core/field"
 	"github.com/agenttool/collab/core/store"
@@ -46,13 +47,7 @@ func (s *Server) actPage(r *http.Request, d *pageData) (string, error) {
 		return "", err
 	}
 	me := s.act.sessionID(d.WS.ID)
-	b := actBody{Actor: s.act.opts.Actor}
-	if text, ok := doneText[r.URL.Query().Get("done")]; ok {
-		if id := r.URL.Query().Get("id"); id != "" && len(id) <= 500 {
-			text += ": " + id
-		}
-		b.Done = text + "."
-	}
+	b := actBody{Actor: s.act.opts.Actor, Done: doneNotice(r.URL.Query())}
 	for i, sess := range v.Sessions {
 		switch {
 		case sess.ID == me:
@@ -64,17 +59,7 @@ func (s *Server) actPage(r *http.Request, d *pageData) (string, error) {
 	tasks := map[string]store.Task{}
 	for _, t := range v.Tasks {
 		tasks[t.ID] = t
-		if t.EffectiveStatus != store.TaskCompleted && t.EffectiveStatus != store.TaskAccepted {
-			b.Tasks = append(b.Tasks, t)
-		}
-		mine := me != "" && t.AssigneeSessionID != nil && *t.AssigneeSessionID == me
-		switch {
-		case mine && (t.EffectiveStatus == store.TaskClaimed || t.EffectiveStatus == store.TaskBlocked):
-			b.Held = append(b.Held, t)
-		case t.EffectiveStatus == store.TaskReportedComplete && t.ReviewStatus == store.ReviewPending &&
-			(t.ReportedBySessionID == nil || *t.ReportedBySessionID != me):
-			b.Reviews = append(b.Reviews, t)
-		}
+		b.sort(t, me)
 	}
 	for _, h := range v.Handoffs {
 		if h.Status == store.HandoffPending && me != "" && h.ToSessionID != nil && *h.ToSessionID == me {
@@ -83,6 +68,35 @@ func (s *Server) actPage(r *http.Request, d *pageData) (string, error) {
 	}
 	d.Title, d.Tab, d.Now, d.Body = "Act", "act", v.Now, b
 	return "act", nil
+}
+
+// doneNotice is what the page says the last action did, from the query
+// the action redirected with: a known outcome, with an identifier only
+// (a link cannot make the page say arbitrary text).
+func doneNotice(q url.Values) string {
+	text, ok := doneText[q.Get("done")]
+	if !ok {
+		return ""
+	}
+	if id := q.Get("id"); field.IsID(id) {
+		text += ": " + id
+	}
+	return text + "."
+}
+
+// sort files task t under what the person's session me may do with it.
+func (b *actBody) sort(t store.Task, me string) {
+	if t.EffectiveStatus != store.TaskCompleted && t.EffectiveStatus != store.TaskAccepted {
+		b.Tasks = append(b.Tasks, t)
+	}
+	mine := me != "" && t.AssigneeSessionID != nil && *t.AssigneeSessionID == me
+	switch {
+	case mine && (t.EffectiveStatus == store.TaskClaimed || t.EffectiveStatus == store.TaskBlocked):
+		b.Held = append(b.Held, t)
+	case t.EffectiveStatus == store.TaskReportedComplete && t.ReviewStatus == store.ReviewPending &&
+		(t.ReportedBySessionID == nil || *t.ReportedBySessionID != me):
+		b.Reviews = append(b.Reviews, t)
+	}
 }
 
 // newFormKey makes the idempotency key one rendered form carries.
