@@ -140,7 +140,7 @@ func (s *Store) SentAddressed(ctx context.Context, workspaceID, sessionID string
 	out := []Subject{}
 	err := s.readTx(ctx, func(tx Tx) error {
 		out = out[:0]
-		reports, err := tx.ReportsAfter(ctx, workspaceID, ReportFilter{NewestFirst: true, Limit: sentScan})
+		reports, err := queryReports(ctx, tx, workspaceID, ReportFilter{NewestFirst: true, Limit: sentScan})
 		if err != nil {
 			return err
 		}

@@ -65,11 +65,11 @@ func parseEvidenceRef(ref string) (kind, id string, err error) {
 func evidenceExists(ctx context.Context, q Evidence, workspaceID, kind, id string) (bool, error) {
 	switch kind {
 	case "artifact":
-		return q.ArtifactRecorded(ctx, workspaceID, id)
+		return q.Recorded(ctx, workspaceID, RecordArtifact, id)
 	case "event":
-		return q.EventRecorded(ctx, workspaceID, id)
+		return q.Recorded(ctx, workspaceID, RecordEvent, id)
 	case "report":
-		return q.ReportRecorded(ctx, workspaceID, id)
+		return q.Recorded(ctx, workspaceID, RecordReport, id)
 	case "checkpoint":
 		return checkpointRecorded(ctx, q, workspaceID, id)
 	}

@@ -29,7 +29,11 @@ type Report struct {
 }
 
 // ReportFilter narrows a report listing. The zero value of each field
-// means "any".
+// means "any". A filter reads one of two ways: a window of the
+// workspace's reports in event sequence order (the workspace/sequence
+// index), or, when Target is set, the reports pointing at one report (the
+// target index), which come in no promised order and take no window,
+// limit or direction.
 type ReportFilter struct {
 	// After keeps reports whose event sequence is greater than After.
 	After int64
@@ -46,15 +50,16 @@ type ReportFilter struct {
 	RoutedTo string
 	// Kind keeps the reports of one kind.
 	Kind string
+	// Relations keeps the reports whose relation is one of these; empty
+	// keeps every relation.
+	Relations []string
+	// Target keeps the reports whose target_report_id is Target.
+	Target string
+	// Targeted keeps the reports that name a target, whichever it is.
+	Targeted bool
 	// NewestFirst orders by descending event sequence, so that Limit
 	// keeps the newest reports rather than the oldest.
 	NewestFirst bool
-}
-
-// ReportLink is one report pointing at another through its relation.
-type ReportLink struct {
-	ID             string
-	TargetReportID string
 }
 
 // Decision is a legacy-mode (actor-labelled) decision record.
@@ -70,7 +75,8 @@ type Decision struct {
 
 // Reports are the append-only structured reports of sessions and the
 // relations between them (a report may target an earlier one). The rules
-// decide what a relation means; an engine stores and finds them.
+// decide what a relation means and in which order relations count
+// (report_relations.go); an engine stores and finds the rows.
 type Reports interface {
 	// InsertReport stores r. EvidenceRefs are kept in the order given (nil
 	// is stored as an empty list) and come back in that order.
@@ -78,46 +84,49 @@ type Reports interface {
 	// Report returns one report by id, whatever its workspace; found is
 	// false when no report has that id. EvidenceRefs is never nil.
 	Report(ctx context.Context, id string) (r Report, found bool, err error)
-	// ReportsAfter lists a workspace's reports that f keeps, in event
-	// sequence order (newest first when f.NewestFirst), the first f.Limit
-	// of them in that order when f.Limit is set; never
-	// nil, and no report's EvidenceRefs is nil.
-	ReportsAfter(ctx context.Context, workspaceID string, f ReportFilter) ([]Report, error)
-	// ObsoletingLinks lists the workspace's reports whose relation is
-	// withdraws, corrects or supersedes and that name a target, newest
-	// first: by event sequence, then id, both descending. Never nil.
-	ObsoletingLinks(ctx context.Context, workspaceID string) ([]ReportLink, error)
-	// ReportsTargeting lists the ids of the workspace's reports that target
-	// reportID with one of relations, by (event sequence, id); never nil,
-	// and empty when relations is.
-	ReportsTargeting(ctx context.Context, workspaceID, reportID string, relations ...string) ([]string, error)
+	// Reports lists a workspace's reports that f keeps: in event sequence
+	// order (newest first when f.NewestFirst), the first f.Limit of them
+	// in that order when f.Limit is set; in no promised order when
+	// f.Target is set. Never nil, and no report's EvidenceRefs is nil. A
+	// filter that sets Target together with After, Through, Limit or
+	// NewestFirst is refused.
+	Reports(ctx context.Context, workspaceID string, f ReportFilter) ([]Report, error)
 }
 
 // Decisions are the legacy-mode decision records.
 type Decisions interface {
 	// InsertDecision stores d.
 	InsertDecision(ctx context.Context, d Decision) error
-	// RecentDecisions lists a workspace's newest decisions, at most limit
-	// of them, by recorded time then id, both descending; never nil.
-	RecentDecisions(ctx context.Context, workspaceID string, limit int) ([]Decision, error)
+	// Decisions lists a workspace's newest decisions, at most limit of
+	// them, by recorded time then id, both descending; never nil.
+	Decisions(ctx context.Context, workspaceID string, limit int) ([]Decision, error)
 }
 
+// RecordKind names a table whose rows evidence and references may name
+// by id: what Evidence.Recorded looks in.
+type RecordKind string
+
+// The kinds of record Evidence.Recorded finds.
+const (
+	RecordArtifact RecordKind = "artifact"
+	RecordEvent    RecordKind = "event"
+	RecordReport   RecordKind = "report"
+	RecordTask     RecordKind = "task"
+)
+
 // Evidence answers whether what a reference names is recorded in a
-// workspace. Each lookup is confined to the workspace: a record of the
-// same id in another workspace is not found.
+// workspace.
 type Evidence interface {
-	// ArtifactRecorded reports whether the workspace has an artifact of
-	// that id.
-	ArtifactRecorded(ctx context.Context, workspaceID, id string) (bool, error)
-	// EventRecorded reports whether the workspace's journal has an event
-	// of that id.
-	EventRecorded(ctx context.Context, workspaceID, id string) (bool, error)
-	// ReportRecorded reports whether the workspace has a report of that id.
-	ReportRecorded(ctx context.Context, workspaceID, id string) (bool, error)
-	// TaskRecorded reports whether the workspace has a task of that id.
-	TaskRecorded(ctx context.Context, workspaceID, id string) (bool, error)
+	// Recorded reports whether the workspace holds a record of kind with
+	// that id. The lookup is confined to the workspace: a record of the
+	// same id in another workspace is not found. An unknown kind is an
+	// error.
+	Recorded(ctx context.Context, workspaceID string, kind RecordKind, id string) (bool, error)
 	// RecordedCheckpoints lists the base and result checkpoints stored on
 	// the workspace's tasks, as stored, in no particular order (a task's
 	// base before its result); absent checkpoints are left out. Never nil.
+	// It reads two columns of each task rather than the whole rows Tasks
+	// does: a checkpoint reference is looked up by digest, so every task
+	// of the workspace is read on each one.
 	RecordedCheckpoints(ctx context.Context, workspaceID string) ([]json.RawMessage, error)
 }

@@ -112,7 +112,7 @@ func readPoll(ctx context.Context, tx store.Tx, ws, repo, session string) pollRe
 	keep(err)
 	r.Elapsed, err = tx.ElapsedOffersToSweep(ctx, ws, "", "2999-01-01T00:00:00.000Z")
 	keep(err)
-	r.Reports, err = tx.ReportsAfter(ctx, ws, store.ReportFilter{After: 0, Through: 50, RoutedTo: session})
+	r.Reports, err = tx.Reports(ctx, ws, store.ReportFilter{After: 0, Through: 50, RoutedTo: session})
 	keep(err)
 	return r
 }
@@ -162,7 +162,7 @@ func TestPostgresReadAheadRowsDoNotOutliveAWrite(t *testing.T) {
 		tx.(store.ReadAheader).ReadAhead(ctx, func(q store.Tx) {
 			_, _ = q.EventsAfter(ctx, f.ws, 0, 50)
 			_, _ = q.Tasks(ctx, f.ws, "")
-			_, _ = q.ReportsAfter(ctx, f.ws, store.ReportFilter{After: 0, Through: 50})
+			_, _ = q.Reports(ctx, f.ws, store.ReportFilter{After: 0, Through: 50})
 		})
 		if _, err := tx.EventsAfter(ctx, f.ws, 0, 50); err != nil { // sends the batch
 			return err
@@ -185,7 +185,7 @@ func TestPostgresReadAheadRowsDoNotOutliveAWrite(t *testing.T) {
 			t.Errorf("the read of the written table took %d round trips, want 1 (its own)", trips)
 		}
 		before = f.eng.WriteRoundTrips()
-		if _, err := tx.ReportsAfter(ctx, f.ws, store.ReportFilter{After: 0, Through: 50}); err != nil {
+		if _, err := tx.Reports(ctx, f.ws, store.ReportFilter{After: 0, Through: 50}); err != nil {
 			return err
 		}
 		if trips := f.eng.WriteRoundTrips() - before; trips != 0 {

@@ -4,10 +4,10 @@ import (
 	"context"
 )
 
-// queryReports lists the workspace's reports that f keeps, oldest first;
-// never nil.
+// queryReports lists the workspace's reports that f keeps (see
+// Reports.Reports); never nil.
 func queryReports(ctx context.Context, tx Reports, workspaceID string, f ReportFilter) ([]Report, error) {
-	return tx.ReportsAfter(ctx, workspaceID, f)
+	return tx.Reports(ctx, workspaceID, f)
 }
 
 // findReport reads one report by id, whatever its workspace.
@@ -18,5 +18,5 @@ func findReport(ctx context.Context, tx Reports, id string) (Report, bool, error
 // recentDecisions lists the workspace's newest legacy decisions, at most
 // limit of them; never nil.
 func recentDecisions(ctx context.Context, tx Decisions, workspaceID string, limit int) ([]Decision, error) {
-	return tx.RecentDecisions(ctx, workspaceID, limit)
+	return tx.Decisions(ctx, workspaceID, limit)
 }

@@ -1,7 +1,10 @@
 package store
 
 import (
+	"cmp"
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/agenttool/collab/core/collaberr"
 )
@@ -12,7 +15,7 @@ import (
 // decision authority, then evidence.
 func validateReportInput(ctx context.Context, q reportValidator, sess CoordinationSession, d reportDraft) error {
 	if d.TaskID != nil {
-		found, err := q.TaskRecorded(ctx, sess.WorkspaceID, *d.TaskID)
+		found, err := q.Recorded(ctx, sess.WorkspaceID, RecordTask, *d.TaskID)
 		if err != nil {
 			return err
 		}
@@ -87,16 +90,12 @@ func checkTarget(ctx context.Context, q Reports, sess CoordinationSession, d rep
 		return collaberr.New(collaberr.ReportTaskMismatch, "A related report must have the same task_id as its target").
 			With("target_task_id", nullable(target.TaskID)).With("report_task_id", nullable(d.TaskID))
 	}
-	switch d.Relation {
-	case "corrects", "withdraws", "supersedes":
-		if target.FromSessionID == nil || *target.FromSessionID != sess.ID {
-			return collaberr.New(collaberr.ReportAuthorMismatch,
-				"Only the session that wrote a report may correct, withdraw or supersede it; challenge it instead")
-		}
-	case "resolves":
-		if target.Relation != "challenges" {
-			return collaberr.New(collaberr.InvalidReportRelation, "A resolves report must target a challenges report")
-		}
+	if obsoletes(d.Relation) && (target.FromSessionID == nil || *target.FromSessionID != sess.ID) {
+		return collaberr.New(collaberr.ReportAuthorMismatch,
+			"Only the session that wrote a report may correct, withdraw or supersede it; challenge it instead")
+	}
+	if d.Relation == "resolves" && target.Relation != "challenges" {
+		return collaberr.New(collaberr.InvalidReportRelation, "A resolves report must target a challenges report")
 	}
 	return nil
 }
@@ -108,37 +107,52 @@ func sameOptional(a, b *string) bool {
 	return *a == *b
 }
 
+// obsoletingRelations are the relations that take their target out of
+// force: a correction, a withdrawal and a supersession.
+func obsoletingRelations() []string { return []string{"withdraws", "corrects", "supersedes"} }
+
+// obsoletes reports whether a report of this relation takes its target out
+// of force.
+func obsoletes(relation string) bool { return slices.Contains(obsoletingRelations(), relation) }
+
+// newestFirst orders reports by event sequence, then id, both descending
+// (ids in byte order, as both engines compare text).
+func newestFirst(reports []Report) {
+	slices.SortFunc(reports, func(a, b Report) int {
+		if c := cmp.Compare(b.EventSequence, a.EventSequence); c != 0 {
+			return c
+		}
+		return strings.Compare(b.ID, a.ID)
+	})
+}
+
 // obsoletedReports returns the ids of the workspace's reports that an
 // active withdraws, corrects or supersedes report points at. Walking from
 // the newest relation back, a relation that is itself obsoleted does not
 // count, so withdrawing a withdrawal re-activates its target.
 func obsoletedReports(ctx context.Context, q Reports, workspaceID string) (map[string]bool, error) {
-	links, err := q.ObsoletingLinks(ctx, workspaceID)
+	links, err := q.Reports(ctx, workspaceID, ReportFilter{Relations: obsoletingRelations(), Targeted: true})
 	if err != nil {
 		return nil, err
 	}
+	newestFirst(links)
 	obsolete := map[string]bool{}
 	for _, l := range links {
-		if !obsolete[l.ID] {
-			obsolete[l.TargetReportID] = true
+		if l.TargetReportID != nil && !obsolete[l.ID] {
+			obsolete[*l.TargetReportID] = true
 		}
 	}
 	return obsolete, nil
 }
 
-// hasActiveRelation reports whether some report outside obsolete points at
-// reportID with one of relations.
-func hasActiveRelation(ctx context.Context, q Reports, workspaceID, reportID string, obsolete map[string]bool, relations ...string) (bool, error) {
-	ids, err := q.ReportsTargeting(ctx, workspaceID, reportID, relations...)
+// activeRelations returns the reports outside obsolete that point at
+// reportID with one of relations, in no particular order.
+func activeRelations(ctx context.Context, q Reports, workspaceID, reportID string, obsolete map[string]bool, relations ...string) ([]Report, error) {
+	found, err := q.Reports(ctx, workspaceID, ReportFilter{Target: reportID, Relations: relations})
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	for _, id := range ids {
-		if !obsolete[id] {
-			return true, nil
-		}
-	}
-	return false, nil
+	return slices.DeleteFunc(found, func(r Report) bool { return obsolete[r.ID] }), nil
 }
 
 // completionObsolete reports whether an active withdrawal, correction or
@@ -148,7 +162,8 @@ func completionObsolete(ctx context.Context, q Reports, workspaceID, reportID st
 	if err != nil {
 		return false, err
 	}
-	return hasActiveRelation(ctx, q, workspaceID, reportID, obsolete, "withdraws", "corrects", "supersedes")
+	active, err := activeRelations(ctx, q, workspaceID, reportID, obsolete, obsoletingRelations()...)
+	return len(active) > 0, err
 }
 
 // unresolvedChallenge reports whether some challenge of the report is
@@ -159,23 +174,16 @@ func unresolvedChallenge(ctx context.Context, q Reports, workspaceID, reportID s
 	if err != nil {
 		return false, err
 	}
-	challenges, err := q.ReportsTargeting(ctx, workspaceID, reportID, "challenges")
+	challenges, err := q.Reports(ctx, workspaceID, ReportFilter{Target: reportID, Relations: []string{"challenges"}})
 	if err != nil {
 		return false, err
 	}
 	for _, c := range challenges {
-		withdrawn, err := hasActiveRelation(ctx, q, workspaceID, c, obsolete, "withdraws")
+		answers, err := activeRelations(ctx, q, workspaceID, c.ID, obsolete, "withdraws", "resolves")
 		if err != nil {
 			return false, err
 		}
-		if withdrawn {
-			continue
-		}
-		resolved, err := hasActiveRelation(ctx, q, workspaceID, c, obsolete, "resolves")
-		if err != nil {
-			return false, err
-		}
-		if !resolved {
+		if len(answers) == 0 {
 			return true, nil
 		}
 	}

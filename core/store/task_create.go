@@ -203,7 +203,7 @@ func checkNewTaskDependencies(ctx context.Context, tx Evidence, wsID, id string,
 		}
 	}
 	for _, d := range deps {
-		exists, err := tx.TaskRecorded(ctx, wsID, d)
+		exists, err := tx.Recorded(ctx, wsID, RecordTask, d)
 		if err != nil {
 			return err
 		}
@@ -211,7 +211,7 @@ func checkNewTaskDependencies(ctx context.Context, tx Evidence, wsID, id string,
 			return taskNotFound(d)
 		}
 	}
-	exists, err := tx.TaskRecorded(ctx, wsID, id)
+	exists, err := tx.Recorded(ctx, wsID, RecordTask, id)
 	if err != nil {
 		return err
 	}

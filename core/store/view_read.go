@@ -143,7 +143,7 @@ func (s *Store) Reports(ctx context.Context, workspaceID string, q ReportQuery) 
 	var out []Report
 	err := s.engine().Read(ctx, func(tx Tx) error {
 		var err error
-		if out, err = tx.ReportsAfter(ctx, workspaceID, f); err != nil {
+		if out, err = queryReports(ctx, tx, workspaceID, f); err != nil {
 			return err
 		}
 		return addTargets(ctx, tx, &out)

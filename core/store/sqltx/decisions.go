@@ -17,8 +17,9 @@ recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)`, d.ID, d.WorkspaceID, d.Topic, d.Deci
 	return nil
 }
 
-// RecentDecisions lists the workspace's newest decisions.
-func (t *Tx) RecentDecisions(ctx context.Context, workspaceID string, limit int) ([]store.Decision, error) {
+// Decisions lists the workspace's newest decisions, through
+// decisions_workspace_idx.
+func (t *Tx) Decisions(ctx context.Context, workspaceID string, limit int) ([]store.Decision, error) {
 	rows, err := t.QueryContext(ctx, `SELECT id, workspace_id, topic, decision, rationale, recorded_by, recorded_at
 FROM decisions WHERE workspace_id = ? ORDER BY recorded_at DESC, id DESC LIMIT ?`, workspaceID, t.d.limit(int64(limit)))
 	if err != nil {

@@ -5,39 +5,42 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+
+	"github.com/agenttool/collab/core/store"
 )
 
-// rowExists reports whether query returns a row.
-func (t *Tx) rowExists(ctx context.Context, query string, args ...any) (bool, error) {
+// recordedQuery is Recorded's existence lookup for one kind: a point read
+// through the key or unique index on the table's id (a task's key is
+// workspace and id). The texts are the ones the engines always ran.
+func recordedQuery(kind store.RecordKind) (string, bool) {
+	switch kind {
+	case store.RecordArtifact:
+		return "SELECT 1 FROM artifacts WHERE workspace_id = ? AND id = ?", true
+	case store.RecordEvent:
+		return "SELECT 1 FROM events WHERE workspace_id = ? AND id = ?", true
+	case store.RecordReport:
+		return "SELECT 1 FROM reports WHERE workspace_id = ? AND id = ?", true
+	case store.RecordTask:
+		return "SELECT 1 FROM tasks WHERE workspace_id = ? AND id = ?", true
+	}
+	return "", false
+}
+
+// Recorded reports whether the workspace holds a record of kind with id.
+func (t *Tx) Recorded(ctx context.Context, workspaceID string, kind store.RecordKind, id string) (bool, error) {
+	query, ok := recordedQuery(kind)
+	if !ok {
+		return false, fmt.Errorf("no lookup for records of kind %q", kind)
+	}
 	var one int
-	err := t.QueryRowContext(ctx, query, args...).Scan(&one)
+	err := t.QueryRowContext(ctx, query, workspaceID, id).Scan(&one)
 	if err == sql.ErrNoRows {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("look up row: %w", err)
+		return false, fmt.Errorf("look up %s %s: %w", kind, id, err)
 	}
 	return true, nil
-}
-
-// ArtifactRecorded reports whether the workspace has the artifact.
-func (t *Tx) ArtifactRecorded(ctx context.Context, workspaceID, id string) (bool, error) {
-	return t.rowExists(ctx, "SELECT 1 FROM artifacts WHERE workspace_id = ? AND id = ?", workspaceID, id)
-}
-
-// EventRecorded reports whether the workspace's journal has the event.
-func (t *Tx) EventRecorded(ctx context.Context, workspaceID, id string) (bool, error) {
-	return t.rowExists(ctx, "SELECT 1 FROM events WHERE workspace_id = ? AND id = ?", workspaceID, id)
-}
-
-// ReportRecorded reports whether the workspace has the report.
-func (t *Tx) ReportRecorded(ctx context.Context, workspaceID, id string) (bool, error) {
-	return t.rowExists(ctx, "SELECT 1 FROM reports WHERE workspace_id = ? AND id = ?", workspaceID, id)
-}
-
-// TaskRecorded reports whether the workspace has the task.
-func (t *Tx) TaskRecorded(ctx context.Context, workspaceID, id string) (bool, error) {
-	return t.rowExists(ctx, "SELECT 1 FROM tasks WHERE workspace_id = ? AND id = ?", workspaceID, id)
 }
 
 // RecordedCheckpoints lists the checkpoints stored on the workspace's

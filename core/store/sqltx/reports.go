@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -11,8 +12,8 @@ import (
 	"github.com/agenttool/collab/core/store"
 )
 
-// ReportColumns is the column list ScanReport reads, in Report order. The
-// web view's report listing, not yet behind the seam, selects it too.
+// ReportColumns is the column list ScanReport reads, in Report order (the
+// store's floor benchmark writes and reads rows with it too).
 const ReportColumns = `id, workspace_id, task_id, from_session_id, from_actor, to_session_id, kind, body, evidence_refs_json,
 confidence, confidence_basis, limits, relation, target_report_id, authority_scope, authority_basis, created_at, event_sequence`
 
@@ -70,37 +71,20 @@ func (t *Tx) Report(ctx context.Context, id string) (store.Report, bool, error) 
 	return r, true, nil
 }
 
-// ReportsAfter lists the workspace's reports that f keeps, by event
-// sequence.
-func (t *Tx) ReportsAfter(ctx context.Context, workspaceID string, f store.ReportFilter) ([]store.Report, error) {
-	query := "SELECT " + ReportColumns + " FROM reports WHERE workspace_id = ? AND event_sequence > ?"
-	args := []any{workspaceID, f.After}
-	if f.Through > 0 {
-		query += " AND event_sequence <= ?"
-		args = append(args, f.Through)
-	}
-	if f.TaskID != "" {
-		query += " AND task_id = ?"
-		args = append(args, f.TaskID)
-	}
-	if f.ToSessionID != "" {
-		query += " AND to_session_id = ?"
-		args = append(args, f.ToSessionID)
-	}
-	if f.RoutedTo != "" {
-		query += " AND (to_session_id IS NULL OR to_session_id = ?)"
-		args = append(args, f.RoutedTo)
-	}
-	if f.Kind != "" {
-		query += " AND kind = ?"
-		args = append(args, f.Kind)
-	}
-	query += " ORDER BY event_sequence"
-	if f.NewestFirst {
-		query += " DESC"
-	}
-	if f.Limit > 0 {
-		query += fmt.Sprintf(" LIMIT %d", f.Limit)
+// errTargetWindow refuses a filter that names a target and a window: the
+// target index knows no sequence order.
+var errTargetWindow = errors.New("a report filter naming a target takes no sequence window, limit or direction")
+
+// Reports lists the workspace's reports that f keeps: a window through
+// reports_workspace_event_idx, or the reports pointing at f.Target
+// through reports_target_idx (no ORDER BY, which would draw SQLite's
+// planner to the workspace index and a scan of the workspace's reports).
+// A window that keeps only Targeted reports leaves PostgreSQL the choice
+// of reports_target_idx, as the statement it replaces did.
+func (t *Tx) Reports(ctx context.Context, workspaceID string, f store.ReportFilter) ([]store.Report, error) {
+	query, args, err := reportsQuery(workspaceID, f)
+	if err != nil {
+		return nil, err
 	}
 	rows, err := t.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -118,51 +102,53 @@ func (t *Tx) ReportsAfter(ctx context.Context, workspaceID string, f store.Repor
 	return out, rows.Err()
 }
 
-// ObsoletingLinks lists the workspace's withdrawals, corrections and
-// supersessions, newest first.
-func (t *Tx) ObsoletingLinks(ctx context.Context, workspaceID string) ([]store.ReportLink, error) {
-	rows, err := t.QueryContext(ctx, `SELECT id, target_report_id FROM reports
-WHERE workspace_id = ? AND relation IN ('withdraws', 'corrects', 'supersedes') AND target_report_id IS NOT NULL
-ORDER BY event_sequence DESC, id DESC`, workspaceID)
-	if err != nil {
-		return nil, fmt.Errorf("read report relations: %w", err)
-	}
-	defer rows.Close()
-	out := []store.ReportLink{}
-	for rows.Next() {
-		var l store.ReportLink
-		if err := rows.Scan(&l.ID, &l.TargetReportID); err != nil {
-			return nil, fmt.Errorf("read report relation: %w", err)
+// reportsQuery builds the statement of a report listing. A window's
+// statement is the text the engines always ran for it, so their statement
+// caches and the PostgreSQL read-ahead see the same statements as before.
+func reportsQuery(workspaceID string, f store.ReportFilter) (string, []any, error) {
+	query := "SELECT " + ReportColumns + " FROM reports WHERE workspace_id = ?"
+	args := []any{workspaceID}
+	if f.Target != "" {
+		if f.After != 0 || f.Through != 0 || f.Limit != 0 || f.NewestFirst {
+			return "", nil, errTargetWindow
 		}
-		out = append(out, l)
+		query, args = reportConditions(query+" AND target_report_id = ?", append(args, f.Target), f)
+		return query, args, nil
 	}
-	return out, rows.Err()
+	query, args = reportConditions(query+" AND event_sequence > ?", append(args, f.After), f)
+	query += " ORDER BY event_sequence"
+	if f.NewestFirst {
+		query += " DESC"
+	}
+	if f.Limit > 0 {
+		query += fmt.Sprintf(" LIMIT %d", f.Limit)
+	}
+	return query, args, nil
 }
 
-// ReportsTargeting lists the ids of the reports that target reportID with
-// one of relations, in journal order.
-func (t *Tx) ReportsTargeting(ctx context.Context, workspaceID, reportID string, relations ...string) ([]string, error) {
-	ids := []string{}
-	if len(relations) == 0 {
-		return ids, nil
+// reportConditions appends the conditions of f's optional fields to query
+// and their values to args.
+func reportConditions(query string, args []any, f store.ReportFilter) (string, []any) {
+	if f.Through > 0 {
+		query += " AND event_sequence <= ?"
+		args = append(args, f.Through)
 	}
-	args := []any{workspaceID, reportID}
-	for _, r := range relations {
-		args = append(args, r)
-	}
-	marks := strings.TrimSuffix(strings.Repeat("?, ", len(relations)), ", ")
-	rows, err := t.QueryContext(ctx, `SELECT id FROM reports WHERE workspace_id = ? AND target_report_id = ?
-AND relation IN (`+marks+`) ORDER BY event_sequence, id`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("read related reports: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("read related report: %w", err)
+	for _, c := range []struct{ cond, value string }{{" AND task_id = ?", f.TaskID},
+		{" AND to_session_id = ?", f.ToSessionID}, {" AND (to_session_id IS NULL OR to_session_id = ?)", f.RoutedTo},
+		{" AND kind = ?", f.Kind}} {
+		if c.value != "" {
+			query += c.cond
+			args = append(args, c.value)
 		}
-		ids = append(ids, id)
 	}
-	return ids, rows.Err()
+	if f.Targeted {
+		query += " AND target_report_id IS NOT NULL"
+	}
+	if len(f.Relations) > 0 {
+		query += " AND relation IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(f.Relations)), ", ") + ")"
+		for _, r := range f.Relations {
+			args = append(args, r)
+		}
+	}
+	return query, args
 }

@@ -124,15 +124,15 @@ func reportsFilteredInSequenceOrder(t *testing.T, e store.Engine) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			read(t, e, func(ctx context.Context, tx store.Tx) error {
-				got, err := tx.ReportsAfter(ctx, "ws_reports", c.f)
+				got, err := tx.Reports(ctx, "ws_reports", c.f)
 				if err != nil {
 					return err
 				}
 				if got == nil {
-					return errors.New("ReportsAfter returned nil, want an empty list")
+					return errors.New("Reports returned nil, want an empty list")
 				}
 				if ids := reportIDs(got); !slices.Equal(ids, c.want) {
-					return fmt.Errorf("ReportsAfter(%+v) = %v, want %v", c.f, ids, c.want)
+					return fmt.Errorf("Reports(%+v) = %v, want %v", c.f, ids, c.want)
 				}
 				return nil
 			})
@@ -187,12 +187,13 @@ func deref(r store.Report) []any {
 		v(r.AuthorityScope), v(r.AuthorityBasis), r.CreatedAt, r.EventSequence}
 }
 
-// reportRelationsInOrder checks the two relation lookups: obsoleting
-// links are the withdraws, corrects and supersedes reports of the
-// workspace, newest first (id descending within one sequence); reports
-// targeting one report come by (sequence, id), only with the relations
-// asked for.
-func reportRelationsInOrder(t *testing.T, e store.Engine) {
+// reportsFilteredByRelationAndTarget checks the two relation reads: a
+// window filtered by relation comes in event sequence order (ties in any
+// order); the reports targeting one report come in any order, only with
+// the relations asked for (or every relation), and only from the
+// workspace; a target filter with a window, limit or direction is
+// refused.
+func reportsFilteredByRelationAndTarget(t *testing.T, e store.Engine) {
 	defer e.Close()
 	createWorkspace(t, e, "ws_rel")
 	createWorkspace(t, e, "ws_rel_other")
@@ -209,46 +210,73 @@ func reportRelationsInOrder(t *testing.T, e store.Engine) {
 		relating(ws, "res", 7, "resolves", "ch_b"),
 		relating("ws_rel_other", "far", 8, "withdraws", "base"),
 	)
-	read(t, e, func(ctx context.Context, tx store.Tx) error {
-		links, err := tx.ObsoletingLinks(ctx, ws)
-		if err != nil {
-			return err
-		}
-		want := []store.ReportLink{{ID: "ss_b", TargetReportID: "base"}, {ID: "ss_a", TargetReportID: "co"},
-			{ID: "co", TargetReportID: "base"}, {ID: "wd", TargetReportID: "ch_a"}}
-		if !slices.Equal(links, want) {
-			return fmt.Errorf("ObsoletingLinks = %v, want %v", links, want)
-		}
-		if links, err = tx.ObsoletingLinks(ctx, "ws_nobody"); err != nil || links == nil || len(links) != 0 {
-			return fmt.Errorf("ObsoletingLinks of an empty workspace = %v, %v; want an empty list", links, err)
-		}
-		return nil
-	})
+	obsoleting := []string{"withdraws", "corrects", "supersedes"}
 	cases := []struct {
-		name, target string
-		relations    []string
-		want         []string
+		name    string
+		f       store.ReportFilter
+		ordered bool
+		want    []string
 	}{
-		{"one relation, sequence then id", "base", []string{"challenges"}, []string{"ch_a", "ch_b"}},
-		{"several relations", "base", []string{"supersedes", "corrects", "supports"}, []string{"sup", "co", "ss_b"}},
-		{"another workspace's link is not counted", "base", []string{"withdraws"}, []string{}},
-		{"no relation asked", "base", nil, []string{}},
-		{"nothing targets it", "res", []string{"withdraws"}, []string{}},
+		{"relations in sequence order", store.ReportFilter{Relations: obsoleting}, true, []string{"wd", "co", "ss_a", "ss_b"}},
+		{"relations after a sequence", store.ReportFilter{Relations: obsoleting, After: 5}, true, []string{"ss_a", "ss_b"}},
+		{"targeted relations", store.ReportFilter{Relations: []string{"informs", "supports"}, Targeted: true}, true,
+			[]string{"sup"}},
+		{"targeted reports of a kind", store.ReportFilter{Targeted: true, Kind: "observation", Through: 3}, true,
+			[]string{"ch_a", "ch_b", "sup"}},
+		{"relations newest first", store.ReportFilter{Relations: []string{"challenges", "resolves"}, NewestFirst: true},
+			true, []string{"res", "ch_a", "ch_b"}},
+		{"one relation at a target", store.ReportFilter{Target: "base", Relations: []string{"challenges"}}, false,
+			[]string{"ch_a", "ch_b"}},
+		{"several relations at a target", store.ReportFilter{Target: "base", Relations: []string{"supersedes", "corrects",
+			"supports"}}, false, []string{"co", "ss_b", "sup"}},
+		{"every relation at a target", store.ReportFilter{Target: "ch_a"}, false, []string{"wd"}},
+		{"another workspace's link is not counted", store.ReportFilter{Target: "base", Relations: []string{"withdraws"}},
+			false, []string{}},
+		{"nothing targets it", store.ReportFilter{Target: "res"}, false, []string{}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			read(t, e, func(ctx context.Context, tx store.Tx) error {
-				ids, err := tx.ReportsTargeting(ctx, ws, c.target, c.relations...)
+				got, err := tx.Reports(ctx, ws, c.f)
 				if err != nil {
 					return err
 				}
-				if ids == nil || !slices.Equal(ids, c.want) {
-					return fmt.Errorf("ReportsTargeting(%s, %v) = %#v, want %v", c.target, c.relations, ids, c.want)
+				if got == nil {
+					return errors.New("Reports returned nil, want an empty list")
+				}
+				if c.ordered && !slices.IsSortedFunc(got, func(a, b store.Report) int {
+					if c.f.NewestFirst {
+						a, b = b, a
+					}
+					return int(a.EventSequence - b.EventSequence)
+				}) {
+					return fmt.Errorf("Reports(%+v) = %v, not in sequence order", c.f, reportIDs(got))
+				}
+				ids := reportIDs(got)
+				slices.Sort(ids)
+				if !slices.Equal(ids, sorted(c.want)) {
+					return fmt.Errorf("Reports(%+v) = %v, want %v", c.f, reportIDs(got), c.want)
 				}
 				return nil
 			})
 		})
 	}
+	for _, f := range []store.ReportFilter{{Target: "base", After: 1}, {Target: "base", Through: 3},
+		{Target: "base", Limit: 1}, {Target: "base", NewestFirst: true}} {
+		read(t, e, func(ctx context.Context, tx store.Tx) error {
+			if got, err := tx.Reports(ctx, ws, f); err == nil {
+				return fmt.Errorf("Reports(%+v) = %v, want a refusal", f, reportIDs(got))
+			}
+			return nil
+		})
+	}
+}
+
+// sorted returns a sorted copy of ids.
+func sorted(ids []string) []string {
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	return out
 }
 
 // rolledBackReportIsNotFound inserts a report in a write that is refused
@@ -274,14 +302,14 @@ func rolledBackReportIsNotFound(t *testing.T, e store.Engine) {
 		if _, found, err := tx.Report(ctx, "r_gone"); err != nil || found {
 			return fmt.Errorf("Report after rollback: found=%v err=%v", found, err)
 		}
-		if found, err := tx.ReportRecorded(ctx, "ws_rollback", "r_gone"); err != nil || found {
-			return fmt.Errorf("ReportRecorded after rollback: %v %v", found, err)
+		if found, err := tx.Recorded(ctx, "ws_rollback", store.RecordReport, "r_gone"); err != nil || found {
+			return fmt.Errorf("Recorded(report) after rollback: %v %v", found, err)
 		}
-		if list, err := tx.ReportsAfter(ctx, "ws_rollback", store.ReportFilter{}); err != nil || len(list) != 0 {
-			return fmt.Errorf("ReportsAfter after rollback: %v %v", reportIDs(list), err)
+		if list, err := tx.Reports(ctx, "ws_rollback", store.ReportFilter{}); err != nil || len(list) != 0 {
+			return fmt.Errorf("Reports after rollback: %v %v", reportIDs(list), err)
 		}
-		if list, err := tx.RecentDecisions(ctx, "ws_rollback", 10); err != nil || len(list) != 0 {
-			return fmt.Errorf("RecentDecisions after rollback: %v %v", list, err)
+		if list, err := tx.Decisions(ctx, "ws_rollback", 10); err != nil || len(list) != 0 {
+			return fmt.Errorf("Decisions after rollback: %v %v", list, err)
 		}
 		return nil
 	})
@@ -320,7 +348,7 @@ func decisionsNewestFirst(t *testing.T, e store.Engine) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			read(t, e, func(ctx context.Context, tx store.Tx) error {
-				list, err := tx.RecentDecisions(ctx, c.ws, c.limit)
+				list, err := tx.Decisions(ctx, c.ws, c.limit)
 				if err != nil {
 					return err
 				}
@@ -329,7 +357,7 @@ func decisionsNewestFirst(t *testing.T, e store.Engine) {
 					ids = append(ids, x.ID)
 				}
 				if list == nil || !slices.Equal(ids, c.want) {
-					return fmt.Errorf("RecentDecisions(%s, %d) = %v (nil=%v), want %v", c.ws, c.limit, ids, list == nil, c.want)
+					return fmt.Errorf("Decisions(%s, %d) = %v (nil=%v), want %v", c.ws, c.limit, ids, list == nil, c.want)
 				}
 				if len(list) > 0 && (list[0].Rationale == nil || *list[0].Rationale != rationale || list[0].Topic != "topic "+list[0].ID) {
 					return fmt.Errorf("decision read back as %+v", list[0])
@@ -340,8 +368,10 @@ func decisionsNewestFirst(t *testing.T, e store.Engine) {
 	}
 }
 
-// evidenceConfinedToWorkspace finds events and reports in their own
-// workspace only, and nothing for ids nobody stored.
+// evidenceConfinedToWorkspace finds each kind of record in its own
+// workspace only, nothing for ids nobody stored or stored as another
+// kind, refuses a kind it has no table for, and lists no checkpoint of a
+// task stored without one.
 func evidenceConfinedToWorkspace(t *testing.T, e store.Engine) {
 	defer e.Close()
 	createWorkspace(t, e, "ws_ev")
@@ -349,40 +379,53 @@ func evidenceConfinedToWorkspace(t *testing.T, e store.Engine) {
 	var event journal.Event
 	write(t, e, func(ctx context.Context, tx store.Tx) error {
 		var err error
-		event, err = appendOne(ctx, tx, "ws_ev", "evidence")
-		return err
+		if event, err = appendOne(ctx, tx, "ws_ev", "evidence"); err != nil {
+			return err
+		}
+		if err := tx.InsertTask(ctx, store.NewTask{ID: "task_ev", WorkspaceID: "ws_ev", Title: "evidence",
+			CreatedAt: clock}); err != nil {
+			return err
+		}
+		return tx.InsertArtifact(ctx, "ws_ev", store.Artifact{ID: "artifact_ev", TaskID: "task_ev", Kind: "file",
+			URI: "src/a.go", AttachedBy: "enginetest", AttachedAt: clock})
 	})
 	insertReports(t, e, report("ws_ev", "r_ev", 1))
-	type lookup func(tx store.Tx, ctx context.Context, ws, id string) (bool, error)
 	cases := []struct {
 		name   string
-		lookup lookup
+		kind   store.RecordKind
 		ws, id string
 		want   bool
 	}{
-		{"event in its workspace", store.Tx.EventRecorded, "ws_ev", event.ID, true},
-		{"event from another workspace", store.Tx.EventRecorded, "ws_ev_other", event.ID, false},
-		{"report in its workspace", store.Tx.ReportRecorded, "ws_ev", "r_ev", true},
-		{"report from another workspace", store.Tx.ReportRecorded, "ws_ev_other", "r_ev", false},
-		{"a report id is not an event", store.Tx.EventRecorded, "ws_ev", "r_ev", false},
-		{"missing artifact", store.Tx.ArtifactRecorded, "ws_ev", "artifact_missing", false},
-		{"missing task", store.Tx.TaskRecorded, "ws_ev", "task_missing", false},
+		{"event in its workspace", store.RecordEvent, "ws_ev", event.ID, true},
+		{"event from another workspace", store.RecordEvent, "ws_ev_other", event.ID, false},
+		{"report in its workspace", store.RecordReport, "ws_ev", "r_ev", true},
+		{"report from another workspace", store.RecordReport, "ws_ev_other", "r_ev", false},
+		{"a report id is not an event", store.RecordEvent, "ws_ev", "r_ev", false},
+		{"artifact in its workspace", store.RecordArtifact, "ws_ev", "artifact_ev", true},
+		{"artifact from another workspace", store.RecordArtifact, "ws_ev_other", "artifact_ev", false},
+		{"missing artifact", store.RecordArtifact, "ws_ev", "artifact_missing", false},
+		{"task in its workspace", store.RecordTask, "ws_ev", "task_ev", true},
+		{"task from another workspace", store.RecordTask, "ws_ev_other", "task_ev", false},
+		{"missing task", store.RecordTask, "ws_ev", "task_missing", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			read(t, e, func(ctx context.Context, tx store.Tx) error {
-				got, err := c.lookup(tx, ctx, c.ws, c.id)
+				got, err := tx.Recorded(ctx, c.ws, c.kind, c.id)
 				if err != nil || got != c.want {
-					return fmt.Errorf("lookup(%s, %s) = %v, %v; want %v", c.ws, c.id, got, err, c.want)
+					return fmt.Errorf("Recorded(%s, %s, %s) = %v, %v; want %v", c.ws, c.kind, c.id, got, err, c.want)
 				}
 				return nil
 			})
 		})
 	}
 	read(t, e, func(ctx context.Context, tx store.Tx) error {
+		if found, err := tx.Recorded(ctx, "ws_ev", "checkpoint", "r_ev"); err == nil {
+			return fmt.Errorf("Recorded of an unknown kind = %v, want an error", found)
+		}
 		cps, err := tx.RecordedCheckpoints(ctx, "ws_ev")
 		if err != nil || cps == nil || len(cps) != 0 {
-			return fmt.Errorf("RecordedCheckpoints of a workspace without tasks = %v, %v; want an empty list", cps, err)
+			return fmt.Errorf("RecordedCheckpoints of a workspace whose task has none = %v, %v; want an empty list", cps, err)
 		}
 		return nil
 	})

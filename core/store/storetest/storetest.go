@@ -32,7 +32,7 @@ func Run(t *testing.T, open Open) {
 	t.Run("UnknownWorkspaceHasNoHead", func(t *testing.T) { unknownWorkspace(t, open(t)) })
 	t.Run("ReportsFilteredInSequenceOrder", func(t *testing.T) { reportsFilteredInSequenceOrder(t, open(t)) })
 	t.Run("ReportRoundTrip", func(t *testing.T) { reportRoundTrip(t, open(t)) })
-	t.Run("ReportRelationsInOrder", func(t *testing.T) { reportRelationsInOrder(t, open(t)) })
+	t.Run("ReportsFilteredByRelationAndTarget", func(t *testing.T) { reportsFilteredByRelationAndTarget(t, open(t)) })
 	t.Run("RolledBackReportIsNotFound", func(t *testing.T) { rolledBackReportIsNotFound(t, open(t)) })
 	t.Run("DecisionsNewestFirst", func(t *testing.T) { decisionsNewestFirst(t, open(t)) })
 	t.Run("EvidenceConfinedToWorkspace", func(t *testing.T) { evidenceConfinedToWorkspace(t, open(t)) })
