@@ -7,12 +7,6 @@ import "context"
 // list is never nil. Like every read, they see the snapshot of the
 // transaction they run in.
 type Views interface {
-	// ListWorkspaces lists every workspace, heads included, in
-	// (created_at, id) order.
-	ListWorkspaces(ctx context.Context) ([]Workspace, error)
-	// WorkspaceWorktrees lists a workspace's registered worktrees in
-	// (registered_at, id) order.
-	WorkspaceWorktrees(ctx context.Context, workspaceID string) ([]Worktree, error)
 	// WorkspaceHandoffs lists every offer of a workspace, whatever its
 	// status, by offered_at newest first, then id.
 	WorkspaceHandoffs(ctx context.Context, workspaceID string) ([]Handoff, error)
@@ -30,14 +24,6 @@ type Views interface {
 	// workspace that the viewer made: from the session when by.SessionID
 	// is not empty, else from the actor without a session.
 	OwnOfferIDs(ctx context.Context, workspaceID string, by Viewer) ([]string, error)
-	// ViewerTasks lists, in id order, the tasks of a workspace that the
-	// viewer holds (assignee) or reported complete: as the session when
-	// of.SessionID is not empty, else as the actor label.
-	ViewerTasks(ctx context.Context, workspaceID string, of Viewer) ([]TaskSummary, error)
-	// RepositoryAt returns the repository key of the worktree registered
-	// at rootPath, or failing that of the workspace rooted there; found is
-	// false when neither exists.
-	RepositoryAt(ctx context.Context, rootPath string) (key string, found bool, err error)
 }
 
 // Viewer is who a view is for: a credential-bound session (SessionID set,
@@ -50,13 +36,4 @@ type Viewer struct {
 // OfferSummary is what a wake check shows of a pending handoff offer.
 type OfferSummary struct {
 	ID, TaskID, FromActor, Summary, ExpiresAt string
-}
-
-// TaskSummary is what a wake check shows of a task that belongs to the
-// viewer. Status is the stored status.
-type TaskSummary struct {
-	ID             string
-	Title          string
-	Status         string
-	LeaseExpiresAt *string
 }

@@ -104,7 +104,7 @@ func readPoll(ctx context.Context, tx store.Tx, ws, repo, session string) pollRe
 	keep(err)
 	r.Anchor, _, err = tx.EventAnchor(ctx, ws, 2)
 	keep(err)
-	r.Tasks, err = tx.Tasks(ctx, ws, "")
+	r.Tasks, err = tx.Tasks(ctx, ws, store.TaskFilter{})
 	keep(err)
 	r.Claims, err = tx.ReservingTasks(ctx, repo)
 	keep(err)
@@ -161,7 +161,7 @@ func TestPostgresReadAheadRowsDoNotOutliveAWrite(t *testing.T) {
 	err := f.eng.Write(ctx, func(tx store.Tx) error {
 		tx.(store.ReadAheader).ReadAhead(ctx, func(q store.Tx) {
 			_, _ = q.EventsAfter(ctx, f.ws, 0, 50)
-			_, _ = q.Tasks(ctx, f.ws, "")
+			_, _ = q.Tasks(ctx, f.ws, store.TaskFilter{})
 			_, _ = q.Reports(ctx, f.ws, store.ReportFilter{After: 0, Through: 50})
 		})
 		if _, err := tx.EventsAfter(ctx, f.ws, 0, 50); err != nil { // sends the batch
@@ -174,7 +174,7 @@ func TestPostgresReadAheadRowsDoNotOutliveAWrite(t *testing.T) {
 			return err
 		}
 		before := f.eng.WriteRoundTrips()
-		tasks, err := tx.Tasks(ctx, f.ws, "")
+		tasks, err := tx.Tasks(ctx, f.ws, store.TaskFilter{})
 		if err != nil {
 			return err
 		}

@@ -196,7 +196,7 @@ func refuseLiveLeases(ctx context.Context, tx Tasks, sess CoordinationSession, n
 // liveLeases lists, in id order, the tasks of the session's workspace
 // that it holds a lease on that has not expired at now.
 func liveLeases(ctx context.Context, tx Tasks, sess CoordinationSession, now string) ([]string, error) {
-	claimed, err := tx.Tasks(ctx, sess.WorkspaceID, string(TaskClaimed))
+	claimed, err := tx.Tasks(ctx, sess.WorkspaceID, TaskFilter{Status: TaskClaimed})
 	if err != nil {
 		return nil, err
 	}

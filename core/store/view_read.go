@@ -52,7 +52,7 @@ func (s *Store) Workspaces(ctx context.Context) ([]Workspace, error) {
 	var out []Workspace
 	err := s.engine().Read(ctx, func(tx Tx) error {
 		var err error
-		out, err = tx.ListWorkspaces(ctx)
+		out, err = tx.Workspaces(ctx, WorkspaceFilter{})
 		return err
 	})
 	return out, err
@@ -76,7 +76,7 @@ func (s *Store) View(ctx context.Context, workspaceID string) (WorkspaceView, er
 		if v.Presence, err = allPresence(ctx, tx, workspaceID, v.Now); err != nil {
 			return err
 		}
-		if v.Worktrees, err = tx.WorkspaceWorktrees(ctx, workspaceID); err != nil {
+		if v.Worktrees, err = tx.Worktrees(ctx, workspaceID); err != nil {
 			return err
 		}
 		if v.Handoffs, err = tx.WorkspaceHandoffs(ctx, workspaceID); err != nil {

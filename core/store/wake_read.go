@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/journal"
@@ -25,9 +27,15 @@ const WakeWindow = 2000
 // WakeOffer is a pending handoff offered to the viewer.
 type WakeOffer = OfferSummary
 
-// WakeTask is a task that belongs to the viewer: it holds the claim or it
-// reported the task complete.
-type WakeTask = TaskSummary
+// WakeTask is what a wake check shows of a task that belongs to the
+// viewer: it holds the claim or it reported the task complete. Status is
+// the stored status.
+type WakeTask struct {
+	ID             string
+	Title          string
+	Status         string
+	LeaseExpiresAt *string
+}
 
 // WakeSnapshot is everything a wake check needs, read in one snapshot
 // without writing: the viewer, the journal head, the viewer's persisted
@@ -122,9 +130,24 @@ func (s *Store) fillWake(ctx context.Context, tx Tx, out *WakeSnapshot, cursor *
 	if out.PendingOffers, err = tx.PendingOffersTo(ctx, out.WorkspaceID, viewer); err != nil {
 		return err
 	}
-	if out.Tasks, err = tx.ViewerTasks(ctx, out.WorkspaceID, viewer); err != nil {
+	if out.Tasks, err = wakeTasks(ctx, tx, out.WorkspaceID, viewer); err != nil {
 		return err
 	}
 	out.OwnOffers, err = tx.OwnOfferIDs(ctx, out.WorkspaceID, viewer)
 	return err
+}
+
+// wakeTasks lists, in id order, the tasks of a workspace that the viewer
+// holds or reported complete, as a wake check shows them; never nil.
+func wakeTasks(ctx context.Context, q Tasks, workspaceID string, of Viewer) ([]WakeTask, error) {
+	tasks, err := q.Tasks(ctx, workspaceID, TaskFilter{HeldOrReportedBy: of})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]WakeTask, len(tasks))
+	for i, t := range tasks {
+		out[i] = WakeTask{ID: t.ID, Title: t.Title, Status: string(t.Status), LeaseExpiresAt: t.LeaseExpiresAt}
+	}
+	slices.SortFunc(out, func(a, b WakeTask) int { return strings.Compare(a.ID, b.ID) })
+	return out, nil
 }

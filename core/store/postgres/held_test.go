@@ -77,7 +77,7 @@ func TestHeldWritesWaitForAStatementThatNamesTheirTable(t *testing.T) {
 		if len(tx.held) != 1 {
 			t.Fatalf("after InsertReceipt %d writes are held, want 1", len(tx.held))
 		}
-		if _, err := tx.Tasks(ctx, "ws_held", ""); err != nil {
+		if _, err := tx.Tasks(ctx, "ws_held", store.TaskFilter{}); err != nil {
 			return err
 		}
 		if len(tx.held) != 1 {

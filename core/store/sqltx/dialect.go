@@ -5,7 +5,6 @@ package sqltx
 // per engine with NewDialect, once, and share it between transactions.
 type Dialect struct {
 	limit               func(n int64) any
-	repositoryAt        string
 	recordedCheckpoints string
 	insertRepository    string
 	deliveriesExist     string
@@ -28,11 +27,6 @@ type Syntax struct {
 	// limit to mean none, which SQLite reads that way and PostgreSQL
 	// refuses.
 	Limit func(n int64) any
-	// RepositoryAt selects the repository_key registered at a root path
-	// (two "?" parameters, both the path), a worktree's before a
-	// workspace's: SQLite yields a UNION ALL's arms in order, PostgreSQL
-	// promises no order without an ORDER BY.
-	RepositoryAt string
 	// RecordedCheckpoints selects (base_checkpoint_json,
 	// result_checkpoint_json) of the workspace's ("?") tasks that have
 	// either. The seam promises no order; each engine keeps the statement
@@ -53,7 +47,6 @@ func NewDialect(s Syntax) *Dialect {
 	sweepOrder := " ORDER BY to_actor, status, expires_at, " + s.RowOrder
 	return &Dialect{
 		limit:               s.Limit,
-		repositoryAt:        s.RepositoryAt,
 		recordedCheckpoints: s.RecordedCheckpoints,
 		insertRepository:    s.InsertRepository,
 		deliveriesExist:     s.DeliveriesExist,
