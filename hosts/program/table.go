@@ -121,8 +121,9 @@ func Commands(version string) []command.Command {
 			Run: command.Func(cli.Whoami)},
 		{Name: "logout", Usage: "",
 			Run: command.Func(cli.Logout)},
-		{Name: "web", Usage: `  agenttool-collab-mcp web [--addr 127.0.0.1:8484] [--db FILE] [--open] [--allow-remote]
-                                    serve a live, read-only web view of the journal
+		{Name: "web", Usage: `  agenttool-collab-mcp web [--addr 127.0.0.1:8484] [--db FILE] [--open] [--act] [--allow-remote]
+                                    serve a live, read-only web view of the journal;
+                                    --act adds a page to post, decide, review and hand off as yourself
 `,
 			Run: command.Func(web.Command)},
 		{Name: "peek", Usage: `  agenttool-collab-mcp peek [--session-file FILE] [--json] [--hook claude|codex]
