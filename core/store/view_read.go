@@ -97,9 +97,10 @@ func (s *Store) View(ctx context.Context, workspaceID string) (WorkspaceView, er
 	return v, err
 }
 
-// allPresence lists every self-declared presence record, newest first.
+// allPresence lists every self-declared presence record, most recently
+// seen first.
 func allPresence(ctx context.Context, q Presences, workspaceID, now string) ([]Presence, error) {
-	list, err := q.PresenceBySeen(ctx, workspaceID)
+	list, err := presencesBySeen(ctx, q, workspaceID)
 	return shownPresences(list, now), err
 }
 
