@@ -165,8 +165,9 @@ paths normalised); regenerate with ` + "`go generate ./cmd/agenttool-collab-mcp`
 
 ` + "`collab`" + ` is the short name for people of the one binary, ` + "`agenttool-collab-mcp`" + `: the npm package installs
 both (` + "`bin/collab.js`" + ` runs the same binary under the short name), and ` + "`go install ./cmd/...`" + ` installs a ` + "`collab`" + `
-binary beside the server. Run as ` + "`collab`" + ` without arguments it prints these commands; run as
-` + "`agenttool-collab-mcp`" + ` without arguments it serves MCP on stdio. Every subcommand answers under both names.
+binary beside the server. Run as ` + "`collab`" + ` without arguments at a terminal it prints these commands; run as
+` + "`agenttool-collab-mcp`" + ` without arguments, or as ` + "`collab`" + ` with its input a pipe (as a host starts a server), it serves MCP on stdio.
+Every subcommand answers under both names.
 
 Conventions: every command has ` + "`-h`" + ` (exit 0) and ` + "`--json`" + `; output is plain text when stdout is not a terminal;
 colour appears only on a terminal and never with ` + "`NO_COLOR`" + `. The database is ` + "`--db FILE`" + `, else the one the
