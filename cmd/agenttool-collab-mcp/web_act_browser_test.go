@@ -63,16 +63,36 @@ func TestWebActInBrowser(t *testing.T) {
 }
 
 // submit fills the fields of the form selected by form and clicks its
-// button, then waits for the Act page to say what was done.
+// button, then waits for the Act page to say what was done. Filling and
+// clicking run as one script: the page swaps in fresh server HTML whenever
+// the journal changes, so nodes looked up by separate browser commands can
+// be gone by the next one; within one script no swap can come between.
 func (w *actWorld) submit(t *testing.T, form string, fields map[string]string, button string, says string) {
 	t.Helper()
 	w.b.open(t, w.act)
-	var actions []chromedp.Action
-	for name, v := range fields {
-		actions = append(actions, chromedp.SetValue(form+` [name=`+name+`]`, v, chromedp.ByQuery))
+	values, err := json.Marshal(fields)
+	if err != nil {
+		t.Fatal(err)
 	}
-	actions = append(actions, chromedp.Click(form+" "+button, chromedp.ByQuery))
-	w.b.must(t, actions...)
+	script := `(function () {
+  var f = document.querySelector(` + quoteJS(form) + `);
+  if (!f) return "no form " + ` + quoteJS(form) + `;
+  var values = ` + string(values) + ` || {};
+  for (var name in values) {
+    var e = f.querySelector("[name=\"" + name + "\"]");
+    if (!e) return "no field " + name;
+    e.value = values[name];
+  }
+  var b = f.querySelector(` + quoteJS(button) + `);
+  if (!b) return "no button " + ` + quoteJS(button) + `;
+  b.click();
+  return "";
+})()`
+	var missing string
+	w.b.must(t, chromedp.Evaluate(script, &missing))
+	if missing != "" {
+		t.Fatalf("the Act page has %s", missing)
+	}
 	waitFor(t, w.b, `!!document.getElementById("done") && document.getElementById("done").innerText.includes(`+quoteJS(says)+`)`, 30*time.Second)
 	w.b.requireClean(t)
 }

@@ -65,6 +65,8 @@
       if (!r.ok && r.status !== 503 && r.status !== 404) throw new Error("HTTP " + r.status);
       return r.text();
     }).then(function (html) {
+      // The person may have started typing while the page was fetched.
+      if (editing()) { held = true; return; }
       var doc = new DOMParser().parseFromString(html, "text/html");
       var fresh = doc.querySelector("main"), cur = document.querySelector("main");
       if (!fresh || !cur) return;
