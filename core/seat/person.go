@@ -14,8 +14,10 @@ import (
 
 // TakePerson binds a seat over st to a person's own session on workspace
 // ws, the session whose credential is kept at credPath (see
-// place.PersonCredential). The session is resumed, which moves it to a
-// new generation and fences any other holder; when credPath does not
+// place.PersonCredential). The session is held at the generation the file
+// records (Hold), so taking the seat appends nothing; only when another
+// holder resumed it from a copy of the file is it resumed, which the
+// journal records and which fences that holder. When credPath does not
 // exist yet, a session for actor is started first and its credential
 // moved from beside the database to credPath. Every face a person acts
 // from (the people's commands, the web view) takes this seat, so the
@@ -28,7 +30,11 @@ func TakePerson(ctx context.Context, st *store.Store, credPath string, ws store.
 		}
 	}
 	s := New(st, "")
-	if err := s.Resume(ctx, credPath, false); err != nil {
+	current, err := s.Hold(ctx, credPath)
+	if err == nil && !current {
+		err = s.Resume(ctx, credPath, false)
+	}
+	if err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -107,6 +107,7 @@ func (a *acts) seat(ctx context.Context, ws store.Workspace) (*seat.Seat, error)
 	if err != nil {
 		return nil, a.scrub(ws.ID, nil, err)
 	}
+	s.Describe(ctx, store.SessionHost{Kind: store.HostPersonWeb, Client: "collab web"})
 	a.seats[ws.ID] = s
 	return s, nil
 }
