@@ -221,16 +221,20 @@ var contentKinds = map[journal.Kind]bool{
 
 // eventSubject is what an event's payload says it is about.
 type eventSubject struct {
-	TaskID   *string `json:"task_id"`
-	Body     string  `json:"body"`
-	Artifact *struct {
+	TaskID      *string `json:"task_id"`
+	ToSessionID *string `json:"to_session_id"`
+	Body        string  `json:"body"`
+	Artifact    *struct {
 		TaskID *string `json:"task_id"`
 	} `json:"artifact"`
 }
 
-// Event returns e as the viewer may see it: a withheld event keeps every
-// column (its hash included) but its payload, which becomes
-// {"withheld": {claim_id, subject, until}}.
+// Event returns e as the viewer may see it. A withheld event keeps every
+// column (its hash included) and the members of its payload that say what
+// it is about (task, recipient, kind, relation, target, versions), so
+// notices still announce it; every other member (body, summary, message,
+// evidence, checkpoint, confidence and their bases, an artifact's
+// location) is replaced, and a "withheld" member names the claim.
 func (w Withholding) Event(e journal.Event) journal.Event {
 	if !w.Active() || !contentKinds[journal.Kind(e.Type)] {
 		return e
@@ -251,11 +255,54 @@ func (w Withholding) Event(e journal.Event) journal.Event {
 	if !ok {
 		return e
 	}
-	b, err := canon.Marshal(map[string]any{"withheld": map[string]any{"claim_id": c.ID, "subject": c.Subject.String(), "until": c.ExpiresAt}})
-	if err == nil {
+	held := p.ToSessionID != nil && *p.ToSessionID == w.viewer
+	if b, err := withheldPayload(e.PayloadJSON, c, held); err == nil {
 		e.PayloadJSON = b
 	}
 	return e
+}
+
+// structural are the payload members a withheld event keeps: they say
+// what the event is about, never what its author found.
+var structural = map[string]bool{
+	"task_id": true, "to_session_id": true, "kind": true, "relation": true, "target_report_id": true,
+	"completion_report_id": true, "completion_policy": true, "review_status": true, "review_generation": true,
+	"version": true, "review_id": true, "review_report_id": true, "outcome": true, "authority_scope": true,
+	"authority_boundary": true, "id": true, "attached_by": true, "attached_at": true, "attached_by_session_id": true,
+}
+
+// withheldPayload replaces every member of a payload that is not
+// structural: text becomes the withheld notice, lists become empty,
+// objects are withheld member by member, anything else becomes null.
+func withheldPayload(raw []byte, c IndependenceClaim, held bool) ([]byte, error) {
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, err
+	}
+	out := withheldMembers(m, withheldText(c, held))
+	out["withheld"] = map[string]any{"claim_id": c.ID, "subject": c.Subject.String(), "until": c.ExpiresAt, "held": held}
+	return canon.Marshal(out)
+}
+
+func withheldMembers(m map[string]any, text string) map[string]any {
+	out := make(map[string]any, len(m)+1)
+	for k, v := range m {
+		if structural[k] {
+			out[k] = v
+			continue
+		}
+		switch v := v.(type) {
+		case string:
+			out[k] = text
+		case []any:
+			out[k] = []any{}
+		case map[string]any:
+			out[k] = withheldMembers(v, text)
+		default:
+			out[k] = nil
+		}
+	}
+	return out
 }
 
 // Events applies Event to each event, in place, and returns them.
