@@ -160,3 +160,95 @@ func jsonOf(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestPersonsIndependenceClaimWithholdsFromTheirCommands is the same
+// scenario for a person: pat claims independence on alice's completed
+// task with `collab independence claim`; carol (an agent) addresses a
+// report to pat's session; pat's show, reports, tasks and tail print none
+// of the withheld material; pat's own `collab post` on the task releases
+// the claim, after which pat reads everything and pat's review is shown as
+// accepted after an independent review.
+func TestPersonsIndependenceClaimWithholdsFromTheirCommands(t *testing.T) {
+	sb := newSandbox(t)
+	repo := sb.repo("main", map[string]string{"src/limit.go": "package src\n"})
+	alice, a, _ := startSession(t, sb, repo, "alice")
+	ws := str(a, "session.workspace_id")
+	in := func(extra map[string]any) map[string]any { return merge(map[string]any{"workspace_id": ws}, extra) }
+	ok(t, alice, "collab_task_create", in(map[string]any{"idempotency_key": "c", "task_id": "rl", "title": "Rate limiter",
+		"completion_policy": "accepted", "path_scopes": []any{"src"}}))
+	lease := str(ok(t, alice, "collab_task_claim", in(map[string]any{"idempotency_key": "k", "task_id": "rl", "expected_version": 1})), "task.lease_id")
+	ok(t, alice, "collab_task_progress", in(map[string]any{"idempotency_key": "p", "task_id": "rl", "lease_id": lease, "expected_version": 2,
+		"message": "halfway PROGRESS-91bc"}))
+	art := str(ok(t, alice, "collab_artifact_attach", in(map[string]any{"idempotency_key": "a", "task_id": "rl", "lease_id": lease,
+		"expected_version": 3, "kind": "url", "uri": "https://example.com/LOAD-TEST-44de"})), "artifact.id")
+	ok(t, alice, "collab_task_complete", in(map[string]any{"idempotency_key": "d", "task_id": "rl", "lease_id": lease, "expected_version": 4,
+		"summary": "limits hold SUMMARY-7f3a", "evidence_refs": []any{"artifact:" + art}}))
+
+	pat := t.TempDir()
+	var seen []string
+	cli := func(args ...string) string {
+		t.Helper()
+		out, errs, code := runCLI(t, pat, append(args, "--db", sb.db, "--workspace", ws)...)
+		if code != 0 {
+			t.Fatalf("collab %v: exit %d: %s", args, code, errs)
+		}
+		seen = append(seen, out, errs)
+		return out
+	}
+	claimed := cli("independence", "claim", "--task", "rl", "--as", "pat", "--note", "checking the limiter myself")
+	if !strings.Contains(claimed, "claimed independence on task:rl") {
+		t.Fatalf("claim printed %q", claimed)
+	}
+	var who struct {
+		Session struct {
+			ID string `json:"id"`
+		} `json:"session"`
+	}
+	if err := json.Unmarshal([]byte(cli("whoami", "--json")), &who); err != nil || who.Session.ID == "" {
+		t.Fatalf("whoami: %v", err)
+	}
+	carol, _, _ := startSession(t, sb, repo, "carol")
+	ok(t, carol, "collab_report_append", in(map[string]any{"idempotency_key": "r", "task_id": "rl", "to_session_id": who.Session.ID,
+		"kind": "observation", "body": "psst FROM-CAROL-c0ff"}))
+	if page := jsonOf(ok(t, carol, "collab_next", in(map[string]any{"event_limit": 50}))); !strings.Contains(page, `"independence.claimed"`) {
+		t.Errorf("carol's journal does not show pat's claim: %s", page)
+	}
+
+	show := cli("show", "rl")
+	cli("show", "rl", "--json")
+	reports := cli("reports")
+	cli("reports", "--json")
+	cli("tasks", "--json")
+	cli("tail")
+	cli("tail", "--json")
+	cli("independence", "list")
+	all := strings.Join(seen, "\n")
+	for _, s := range secrets {
+		if strings.Contains(all, s) {
+			t.Errorf("pat's commands printed %s while the claim was open", s)
+		}
+	}
+	if !strings.Contains(show, "[withheld: your independence claim") || !strings.Contains(reports, "[held: your independence claim") {
+		t.Errorf("show and reports do not say what is withheld and held:\n%s\n%s", show, reports)
+	}
+
+	cli("post", "my own measurement agrees", "--task", "rl")
+	seen = nil
+	cli("show", "rl", "--json")
+	cli("reports", "--json")
+	cli("tail", "--json")
+	all = strings.Join(seen, "\n")
+	for _, s := range secrets {
+		if !strings.Contains(all, s) {
+			t.Errorf("after pat's finding, %s is still withheld", s)
+		}
+	}
+	cli("review", "rl", "--accept", "--summary", "verified blind")
+	if list := cli("independence", "list"); !strings.Contains(list, "task rl accepted after an independent review by pat") ||
+		!strings.Contains(list, "released by its finding") {
+		t.Errorf("independence list after the review:\n%s", list)
+	}
+	if show := cli("show", "rl"); !strings.Contains(show, "accepted after an independent review") {
+		t.Errorf("show does not say the task was accepted after an independent review:\n%s", show)
+	}
+}

@@ -22,6 +22,11 @@ func Tasks(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return err
 		}
+		hide, err := v.withholding(ctx)
+		if err != nil {
+			return err
+		}
+		tasks = hide.Tasks(tasks)
 		sortByID(tasks)
 		p := newPrinter(stdout)
 		if c.json {
@@ -75,6 +80,11 @@ func Show(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return err
 		}
+		hide, err := v.withholding(ctx)
+		if err != nil {
+			return err
+		}
+		t, reports = hide.TaskWithArtifacts(t), hide.Reports(reports)
 		p := newPrinter(stdout)
 		if c.json {
 			return p.json(map[string]any{"task": t, "reports": nonNil(reports)})
@@ -89,6 +99,9 @@ func Show(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		p.line("  reported   %s at %s; accepted %s at %s", deref(t.ReportedBy), deref(t.ReportedAt), deref(t.AcceptedBy), deref(t.AcceptedAt))
 		if len(t.ResultCheckpoint) > 0 && string(t.ResultCheckpoint) != "null" {
 			p.line("  result     %s", t.ResultCheckpoint)
+		}
+		if err := independentReviewLines(ctx, v, p, t.ID); err != nil {
+			return err
 		}
 		p.heading("Reports")
 		for _, r := range reports {
@@ -115,6 +128,11 @@ func Reports(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return err
 		}
+		hide, err := v.withholding(ctx)
+		if err != nil {
+			return err
+		}
+		all = hide.Reports(all)
 		var reports []store.Report
 		for _, r := range all {
 			if *kind == "" || r.Kind == *kind {
