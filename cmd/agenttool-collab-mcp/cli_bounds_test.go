@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -36,14 +37,47 @@ func TestPeoplesArgumentBoundsFollowTheToolSchemas(t *testing.T) {
 			}
 			last = at
 			s := tool.Input.Properties[at].Schema
-			if got := (cli.Bound{Field: b.Field, Min: deref(s.MinLength), Max: deref(s.MaxLength), Enum: s.Enum}); !sameBound(got, b) {
-				t.Errorf("%s.%s: the CLI checks %+v, the schema says %+v", name, b.Field, b, got)
+			if got := boundOf(b.Field, s); !sameBound(got, b) {
+				t.Errorf("%s.%s: the CLI checks %s, the schema says %s", name, b.Field, shownBound(b), shownBound(got))
 			}
-			if s.Pattern != "" {
+			if s.Pattern != "" || (s.Items != nil && s.Items.Pattern != "") {
 				t.Errorf("%s.%s: the schema has a pattern the CLI does not check", name, b.Field)
 			}
 		}
 	}
+}
+
+// boundOf is what a property's schema states, in the CLI's terms: string
+// lengths and values, a list's most entries and each entry's bound, a
+// whole number's range (the schemas' safe-integer ceiling aside, which a
+// lease length never meets).
+func boundOf(field string, s *mcp.Schema) cli.Bound {
+	b := cli.Bound{Field: field, Min: deref(s.MinLength), Max: deref(s.MaxLength), Enum: s.Enum}
+	if s.MaxItems != nil {
+		b.Items = *s.MaxItems
+	}
+	if s.Items != nil {
+		each := boundOf("", s.Items)
+		b.Each = &each
+	}
+	if s.Type == "integer" {
+		b.Least, b.Most = deref64(s.Minimum), deref64(s.Maximum)
+	}
+	return b
+}
+
+func shownBound(b cli.Bound) string {
+	if b.Each != nil {
+		return fmt.Sprintf("%+v of %+v", b, *b.Each)
+	}
+	return fmt.Sprintf("%+v", b)
+}
+
+func deref64(n *int64) int64 {
+	if n == nil {
+		return 0
+	}
+	return *n
 }
 
 func deref(n *int) int {
@@ -54,5 +88,9 @@ func deref(n *int) int {
 }
 
 func sameBound(a, b cli.Bound) bool {
-	return a.Field == b.Field && a.Min == b.Min && a.Max == b.Max && slices.Equal(a.Enum, b.Enum)
+	if (a.Each == nil) != (b.Each == nil) || (a.Each != nil && !sameBound(*a.Each, *b.Each)) {
+		return false
+	}
+	return a.Field == b.Field && a.Min == b.Min && a.Max == b.Max && slices.Equal(a.Enum, b.Enum) &&
+		a.Items == b.Items && a.Least == b.Least && a.Most == b.Most
 }

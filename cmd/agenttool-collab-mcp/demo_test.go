@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/agenttool/collab/core/covertest"
 	"github.com/agenttool/collab/hosts/command"
 	"github.com/agenttool/collab/hosts/demo"
+	"github.com/agenttool/collab/hosts/mcp/mcptest"
 	"github.com/agenttool/collab/hosts/program"
 )
 
@@ -108,7 +110,7 @@ func TestShortNameShowsPeopleHelp(t *testing.T) {
 	}
 	var b strings.Builder
 	program.PrintPeopleUsage(&b)
-	for _, cmd := range []string{"demo", "status", "tail", "tasks", "show", "reports", "decisions", "sessions", "post", "decide", "review", "handoff respond", "whoami", "logout"} {
+	for _, cmd := range []string{"demo", "status", "tail", "tasks", "show", "reports", "decisions", "sessions", "post", "decide", "review", "task create", "task claim", "task complete", "task handoff offer", "task recover", "handoff respond", "whoami", "logout"} {
 		if !strings.Contains(b.String(), "collab "+cmd) {
 			t.Errorf("people's help lacks %q", cmd)
 		}
@@ -156,5 +158,57 @@ func TestDemoEndsWithCommandsThatWorkAsPrinted(t *testing.T) {
 		if err != nil || !strings.Contains(string(got), "rate-limiter") {
 			t.Errorf("%s: %v\n%s", line, err, got)
 		}
+	}
+}
+
+// installedAsCollab copies this test binary to a directory of its own under
+// the short name, as `go install ./cmd/...` leaves it (a copy, not a link:
+// os.Executable resolves links).
+func installedAsCollab(t *testing.T) string {
+	t.Helper()
+	src, err := os.Open(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	path := filepath.Join(t.TempDir(), "bin dir", "collab")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dst, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		t.Fatal(err)
+	}
+	if err := dst.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestCollabStartedByAHostServesMCP: the short name without arguments and
+// with stdin a pipe (how a host or the demo starts a server) serves MCP as
+// the long name does; only a terminal gets the people's commands. Before,
+// `collab demo` after `go install ./cmd/...` failed at its first agent, and
+// a Hermes entry written by `collab host install hermes` started nothing.
+func TestCollabStartedByAHostServesMCP(t *testing.T) {
+	collab := installedAsCollab(t)
+	s := newSandbox(t)
+	c, err := mcptest.Start([]string{collab}, s.env())
+	if err != nil {
+		t.Fatalf("collab without arguments on a pipe does not serve MCP: %v", err)
+	}
+	defer c.Close()
+	if tools, err := c.ListTools(); err != nil || len(tools) < 32 {
+		t.Fatalf("tools/list: %d tools, %v", len(tools), err)
+	}
+
+	keep := filepath.Join(t.TempDir(), "kept demo")
+	cmd := exec.Command(collab, "demo", "--keep", keep)
+	cmd.Env = inherited(serveEnv + "=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("collab demo, installed as collab: %v\n%s", err, out)
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/agenttool/collab/core/covertest"
 	"github.com/agenttool/collab/hosts/command"
 	"github.com/agenttool/collab/hosts/mcp/mcptest"
-	"github.com/agenttool/collab/hosts/profile"
 	"github.com/agenttool/collab/hosts/program"
 )
 
@@ -30,7 +29,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(serveEnv) == "1" {
 		// As main does: SIGINT/SIGTERM cancel the context (serve drains).
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		code := profile.Run(os.Getenv, os.Stderr, func() int { return run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr) })
+		code := program.Main(ctx, os.Args, version, command.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
 		stop()
 		os.Exit(code)
 	}

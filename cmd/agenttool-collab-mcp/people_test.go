@@ -108,7 +108,7 @@ func TestReadCommandsOverARealJournal(t *testing.T) {
 func TestReadCommandsRefuseClearly(t *testing.T) {
 	state := t.TempDir()
 	missing := filepath.Join(t.TempDir(), "none.sqlite")
-	for _, name := range []string{"status", "tail", "tasks", "show", "reports", "decisions", "sessions", "handoffs", "post", "decide", "review", "handoff", "whoami", "logout"} {
+	for _, name := range []string{"status", "tail", "tasks", "show", "reports", "decisions", "sessions", "handoffs", "post", "decide", "review", "task", "handoff", "whoami", "logout"} {
 		if _, errs, code := runCLI(t, state, name, "--bogus"); code != 2 || !strings.Contains(errs, "usage: agenttool-collab-mcp "+name) {
 			t.Errorf("%s --bogus: exit %d, stderr %q", name, code, errs)
 		}

@@ -34,6 +34,7 @@ func (s *Seat) Resume(ctx context.Context, path string, allowRecovery bool) erro
 		workspaceID: resumed.Session.WorkspaceID, credentialPath: path,
 		recovery: resumed.Recovery, lastCursor: resumed.Credential.LastCursor,
 	}
+	s.recordHost(ctx)
 	return nil
 }
 

@@ -16,6 +16,8 @@ type Seat struct {
 	store     *store.Store
 	principal string
 	bound     *binding
+	// host, when set (Describe), is recorded for every session bound.
+	host *store.SessionHost
 }
 
 // binding is the credential-bound session the seat acts as. The token

@@ -156,3 +156,50 @@ func TestReloadSeesARewrittenCredential(t *testing.T) {
 		t.Fatal("a missing file counted as a change")
 	}
 }
+
+// TestHoldBindsWithoutResuming: holding a credential file binds its
+// session at the generation it records and moves nothing; once another
+// holder has resumed from a copy, the stale file is reported as not
+// current (and nothing is bound), and a file of an ended session is
+// refused.
+func TestHoldBindsWithoutResuming(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	first := seat.New(st, "")
+	started, err := first.Start(ctx, store.StartSessionInput{RootPath: t.TempDir(), Actor: "ana"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := first.CredentialFile()
+	held := seat.New(st, "")
+	if current, err := held.Hold(ctx, path); err != nil || !current || !held.Bound() {
+		t.Fatalf("hold: current %v, bound %v, %v", current, held.Bound(), err)
+	}
+	if sess, _ := st.Session(ctx, started.Session.ID); sess.Generation != started.Session.Generation {
+		t.Fatalf("holding moved the generation to %d", sess.Generation)
+	}
+	if _, err := held.SessionCaller(started.Workspace.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	private := filepath.Join(t.TempDir(), "copies")
+	os.Mkdir(private, 0o700)
+	copied := filepath.Join(private, "copy.json")
+	raw, _ := os.ReadFile(path)
+	os.WriteFile(copied, raw, 0o600)
+	if err := seat.New(st, "").Resume(ctx, copied, false); err != nil {
+		t.Fatal(err)
+	}
+	stale := seat.New(st, "")
+	if current, err := stale.Hold(ctx, path); err != nil || current || stale.Bound() {
+		t.Fatalf("a stale file: current %v, bound %v, %v", current, stale.Bound(), err)
+	}
+	again := seat.New(st, "")
+	if err := again.Resume(ctx, copied, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := again.End(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	_, err = seat.New(st, "").Hold(ctx, path)
+	refusedWith(t, err, collaberr.SessionAuthFailed)
+}

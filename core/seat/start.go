@@ -66,6 +66,7 @@ func (s *Seat) Start(ctx context.Context, in store.StartSessionInput) (Started, 
 		return Started{}, err
 	}
 	s.bound = b
+	s.recordHost(ctx)
 	return Started{
 		Workspace: started.Workspace, Worktree: started.Worktree, Session: sess, CredentialFileCreated: true,
 		ResumeEnvironmentVar: place.EnvSessionFile, SessionFileName: s.FileName(),

@@ -22,6 +22,7 @@ var (
 	FindSession            = findSession
 	CompletionObsolete     = completionObsolete
 	UnresolvedChallenge    = unresolvedChallenge
+	PendingOffers          = pendingOf
 )
 
 // Engine is the store's engine seen through the port.

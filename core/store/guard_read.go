@@ -13,7 +13,7 @@ import (
 // never written.
 func (s *Store) RepositoryReservations(ctx context.Context, rootPath string) (res []Reservation, found bool, err error) {
 	err = s.engine().Read(ctx, func(tx Tx) error {
-		key, ok, err := tx.RepositoryAt(ctx, rootPath)
+		key, ok, err := repositoryAt(ctx, tx, rootPath)
 		if err != nil || !ok {
 			return err
 		}

@@ -102,7 +102,7 @@ func (s *Store) insertOffer(ctx context.Context, tx Tx, t Task, h holder, target
 	} else if target == h.actor {
 		return nil, collaberr.New(collaberr.InvalidHandoff, "A handoff must go to a different actor")
 	}
-	pending, err := tx.LiveTaskOffers(ctx, t.WorkspaceID, t.ID, now)
+	pending, err := liveTaskOffers(ctx, tx, t.WorkspaceID, t.ID, now)
 	if err != nil {
 		return nil, err
 	}
@@ -164,6 +164,7 @@ func handoffNotFound(id string) error {
 	return collaberr.Newf(collaberr.HandoffNotFound, "Handoff '%s' was not found in this workspace", id)
 }
 
-func resolveHandoff(ctx context.Context, q Handoffs, id string, status HandoffStatus, now string) error {
-	return q.ResolveHandoff(ctx, id, status, now)
+// resolveHandoff stores an offer answered (or expired) at now.
+func resolveHandoff(ctx context.Context, q Handoffs, h Handoff, status HandoffStatus, now string) error {
+	return q.UpdateHandoff(ctx, h, resolved(h, status, now))
 }

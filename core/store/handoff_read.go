@@ -8,7 +8,7 @@ import (
 
 // expireHandoff marks one pending offer expired and journals why.
 func (s *Store) expireHandoff(ctx context.Context, q Tx, h Handoff, reason, actor string, sessionID *string, now string) error {
-	if err := q.ResolveHandoff(ctx, h.ID, HandoffExpired, now); err != nil {
+	if err := q.UpdateHandoff(ctx, h, resolved(h, HandoffExpired, now)); err != nil {
 		return err
 	}
 	_, err := s.appendEvent(ctx, q, h.WorkspaceID, newEvent{
@@ -21,7 +21,7 @@ func (s *Store) expireHandoff(ctx context.Context, q Tx, h Handoff, reason, acto
 // expireTaskHandoffs expires every pending offer of a task (on release,
 // block, completion or lease expiry).
 func (s *Store) expireTaskHandoffs(ctx context.Context, q Tx, workspaceID, taskID, reason, actor string, sessionID *string, now string) error {
-	offers, err := q.TaskOffersToSweep(ctx, workspaceID, taskID)
+	offers, err := pendingOf(ctx, q, workspaceID, taskID)
 	if err != nil {
 		return err
 	}
@@ -36,14 +36,28 @@ func (s *Store) expireTaskHandoffs(ctx context.Context, q Tx, workspaceID, taskI
 // reapElapsedHandoffs expires pending offers whose deadline has passed.
 // taskID narrows the sweep to one task when non-empty.
 func (s *Store) reapElapsedHandoffs(ctx context.Context, q Tx, workspaceID, taskID, actor, now string) error {
-	offers, err := q.ElapsedOffersToSweep(ctx, workspaceID, taskID, now)
+	_, err := s.sweepOffers(ctx, q, workspaceID, taskID, actor, now)
+	return err
+}
+
+// sweepOffers expires, in sweep order, the pending offers (of one task
+// when taskID is not empty) whose deadline has passed, and returns the
+// others: the offers still live at now, in sweep order. A poll shows its
+// viewer's offers from them, so it reads pending offers once.
+func (s *Store) sweepOffers(ctx context.Context, q Tx, workspaceID, taskID, actor, now string) ([]Handoff, error) {
+	pending, err := pendingOf(ctx, q, workspaceID, taskID)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for _, h := range offers {
+	live := []Handoff{}
+	for _, h := range pending {
+		if !offerElapsed(&h, now) {
+			live = append(live, h)
+			continue
+		}
 		if err := s.expireHandoff(ctx, q, h, "offer_deadline_elapsed", actor, nil, now); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return live, nil
 }

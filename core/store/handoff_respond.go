@@ -110,7 +110,7 @@ func (s *Store) applyLegacyResponse(ctx context.Context, tx Tx, wsID, actor stri
 	if f.response == "decline" {
 		return s.declineHandoff(ctx, tx, h, t, who, now)
 	}
-	if err := resolveHandoff(ctx, tx, h.ID, HandoffAccepted, now); err != nil {
+	if err := resolveHandoff(ctx, tx, h, HandoffAccepted, now); err != nil {
 		return nil, err
 	}
 	leaseID, expires := "lease_"+newUUID(), addSeconds(now, f.ttl)
@@ -156,7 +156,7 @@ func checkPending(h Handoff, session bool) error {
 }
 
 func (s *Store) declineHandoff(ctx context.Context, tx Tx, h Handoff, t Task, who holder, now string) (*HandoffAnswer, error) {
-	if err := resolveHandoff(ctx, tx, h.ID, HandoffDeclined, now); err != nil {
+	if err := resolveHandoff(ctx, tx, h, HandoffDeclined, now); err != nil {
 		return nil, err
 	}
 	if err := tx.UpdateTask(ctx, t, touched(t, now)); err != nil {
@@ -231,7 +231,7 @@ func (s *Store) applySessionResponse(ctx context.Context, tx Tx, sess Coordinati
 	if err := prep.checkExpectedBase(t.ExpectedBaseSHA); err != nil {
 		return nil, err
 	}
-	if err := resolveHandoff(ctx, tx, h.ID, HandoffAccepted, now); err != nil {
+	if err := resolveHandoff(ctx, tx, h, HandoffAccepted, now); err != nil {
 		return nil, err
 	}
 	leaseID, expires := "lease_"+newUUID(), addSeconds(now, f.ttl)

@@ -151,16 +151,16 @@ func (s *Store) readIndependence(ctx context.Context, tx Events, workspaceID str
 	if c, ok := s.indep.get(workspaceID); ok && c.at.EpochID == head.EpochID && c.at.Sequence <= head.Sequence {
 		if c.at.Sequence == 0 {
 			base = c
-		} else if a, ok, err := tx.EventAnchor(ctx, workspaceID, c.at.Sequence); err != nil {
+		} else if at, err := tx.Events(ctx, workspaceID, EventRange{After: c.at.Sequence - 1, Limit: 1}); err != nil {
 			return independence{}, err
-		} else if ok && a.Hash == c.at.Hash {
+		} else if len(at) == 1 && at[0].Sequence == c.at.Sequence && at[0].Hash == c.at.Hash {
 			base = c
 		}
 	}
 	if base.at.Sequence == head.Sequence && base.at.EpochID == head.EpochID {
 		return base.fold, nil
 	}
-	events, err := tx.EventsOfTypes(ctx, workspaceID, base.at.Sequence, independenceTypes, -1)
+	events, err := tx.Events(ctx, workspaceID, EventRange{After: base.at.Sequence, Types: independenceTypes, Limit: -1})
 	if err != nil {
 		return independence{}, err
 	}

@@ -29,7 +29,8 @@ func (r *JournalReader) Heads(ctx context.Context) ([]JournalHead, error) {
 // EventAnchor returns the epoch and hash of the event at sequence in a
 // workspace's journal; ok is false when there is no such event.
 func (r *JournalReader) EventAnchor(ctx context.Context, workspaceID string, sequence int64) (journal.Anchor, bool, error) {
-	return r.tx.EventAnchor(ctx, workspaceID, sequence)
+	e, found, err := eventAt(ctx, r.tx, workspaceID, sequence)
+	return journal.Anchor{EpochID: e.EpochID, Sequence: sequence, Hash: e.Hash}, found, err
 }
 
 // Events calls fn for each event of the workspace with a sequence above

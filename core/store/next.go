@@ -63,11 +63,12 @@ func (s *Store) NextForSession(ctx context.Context, cred Credential, knownCursor
 		if err := touchSession(ctx, tx, sess, now); err != nil {
 			return err
 		}
-		if err := s.reapElapsedHandoffs(ctx, tx, sess.WorkspaceID, "", clockActor, now); err != nil {
+		live, err := s.sweepOffers(ctx, tx, sess.WorkspaceID, "", clockActor, now)
+		if err != nil {
 			return err
 		}
 		sess.LastSeenAt = now
-		if out, err = s.nextView(ctx, tx, sess.WorkspaceID, sess.Cursor.Sequence, limit, viewer{session: &sess, actor: sess.Actor}, now); err != nil {
+		if out, err = s.nextView(ctx, tx, sess.WorkspaceID, sess.Cursor.Sequence, limit, viewer{session: &sess, actor: sess.Actor, offers: live}, now); err != nil {
 			return err
 		}
 		w, err := s.withholdingOf(ctx, tx, sess)
@@ -116,19 +117,23 @@ func (s *Store) NextForActor(ctx context.Context, workspaceID, actor string, aft
 			return err
 		}
 		now := s.nowISO()
-		if err := s.reapElapsedHandoffs(ctx, tx, workspaceID, "", clockActor, now); err != nil {
+		live, err := s.sweepOffers(ctx, tx, workspaceID, "", clockActor, now)
+		if err != nil {
 			return err
 		}
-		out, err = s.nextView(ctx, tx, workspaceID, after, limit, viewer{actor: label}, now)
+		out, err = s.nextView(ctx, tx, workspaceID, after, limit, viewer{actor: label, offers: live}, now)
 		return err
 	})
 	return out, err
 }
 
-// viewer is who is polling: a bound session, or a legacy actor label.
+// viewer is who is polling: a bound session, or a legacy actor label;
+// offers are the workspace's offers live at the poll's time, what the
+// poll's sweep left pending.
 type viewer struct {
 	session *CoordinationSession
 	actor   string
+	offers  []Handoff
 }
 
 func (v viewer) available(t *Task) bool {
@@ -179,9 +184,7 @@ func (s *Store) nextView(ctx context.Context, q Tx, wsID string, after int64, li
 			out.OwnClaims = append(out.OwnClaims, tasks[i])
 		}
 	}
-	if out.HandoffOffers, err = offersFor(ctx, q, wsID, v, tasks, now); err != nil {
-		return out, err
-	}
+	out.HandoffOffers = offersFor(v, tasks)
 	filter := ReportFilter{After: after, Through: out.Events.NextAnchor.Sequence}
 	if v.session != nil {
 		filter.RoutedTo = v.session.ID
@@ -194,16 +197,14 @@ func (s *Store) nextView(ctx context.Context, q Tx, wsID string, after int64, li
 	return out, err
 }
 
-// offersFor lists the unexpired pending offers addressed to the viewer.
-func offersFor(ctx context.Context, tx Views, wsID string, v viewer, tasks []Task, now string) ([]HandoffOffer, error) {
+// offersFor pairs the live offers addressed to the viewer with their
+// tasks.
+func offersFor(v viewer, tasks []Task) []HandoffOffer {
 	to := Viewer{Actor: v.actor}
 	if v.session != nil {
 		to.SessionID = v.session.ID
 	}
-	offers, err := tx.LiveOffersTo(ctx, wsID, to, now)
-	if err != nil {
-		return nil, err
-	}
+	offers := offersShownTo(v.offers, to)
 	byID := make(map[string]Task, len(tasks))
 	for _, t := range tasks {
 		byID[t.ID] = t
@@ -212,5 +213,5 @@ func offersFor(ctx context.Context, tx Views, wsID string, v viewer, tasks []Tas
 	for _, h := range offers {
 		out = append(out, HandoffOffer{Handoff: h, Task: byID[h.TaskID]})
 	}
-	return out, nil
+	return out
 }

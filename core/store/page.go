@@ -94,22 +94,45 @@ func readEventPage(ctx context.Context, tx Tx, workspaceID string, after int64, 
 		return p, collaberr.New(collaberr.InvalidCursor, "The event cursor is ahead of the journal head").
 			With("after_sequence", after).With("head_sequence", h.Sequence)
 	}
-	prevHash := journal.GenesisHash
-	if after > 0 {
-		a, found, err := tx.EventAnchor(ctx, workspaceID, after)
-		if err != nil {
-			return p, fmt.Errorf("read cursor event: %w", err)
-		}
-		if !found {
-			return p, collaberr.New(collaberr.CursorMismatch, "No event of this journal sits at that cursor").With("after_sequence", after)
-		}
-		prevHash = a.Hash
-	}
-	events, err := tx.EventsAfter(ctx, workspaceID, after, limit)
+	events, err := tx.Events(ctx, workspaceID, pageFrom(after, limit))
 	if err != nil {
 		return p, err
 	}
+	prevHash := journal.GenesisHash
+	if after > 0 {
+		if len(events) == 0 || events[0].Sequence != after {
+			return p, collaberr.New(collaberr.CursorMismatch, "No event of this journal sits at that cursor").With("after_sequence", after)
+		}
+		prevHash, events = events[0].Hash, events[1:]
+	}
 	return buildPage(h, after, prevHash, events), nil
+}
+
+// pageFrom is the one read of the page after sequence after: past
+// genesis it starts at the event at after itself, the cursor's event,
+// whose hash the page chains from, so that a page costs one statement.
+func pageFrom(after int64, limit int) EventRange {
+	if after > 0 {
+		return EventRange{After: after - 1, Limit: limit + 1}
+	}
+	return EventRange{Limit: limit}
+}
+
+// atSequence is the read of the event at sequence: the first one above
+// sequence-1, which is that event when the journal holds it (sequences
+// are contiguous).
+func atSequence(sequence int64) EventRange {
+	return EventRange{After: sequence - 1, Limit: 1}
+}
+
+// eventAt returns the event at sequence of a workspace's journal; found
+// is false when the journal holds none there.
+func eventAt(ctx context.Context, tx Events, workspaceID string, sequence int64) (e journal.Event, found bool, err error) {
+	events, err := tx.Events(ctx, workspaceID, atSequence(sequence))
+	if err != nil || len(events) == 0 || events[0].Sequence != sequence {
+		return journal.Event{}, false, err
+	}
+	return events[0], true, nil
 }
 
 // buildPage assembles and verifies a page: an empty page is valid only at
@@ -163,13 +186,12 @@ func validateAnchor(ctx context.Context, tx Tx, workspaceID string, a journal.An
 	if a.Sequence > h.Sequence {
 		return h, collaberr.New(collaberr.CursorAhead, "The anchor is ahead of the journal head").With("head_sequence", h.Sequence)
 	}
-	events, err := tx.EventsAfter(ctx, workspaceID, a.Sequence-1, 1)
+	e, found, err := eventAt(ctx, tx, workspaceID, a.Sequence)
 	if err != nil {
 		return h, err
 	}
 	var hasher journal.Hasher
-	if len(events) != 1 || events[0].Sequence != a.Sequence || events[0].EpochID != a.EpochID ||
-		events[0].Hash != a.Hash || !hasher.Matches(&events[0]) {
+	if !found || e.EpochID != a.EpochID || e.Hash != a.Hash || !hasher.Matches(&e) {
 		return h, collaberr.New(collaberr.CursorForkDetected, "The journal holds a different event at the anchor's sequence")
 	}
 	return h, nil

@@ -63,10 +63,9 @@ type Tx interface {
 	Decisions
 	Evidence
 	Presences
-	Partitions
 	Events
-	Views
 	Deliveries
+	SessionHosts
 	// TakeWriteGuard admits the session-plane writes that follow, until
 	// release, in engines whose data older clients can also reach: a
 	// SQLite file carries the v0.2 triggers that refuse session-plane
@@ -76,27 +75,53 @@ type Tx interface {
 	TakeWriteGuard(ctx context.Context, nonce string) (release func(ctx context.Context) error, err error)
 }
 
-// Workspaces are the journals' owners and the worktrees registered in them.
+// Workspaces are the journals' owners and the worktrees registered in
+// them: rows the rules read by id, by root path or by repository, and
+// write whole. Which workspace a repository's new worktree joins, and
+// which repository a root path belongs to, are rules of this package
+// (workspace.go, guard_read.go), not the engine's.
 type Workspaces interface {
+	// Workspace returns one workspace, its head included.
+	Workspace(ctx context.Context, id string) (w Workspace, found bool, err error)
+	// Workspaces lists the workspaces f selects, heads included, in
+	// (created_at, id) order; never nil.
+	Workspaces(ctx context.Context, f WorkspaceFilter) ([]Workspace, error)
 	// CreateWorkspace stores a new workspace whose journal is empty (head
 	// at sequence 0 and journal.GenesisHash), and its repository when the
 	// repository is new.
 	CreateWorkspace(ctx context.Context, w NewWorkspace) error
+	// Worktree returns the worktree k names.
+	Worktree(ctx context.Context, k WorktreeKey) (w Worktree, found bool, err error)
+	// Worktrees lists a workspace's registered worktrees in
+	// (registered_at, id) order; never nil.
+	Worktrees(ctx context.Context, workspaceID string) ([]Worktree, error)
 	// AddWorktree registers a worktree in a workspace, and its repository
 	// when the repository is new.
 	AddWorktree(ctx context.Context, workspaceID string, w WorktreeFacts, now string) error
-	// Workspace returns one workspace, its head included.
-	Workspace(ctx context.Context, id string) (w Workspace, found bool, err error)
-	// WorkspaceForRepository returns the id of the repository's earliest
-	// workspace by (created_at, id).
-	WorkspaceForRepository(ctx context.Context, repositoryKey string) (id string, found bool, err error)
-	// WorktreeByRoot returns the worktree registered at a root path.
-	WorktreeByRoot(ctx context.Context, root string) (w Worktree, found bool, err error)
-	// WorktreeByID returns one worktree.
-	WorktreeByID(ctx context.Context, id string) (w Worktree, found bool, err error)
-	// TouchWorktree records the Git state last observed in a worktree (the
-	// identity part of w is ignored).
-	TouchWorktree(ctx context.Context, id string, w WorktreeFacts, now string) error
+	// UpdateWorktree stores after over before, a row read in this
+	// transaction, writing only the columns in which the two differ (no
+	// statement at all when none does). Only the Git state last observed
+	// (branch, head, dirty) and last_seen_at change; a worktree's
+	// identity and registration never do. The write is not fenced: the
+	// row holds no version, and repeating it leaves the same row.
+	UpdateWorktree(ctx context.Context, before, after Worktree) error
+}
+
+// WorkspaceFilter selects workspaces; its zero value selects every one.
+// Each field narrows the list when it is not empty.
+type WorkspaceFilter struct {
+	// RepositoryKey keeps the repository's workspaces (a migration from
+	// v0.1 may have left several).
+	RepositoryKey string
+	// RootPath keeps the workspace rooted there (root paths are unique).
+	RootPath string
+}
+
+// WorktreeKey names one worktree: by ID when it is not empty, else by
+// the root path it is registered at (root paths are unique).
+type WorktreeKey struct {
+	ID       string
+	RootPath string
 }
 
 // Journal is the hash-chained event journal of each workspace.
@@ -149,10 +174,9 @@ type Sessions interface {
 // Tasks are the units of coordinated work and their artifacts. The rules
 // compute each task's effective status; an engine returns it empty.
 type Tasks interface {
-	// Tasks lists a workspace's tasks in (created_at, id) order, only
-	// those whose stored status is status when status is not empty; never
-	// nil.
-	Tasks(ctx context.Context, workspaceID, status string) ([]Task, error)
+	// Tasks lists the tasks of a workspace that f selects, in
+	// (created_at, id) order; never nil.
+	Tasks(ctx context.Context, workspaceID string, f TaskFilter) ([]Task, error)
 	// Task returns one task of a workspace.
 	Task(ctx context.Context, workspaceID, taskID string) (t Task, found bool, err error)
 	// Artifacts lists a task's artifacts in (attached_at, id) order; never
@@ -160,28 +184,15 @@ type Tasks interface {
 	Artifacts(ctx context.Context, workspaceID, taskID string) ([]Artifact, error)
 }
 
-// Handoffs are offers to pass a task's lease on. The sweep order (pending
-// offers by to_actor, status, expires_at, then insertion order) is part of
-// the contract: sweeps journal one event per offer, in that order, so two
-// engines sweeping the same data write the same journal.
-type Handoffs interface {
-	// Handoff returns one offer by id.
-	Handoff(ctx context.Context, id string) (h Handoff, found bool, err error)
-	// InsertHandoff stores a new pending offer.
-	InsertHandoff(ctx context.Context, h Handoff) error
-	// ResolveHandoff sets an offer's status and resolution time.
-	ResolveHandoff(ctx context.Context, id string, status HandoffStatus, now string) error
-	// LiveTaskOffers lists a task's pending offers that have not expired
-	// at now, by (offered_at, id).
-	LiveTaskOffers(ctx context.Context, workspaceID, taskID, now string) ([]Handoff, error)
-	// TaskOffersToSweep lists every pending offer of a task in sweep order.
-	TaskOffersToSweep(ctx context.Context, workspaceID, taskID string) ([]Handoff, error)
-	// ElapsedOffersToSweep lists the pending offers whose deadline is at or
-	// before now, of one task when taskID is not empty, in sweep order.
-	ElapsedOffersToSweep(ctx context.Context, workspaceID, taskID, now string) ([]Handoff, error)
-	// OffersToSession lists the pending offers addressed to a session, by
-	// (offered_at, id).
-	OffersToSession(ctx context.Context, workspaceID, sessionID string) ([]Handoff, error)
+// TaskFilter selects a workspace's tasks; its zero value selects every
+// one. Each field narrows the list when it is not zero.
+type TaskFilter struct {
+	// Status keeps the tasks whose stored status it is.
+	Status TaskStatus
+	// HeldOrReportedBy keeps the tasks the viewer holds (is the assignee
+	// of) or reported complete: as the session when its SessionID is not
+	// empty, else as the actor label.
+	HeldOrReportedBy Viewer
 }
 
 // ReadAheader is a Tx that can be told which reads come next, so that an

@@ -43,6 +43,29 @@ type NewPresence struct {
 	ExpiresAt            string
 }
 
+// PresenceKey names one presence hint: by ID when it is not empty, else by
+// the (workspace, client instance) pair, which is unique.
+type PresenceKey struct {
+	ID               string
+	WorkspaceID      string
+	ClientInstanceID string
+}
+
+// PresenceFilter selects a workspace's presence hints. The zero filter
+// selects every hint of the workspace.
+type PresenceFilter struct {
+	// State keeps the hints in that state at At (PresenceAny keeps all).
+	// It is the engine's to apply, before Limit, so that a limited listing
+	// reads no more rows than it returns; presenceAt is the same rule for
+	// one hint.
+	State PresenceState
+	// At is the moment State is judged at; required with a state other
+	// than PresenceAny.
+	At string
+	// Limit, when positive, keeps the first Limit hints of the order.
+	Limit int64
+}
+
 // PresenceState selects presence hints by their state at a moment.
 type PresenceState string
 
@@ -59,28 +82,23 @@ const (
 	PresenceLeft PresenceState = "left"
 )
 
-// Presences are the presence hints. None of them is journaled.
+// Presences are the presence hints, as rows. None of them is journaled;
+// what a heartbeat or a leave changes is decided in presence_rows.go.
 type Presences interface {
-	// PresenceByID returns one presence hint; found is false when there is
-	// none of that id. DeclaredCapabilities is never nil, here and below.
-	PresenceByID(ctx context.Context, id string) (p Presence, found bool, err error)
-	// PresenceOfClient returns the workspace's presence hint of one client
-	// instance (there is at most one).
-	PresenceOfClient(ctx context.Context, workspaceID, clientInstanceID string) (p Presence, found bool, err error)
+	// Presence returns the hint k names; found is false when there is
+	// none. DeclaredCapabilities is never nil, here and below.
+	Presence(ctx context.Context, k PresenceKey) (p Presence, found bool, err error)
+	// Presences lists the hints of a workspace that f selects, newest
+	// first (by joined_at, then id, both descending, in byte order); never
+	// nil. An unknown state is an error.
+	Presences(ctx context.Context, workspaceID string, f PresenceFilter) ([]Presence, error)
 	// InsertPresence stores a new presence hint; a second hint for the
 	// same (workspace, client instance) fails.
 	InsertPresence(ctx context.Context, p NewPresence) error
-	// PresenceList lists a workspace's presence hints in state at now,
-	// newest first (by joined_at, then id, both descending), at most limit
-	// of them; never nil.
-	PresenceList(ctx context.Context, workspaceID string, state PresenceState, now string, limit int64) ([]Presence, error)
-	// PresenceBySeen lists every presence hint of a workspace, most
-	// recently seen first (by last_seen_at descending, then id); never nil.
-	PresenceBySeen(ctx context.Context, workspaceID string) ([]Presence, error)
-	// RefreshPresence records a heartbeat: the version increments, the
-	// hint was last seen at now and expires at expiresAt.
-	RefreshPresence(ctx context.Context, id, now, expiresAt string) error
-	// MarkPresenceLeft records that the hint left at now; the version
-	// increments.
-	MarkPresenceLeft(ctx context.Context, id, now string) error
+	// UpdatePresence stores after over before, a row read in this
+	// transaction, writing only the columns in which the two differ. Only
+	// the version, last_seen_at, presence_expires_at and left_at change,
+	// and the version by exactly one: any other change is refused, and so
+	// is a stored row no longer at before's version (nothing is written).
+	UpdatePresence(ctx context.Context, before, after Presence) error
 }

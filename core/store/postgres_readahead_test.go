@@ -83,11 +83,10 @@ func newPollFixture(t *testing.T) pollFixture {
 // transaction's engine methods.
 type pollReads struct {
 	Page    []journal.Event
-	Anchor  journal.Anchor
+	Anchor  []journal.Event
 	Tasks   []store.Task
 	Claims  []store.Task
 	Offers  []store.Handoff
-	Elapsed []store.Handoff
 	Reports []store.Report
 	Errors  []string
 }
@@ -100,17 +99,15 @@ func readPoll(ctx context.Context, tx store.Tx, ws, repo, session string) pollRe
 		}
 	}
 	var err error
-	r.Page, err = tx.EventsAfter(ctx, ws, 2, 50)
+	r.Page, err = tx.Events(ctx, ws, store.EventRange{After: 1, Limit: 51})
 	keep(err)
-	r.Anchor, _, err = tx.EventAnchor(ctx, ws, 2)
+	r.Anchor, err = tx.Events(ctx, ws, store.EventRange{After: 1, Limit: 1})
 	keep(err)
-	r.Tasks, err = tx.Tasks(ctx, ws, "")
+	r.Tasks, err = tx.Tasks(ctx, ws, store.TaskFilter{})
 	keep(err)
 	r.Claims, err = tx.ReservingTasks(ctx, repo)
 	keep(err)
-	r.Offers, err = tx.LiveOffersTo(ctx, ws, store.Viewer{SessionID: session}, "2000-01-01T00:00:00.000Z")
-	keep(err)
-	r.Elapsed, err = tx.ElapsedOffersToSweep(ctx, ws, "", "2999-01-01T00:00:00.000Z")
+	r.Offers, err = store.PendingOffers(ctx, tx, ws, "")
 	keep(err)
 	r.Reports, err = tx.Reports(ctx, ws, store.ReportFilter{After: 0, Through: 50, RoutedTo: session})
 	keep(err)
@@ -131,7 +128,7 @@ func TestPostgresReadAheadAnswersWhatTheServerAnswers(t *testing.T) {
 	err = f.eng.Write(ctx, func(tx store.Tx) error {
 		direct := readPoll(ctx, tx, f.ws, ws.RepositoryKey, f.poller.Session.ID)
 		if len(direct.Errors) > 0 || len(direct.Page) == 0 || len(direct.Tasks) == 0 || len(direct.Claims) == 0 ||
-			len(direct.Offers) == 0 || len(direct.Elapsed) == 0 || len(direct.Reports) == 0 {
+			len(direct.Offers) == 0 || len(direct.Reports) == 0 {
 			t.Fatalf("the fixture leaves a part of the poll empty: %+v", direct)
 		}
 		tx.(store.ReadAheader).ReadAhead(ctx, func(q store.Tx) {
@@ -160,11 +157,11 @@ func TestPostgresReadAheadRowsDoNotOutliveAWrite(t *testing.T) {
 	ctx := context.Background()
 	err := f.eng.Write(ctx, func(tx store.Tx) error {
 		tx.(store.ReadAheader).ReadAhead(ctx, func(q store.Tx) {
-			_, _ = q.EventsAfter(ctx, f.ws, 0, 50)
-			_, _ = q.Tasks(ctx, f.ws, "")
+			_, _ = q.Events(ctx, f.ws, store.EventRange{Limit: 50})
+			_, _ = q.Tasks(ctx, f.ws, store.TaskFilter{})
 			_, _ = q.Reports(ctx, f.ws, store.ReportFilter{After: 0, Through: 50})
 		})
-		if _, err := tx.EventsAfter(ctx, f.ws, 0, 50); err != nil { // sends the batch
+		if _, err := tx.Events(ctx, f.ws, store.EventRange{Limit: 50}); err != nil { // sends the batch
 			return err
 		}
 		w := tx.(interface {
@@ -174,7 +171,7 @@ func TestPostgresReadAheadRowsDoNotOutliveAWrite(t *testing.T) {
 			return err
 		}
 		before := f.eng.WriteRoundTrips()
-		tasks, err := tx.Tasks(ctx, f.ws, "")
+		tasks, err := tx.Tasks(ctx, f.ws, store.TaskFilter{})
 		if err != nil {
 			return err
 		}

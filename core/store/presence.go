@@ -105,7 +105,7 @@ func (s *Store) JoinPresence(ctx context.Context, in JoinInput) (Presence, error
 			return err
 		}
 		now := s.nowISO()
-		existing, found, err := tx.PresenceOfClient(ctx, f.workspaceID, f.client)
+		existing, found, err := tx.Presence(ctx, PresenceKey{WorkspaceID: f.workspaceID, ClientInstanceID: f.client})
 		if err != nil {
 			return err
 		}
@@ -147,7 +147,7 @@ func insertPresence(ctx context.Context, tx Presences, ws Workspace, f joinField
 	if err != nil {
 		return Presence{}, err
 	}
-	p, found, err := tx.PresenceByID(ctx, id)
+	p, found, err := presenceByID(ctx, tx, id)
 	if err == nil && !found {
 		err = fmt.Errorf("presence %s vanished after its insert", id)
 	}
@@ -171,7 +171,7 @@ func (s *Store) ListPresence(ctx context.Context, workspaceID string, presence *
 			return err
 		}
 		now := s.nowISO()
-		list, err := tx.PresenceList(ctx, wsID, state, now, n)
+		list, err := tx.Presences(ctx, wsID, PresenceFilter{State: state, At: now, Limit: n})
 		out = shownPresences(list, now)
 		return err
 	})

@@ -35,7 +35,7 @@ func (s *Store) HeartbeatPresence(ctx context.Context, in PresenceUpdate) (*answ
 				return collaberr.New(collaberr.SessionLeft, "A presence hint that left cannot heartbeat; join with a new client_instance_id").
 					With("session_id", p.ID)
 			}
-			return tx.RefreshPresence(ctx, p.ID, now, addSeconds(now, ttl))
+			return tx.UpdatePresence(ctx, p, heartbeatRow(p, now, addSeconds(now, ttl)))
 		})
 }
 
@@ -51,7 +51,7 @@ func (s *Store) LeavePresence(ctx context.Context, in PresenceUpdate) (*answer.O
 			if p.LeftAt != nil {
 				return nil
 			}
-			return tx.MarkPresenceLeft(ctx, p.ID, now)
+			return tx.UpdatePresence(ctx, p, leftRow(p, now))
 		})
 }
 
@@ -77,7 +77,7 @@ func (s *Store) updatePresence(ctx context.Context, id, key, operation string, r
 	var out *answer.Of[PresenceAnswer]
 	err = s.writeTx(ctx, func(tx Tx) error {
 		now := s.nowISO()
-		p, found, err := tx.PresenceByID(ctx, id)
+		p, found, err := presenceByID(ctx, tx, id)
 		if err != nil {
 			return err
 		}
@@ -101,7 +101,7 @@ func (s *Store) updatePresence(ctx context.Context, id, key, operation string, r
 		if err := apply(ctx, tx, p, now); err != nil {
 			return err
 		}
-		updated, found, err := tx.PresenceByID(ctx, id)
+		updated, found, err := presenceByID(ctx, tx, id)
 		if err == nil && !found {
 			err = fmt.Errorf("presence %s vanished during its update", id)
 		}

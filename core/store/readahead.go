@@ -9,8 +9,9 @@ import (
 
 // readAheadPoll tells an engine that can read ahead (ReadAheader)
 // every read a session's poll makes once its journal head is known: the
-// cursors' events, the elapsed offers, and what nextView shows. On a
-// server they then cost one round trip instead of eight. Reading the head
+// cursors' events, the pending offers (the sweep's, which also give the
+// offers nextView shows), and what nextView shows. On a server they then
+// cost one round trip instead of seven. Reading the head
 // here changes nothing: checkCursors reads it next, and a missing
 // workspace is left for it to refuse.
 func (s *Store) readAheadPoll(ctx context.Context, tx Tx, sess CoordinationSession, known *journal.Anchor, limit int, now string) error {
@@ -35,7 +36,7 @@ func (s *Store) recordPoll(ctx context.Context, tx Tx, ahead ReadAheader, sess C
 	v := viewer{session: &sess, actor: sess.Actor}
 	ahead.ReadAhead(ctx, func(q Tx) {
 		_ = checkCursors(ctx, q, sess, known)
-		_, _ = q.ElapsedOffersToSweep(ctx, sess.WorkspaceID, "", now)
+		_, _ = pendingOf(ctx, q, sess.WorkspaceID, "")
 		nextViewReads(ctx, q, ws, sess.Cursor.Sequence, limit, v, now)
 	})
 	return nil
@@ -47,13 +48,9 @@ func (s *Store) recordPoll(ctx context.Context, tx Tx, ahead ReadAheader, sess C
 // page's reads itself, as readEventPage stops at the recorder's empty
 // answer to its first.
 func nextViewReads(ctx context.Context, q Tx, ws Workspace, after int64, limit int, v viewer, now string) {
-	if after > 0 {
-		_, _, _ = q.EventAnchor(ctx, ws.ID, after)
-	}
-	_, _ = q.EventsAfter(ctx, ws.ID, after, limit)
+	_, _ = q.Events(ctx, ws.ID, pageFrom(after, limit))
 	_, _ = listTasks(ctx, q, ws.ID, "", now)
 	_, _ = reservations(ctx, q, ws.RepositoryKey, now)
-	_, _ = offersFor(ctx, q, ws.ID, v, nil, now)
 	through := min(after+int64(limit), ws.EventHeadSequence)
 	if through <= after {
 		return
@@ -81,7 +78,7 @@ func recordAck(ctx context.Context, ahead ReadAheader, cred Credential, workspac
 		_, _, _ = q.Session(ctx, cred.SessionID)
 		_, _, _ = q.Head(ctx, workspaceID)
 		if a.Sequence > 0 {
-			_, _ = q.EventsAfter(ctx, workspaceID, a.Sequence-1, 1)
+			_, _ = q.Events(ctx, workspaceID, atSequence(a.Sequence))
 		}
 	})
 }

@@ -98,8 +98,10 @@ func (s *Store) StartSession(ctx context.Context, in StartSessionInput) (Started
 func (s *Store) refusePartitioned(ctx context.Context, key string) error {
 	var ids []string
 	err := s.engine().Read(ctx, func(tx Tx) error {
-		var err error
-		ids, err = tx.RepositoryWorkspaces(ctx, key)
+		ws, err := repositoryWorkspaces(ctx, tx, key)
+		for _, w := range ws {
+			ids = append(ids, w.ID)
+		}
 		return err
 	})
 	if err != nil {

@@ -196,7 +196,7 @@ func refuseLiveLeases(ctx context.Context, tx Tasks, sess CoordinationSession, n
 // liveLeases lists, in id order, the tasks of the session's workspace
 // that it holds a lease on that has not expired at now.
 func liveLeases(ctx context.Context, tx Tasks, sess CoordinationSession, now string) ([]string, error) {
-	claimed, err := tx.Tasks(ctx, sess.WorkspaceID, string(TaskClaimed))
+	claimed, err := tx.Tasks(ctx, sess.WorkspaceID, TaskFilter{Status: TaskClaimed})
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +212,7 @@ func liveLeases(ctx context.Context, tx Tasks, sess CoordinationSession, now str
 
 // expireHandoffsTo expires every pending offer addressed to an ending session.
 func (s *Store) expireHandoffsTo(ctx context.Context, tx Tx, sess CoordinationSession, now string) error {
-	offers, err := tx.OffersToSession(ctx, sess.WorkspaceID, sess.ID)
+	offers, err := offersToSession(ctx, tx, sess.WorkspaceID, sess.ID)
 	if err != nil {
 		return err
 	}

@@ -49,7 +49,7 @@ func (s *Store) prepareSessionCheckpoint(ctx context.Context, sess CoordinationS
 	var ok bool
 	err := s.engine().Read(ctx, func(tx Tx) error {
 		var err error
-		wt, ok, err = tx.WorktreeByID(ctx, sess.WorktreeID)
+		wt, ok, err = worktreeByID(ctx, tx, sess.WorktreeID)
 		return err
 	})
 	if err != nil {
@@ -80,7 +80,7 @@ func (p prepared) recheck(ctx context.Context, q Workspaces, sessionID, now stri
 	if p.sessionID != sessionID {
 		return collaberr.New(collaberr.WorktreeObservationStale, "The prepared worktree observation belongs to another session")
 	}
-	wt, ok, err := q.WorktreeByID(ctx, p.worktree.ID)
+	wt, ok, err := worktreeByID(ctx, q, p.worktree.ID)
 	if err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func (p prepared) recheck(ctx context.Context, q Workspaces, sessionID, now stri
 		return collaberr.New(collaberr.WorktreeObservationStale, "The registered worktree changed after it was inspected; try again").
 			With("worktree_id", p.worktree.ID)
 	}
-	return q.TouchWorktree(ctx, wt.ID, FactsOf(gitstate.Identity{}, p.checkpoint), now)
+	return touchWorktree(ctx, q, wt, p.checkpoint, now)
 }
 
 // checkExpectedBase refuses a claim when the worktree HEAD is not the

@@ -31,7 +31,7 @@ func effectiveStatus(t *Task, now string) TaskStatus {
 // optionally only those whose stored status is status, with their
 // effective status at now.
 func listTasks(ctx context.Context, q Tasks, workspaceID, status, now string) ([]Task, error) {
-	tasks, err := q.Tasks(ctx, workspaceID, status)
+	tasks, err := q.Tasks(ctx, workspaceID, TaskFilter{Status: TaskStatus(status)})
 	for i := range tasks {
 		tasks[i].EffectiveStatus = effectiveStatus(&tasks[i], now)
 	}

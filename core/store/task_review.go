@@ -115,7 +115,7 @@ func (s *Store) observeResult(ctx context.Context, wsID, taskID string) (reviewO
 		if err != nil || !observe {
 			return err
 		}
-		wt, ok, err = tx.WorktreeByID(ctx, obs.worktree.ID)
+		wt, ok, err = worktreeByID(ctx, tx, obs.worktree.ID)
 		return err
 	})
 	if err != nil || !observe {
@@ -221,7 +221,7 @@ func checkResultCheckpoint(ctx context.Context, q Workspaces, t Task, obs review
 	if string(t.ResultCheckpoint) != obs.storedResult {
 		return collaberr.New(collaberr.WorktreeObservationStale, "The completion checkpoint changed while the review was being prepared; review again")
 	}
-	wt, ok, err := q.WorktreeByID(ctx, obs.worktree.ID)
+	wt, ok, err := worktreeByID(ctx, q, obs.worktree.ID)
 	if err != nil {
 		return err
 	}

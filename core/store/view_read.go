@@ -19,9 +19,12 @@ type WorkspaceView struct {
 	Workspace Workspace
 	// Now is the snapshot's clock, against which effective statuses,
 	// presence and lease expiry were computed.
-	Now       string
-	Tasks     []Task
-	Sessions  []CoordinationSession
+	Now      string
+	Tasks    []Task
+	Sessions []CoordinationSession
+	// Hosts are what holds each session, by session id (SessionHost);
+	// a session that never recorded one is absent.
+	Hosts     map[string]SessionHost
 	Presence  []Presence
 	Worktrees []Worktree
 	Handoffs  []Handoff
@@ -52,7 +55,7 @@ func (s *Store) Workspaces(ctx context.Context) ([]Workspace, error) {
 	var out []Workspace
 	err := s.engine().Read(ctx, func(tx Tx) error {
 		var err error
-		out, err = tx.ListWorkspaces(ctx)
+		out, err = tx.Workspaces(ctx, WorkspaceFilter{})
 		return err
 	})
 	return out, err
@@ -73,13 +76,16 @@ func (s *Store) View(ctx context.Context, workspaceID string) (WorkspaceView, er
 		if v.Sessions, err = sessionsBySeen(ctx, tx, workspaceID); err != nil {
 			return err
 		}
+		if v.Hosts, err = hostsByID(ctx, tx, workspaceID); err != nil {
+			return err
+		}
 		if v.Presence, err = allPresence(ctx, tx, workspaceID, v.Now); err != nil {
 			return err
 		}
-		if v.Worktrees, err = tx.WorkspaceWorktrees(ctx, workspaceID); err != nil {
+		if v.Worktrees, err = tx.Worktrees(ctx, workspaceID); err != nil {
 			return err
 		}
-		if v.Handoffs, err = tx.WorkspaceHandoffs(ctx, workspaceID); err != nil {
+		if v.Handoffs, err = workspaceOffers(ctx, tx, workspaceID); err != nil {
 			return err
 		}
 		if v.Decisions, err = recentDecisions(ctx, tx, workspaceID, 200); err != nil {
@@ -91,9 +97,10 @@ func (s *Store) View(ctx context.Context, workspaceID string) (WorkspaceView, er
 	return v, err
 }
 
-// allPresence lists every self-declared presence record, newest first.
+// allPresence lists every self-declared presence record, most recently
+// seen first.
 func allPresence(ctx context.Context, q Presences, workspaceID, now string) ([]Presence, error) {
-	list, err := q.PresenceBySeen(ctx, workspaceID)
+	list, err := presencesBySeen(ctx, q, workspaceID)
 	return shownPresences(list, now), err
 }
 
@@ -195,7 +202,11 @@ func (s *Store) EventsBefore(ctx context.Context, workspaceID string, q EventQue
 	var out []journal.Event
 	err := s.engine().Read(ctx, func(tx Tx) error {
 		var err error
-		out, err = tx.EventsBefore(ctx, workspaceID, q.Before, q.Type, q.Limit)
+		r := EventRange{Before: q.Before, Limit: q.Limit, Newest: true}
+		if q.Type != "" {
+			r.Types = []string{q.Type}
+		}
+		out, err = tx.Events(ctx, workspaceID, r)
 		return err
 	})
 	return out, err
@@ -203,11 +214,14 @@ func (s *Store) EventsBefore(ctx context.Context, workspaceID string, q EventQue
 
 // EventAt returns one event by sequence; found is false when absent.
 func (s *Store) EventAt(ctx context.Context, workspaceID string, sequence int64) (journal.Event, bool, error) {
-	evs, err := s.EventsBefore(ctx, workspaceID, EventQuery{Before: sequence + 1, Limit: 1})
-	if err != nil || len(evs) == 0 || evs[0].Sequence != sequence {
-		return journal.Event{}, false, err
-	}
-	return evs[0], true, nil
+	var e journal.Event
+	var found bool
+	err := s.engine().Read(ctx, func(tx Tx) error {
+		var err error
+		e, found, err = eventAt(ctx, tx, workspaceID, sequence)
+		return err
+	})
+	return e, found, err
 }
 
 // EventTypes lists the distinct types of the journal's events after

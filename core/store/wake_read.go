@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/journal"
@@ -22,12 +24,21 @@ var WakeTypes = []journal.Kind{
 // unmentioned until it catches up with collab_next.
 const WakeWindow = 2000
 
-// WakeOffer is a pending handoff offered to the viewer.
-type WakeOffer = OfferSummary
+// WakeOffer is what a wake check shows of a pending handoff offered to
+// the viewer.
+type WakeOffer struct {
+	ID, TaskID, FromActor, Summary, ExpiresAt string
+}
 
-// WakeTask is a task that belongs to the viewer: it holds the claim or it
-// reported the task complete.
-type WakeTask = TaskSummary
+// WakeTask is what a wake check shows of a task that belongs to the
+// viewer: it holds the claim or it reported the task complete. Status is
+// the stored status.
+type WakeTask struct {
+	ID             string
+	Title          string
+	Status         string
+	LeaseExpiresAt *string
+}
 
 // WakeSnapshot is everything a wake check needs, read in one snapshot
 // without writing: the viewer, the journal head, the viewer's persisted
@@ -120,16 +131,31 @@ func (s *Store) fillWake(ctx context.Context, tx Tx, out *WakeSnapshot, cursor *
 	for i, t := range WakeTypes {
 		types[i] = string(t)
 	}
-	if out.Candidates, err = tx.EventsOfTypes(ctx, out.WorkspaceID, from, types, limit); err != nil {
+	if out.Candidates, err = tx.Events(ctx, out.WorkspaceID, EventRange{After: from, Types: types, Limit: limit}); err != nil {
 		return err
 	}
 	viewer := Viewer{SessionID: out.SessionID, Actor: out.Actor}
-	if out.PendingOffers, err = tx.PendingOffersTo(ctx, out.WorkspaceID, viewer); err != nil {
+	if out.PendingOffers, err = wakeOffers(ctx, tx, out.WorkspaceID, viewer); err != nil {
 		return err
 	}
-	if out.Tasks, err = tx.ViewerTasks(ctx, out.WorkspaceID, viewer); err != nil {
+	if out.Tasks, err = wakeTasks(ctx, tx, out.WorkspaceID, viewer); err != nil {
 		return err
 	}
-	out.OwnOffers, err = tx.OwnOfferIDs(ctx, out.WorkspaceID, viewer)
+	out.OwnOffers, err = offerIDsBy(ctx, tx, out.WorkspaceID, viewer)
 	return err
+}
+
+// wakeTasks lists, in id order, the tasks of a workspace that the viewer
+// holds or reported complete, as a wake check shows them; never nil.
+func wakeTasks(ctx context.Context, q Tasks, workspaceID string, of Viewer) ([]WakeTask, error) {
+	tasks, err := q.Tasks(ctx, workspaceID, TaskFilter{HeldOrReportedBy: of})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]WakeTask, len(tasks))
+	for i, t := range tasks {
+		out[i] = WakeTask{ID: t.ID, Title: t.Title, Status: string(t.Status), LeaseExpiresAt: t.LeaseExpiresAt}
+	}
+	slices.SortFunc(out, func(a, b WakeTask) int { return strings.Compare(a.ID, b.ID) })
+	return out, nil
 }

@@ -56,7 +56,7 @@ func (s *Store) openWorkspaceIn(ctx context.Context, tx Tx, actor string, name *
 	id gitstate.Identity, cp gitstate.Checkpoint) (OpenedWorkspace, error) {
 	out := OpenedWorkspace{Identity: id}
 	now := s.nowISO()
-	existing, found, err := tx.WorktreeByRoot(ctx, id.RootPath)
+	existing, found, err := tx.Worktree(ctx, WorktreeKey{RootPath: id.RootPath})
 	if err != nil {
 		return out, err
 	}
@@ -68,7 +68,7 @@ func (s *Store) openWorkspaceIn(ctx context.Context, tx Tx, actor string, name *
 				"This path now resolves to a different repository or worktree than the one registered for it").
 				With("root_path", id.RootPath).With("registered_worktree_id", existing.ID)
 		}
-		if err := tx.TouchWorktree(ctx, existing.ID, FactsOf(gitstate.Identity{}, cp), now); err != nil {
+		if err := touchWorktree(ctx, tx, existing, cp, now); err != nil {
 			return out, err
 		}
 		wsID = existing.WorkspaceID
@@ -80,7 +80,7 @@ func (s *Store) openWorkspaceIn(ctx context.Context, tx Tx, actor string, name *
 	if out.Workspace, err = readWorkspace(ctx, tx, wsID); err != nil {
 		return out, err
 	}
-	out.Worktree, _, err = tx.WorktreeByRoot(ctx, id.RootPath)
+	out.Worktree, _, err = tx.Worktree(ctx, WorktreeKey{RootPath: id.RootPath})
 	return out, err
 }
 
@@ -109,11 +109,14 @@ func (s *Store) placeWorktree(ctx context.Context, tx Tx, actor string, name *st
 // workspaceForKey picks the earliest workspace of a repository, or the id a
 // new one would get.
 func workspaceForKey(ctx context.Context, tx Workspaces, key string) (string, error) {
-	id, found, err := tx.WorkspaceForRepository(ctx, key)
-	if err == nil && !found {
-		id = workspaceIDFor(key)
+	ws, err := repositoryWorkspaces(ctx, tx, key)
+	if err != nil {
+		return "", err
 	}
-	return id, err
+	if len(ws) == 0 {
+		return workspaceIDFor(key), nil
+	}
+	return ws[0].ID, nil
 }
 
 // rootLabel is a workspace's default name: the last element of its root.

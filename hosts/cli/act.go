@@ -15,9 +15,28 @@ import (
 // body, printing its result as JSON or as the line it returns.
 func actCommand(ctx context.Context, fs *flag.FlagSet, c *common, args []string, stdout, stderr io.Writer,
 	body func(*personSeat) (any, string, error)) int {
+	return checkedAct(ctx, fs, c, args, stdout, stderr, nil, body)
+}
+
+// checkedAct is actCommand with a check first: check (when set) reads the
+// selected workspace read-only and refuses what it can before the
+// person's session is touched, so that refusal writes nothing at all.
+func checkedAct(ctx context.Context, fs *flag.FlagSet, c *common, args []string, stdout, stderr io.Writer,
+	check func(*view) error, body func(*personSeat) (any, string, error)) int {
 	as := fs.String("as", "", "your actor name when your session starts (default $COLLAB_PERSON, else person:<login>)")
 	if err := parse(fs, c, args); err != nil {
 		return UsageExit(err)
+	}
+	if check != nil {
+		v, err := c.open(ctx)
+		if err != nil {
+			return report(stderr, err)
+		}
+		err = check(v)
+		v.st.Close()
+		if err != nil {
+			return report(stderr, err)
+		}
 	}
 	s, err := takeSeat(ctx, c, defaultActor(*as))
 	if err != nil {
@@ -51,9 +70,9 @@ func usageProblem(what, usage string) error {
 // Post appends a report in the person's session, optionally addressed to a
 // session and about a task.
 func Post(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	const usage = "post MESSAGE [--to SESSION] [--task TASK] [--kind observation|inference|proposal] [--json]"
+	const usage = "post MESSAGE [--to NAME] [--task TASK] [--kind observation|inference|proposal] [--json]"
 	fs, c := newFlags("post", usage, stdout, stderr)
-	to := fs.String("to", "", "address the report to session `S`")
+	to := c.sessionFlag(fs, "to", "address the report to session `NAME`: an actor label, a short id or an id")
 	task := fs.String("task", "", "the report is about task `T`")
 	kind := fs.String("kind", "observation", "report kind `K`")
 	return actCommand(ctx, fs, c, args, stdout, stderr, func(s *personSeat) (any, string, error) {
@@ -61,7 +80,7 @@ func Post(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return nil, "", usageProblem("post needs a message", usage)
 		}
 		sent := map[string]string{"kind": *kind, "body": strings.Join(c.args, " ")}
-		args, err := checked("collab_report_append", withSet(withSet(sent, "to_session_id", *to), "task_id", *task))
+		args, err := checked("collab_report_append", withSet(withSet(sent, "to_session_id", to.ID()), "task_id", *task))
 		if err != nil {
 			return nil, "", err
 		}
@@ -76,7 +95,11 @@ func Post(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return nil, "", s.refused(err)
 		}
 		posted, _ := res.Value()
-		return answerOf(res, "posted report "+posted.Report.ID)
+		text := "posted report " + posted.Report.ID
+		if to.Given() {
+			text += " to " + sessionShown(to.Session(), c.ids)
+		}
+		return answerOf(res, text)
 	})
 }
 
@@ -153,52 +176,6 @@ func Review(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return answerOf(res, text+c.args[0])
 	})
 }
-
-// Handoff answers a handoff offered to the person's session.
-func Handoff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	const usage = "handoff respond HANDOFF --accept|--decline [--json]"
-	fs, c := newFlags("handoff", usage, stdout, stderr)
-	accept := fs.Bool("accept", false, "take the task over")
-	decline := fs.Bool("decline", false, "refuse the offer")
-	return actCommand(ctx, fs, c, args, stdout, stderr, func(s *personSeat) (any, string, error) {
-		if len(c.args) != 2 || c.args[0] != "respond" || *accept == *decline {
-			return nil, "", usageProblem("handoff respond needs a handoff id and exactly one of --accept, --decline", usage)
-		}
-		id := c.args[1]
-		cred, err := s.credential()
-		if err != nil {
-			return nil, "", err
-		}
-		next, err := s.st.NextForSession(ctx, cred, nil, nextEventLimit)
-		if err != nil {
-			return nil, "", s.refused(err)
-		}
-		var version int64
-		for _, o := range next.HandoffOffers {
-			if o.Handoff.ID == id {
-				version = o.Task.Version
-			}
-		}
-		if version == 0 {
-			return nil, "", &problem{what: "no pending handoff " + id + " is offered to your session",
-				fix: "see offers with `collab tail --kind handoff`; an offer must name your session (`collab whoami`)", code: ExitRefused}
-		}
-		response, text := "accept", "accepted handoff "
-		if *decline {
-			response, text = "decline", "declined handoff "
-		}
-		res, err := s.st.RespondToHandoff(ctx, store.SessionActor(cred), store.RespondInput{WorkspaceID: s.ws.ID,
-			IdempotencyKey: key(), HandoffID: id, ExpectedVersion: version, Response: response})
-		if err != nil {
-			return nil, "", s.refused(err)
-		}
-		return answerOf(res, text+id)
-	})
-}
-
-// nextEventLimit is the event page collab_next reads by default, which a
-// person's handoff answer reads through too.
-const nextEventLimit = 10
 
 // withSet adds name to args when a flag gave it a value: an unset (empty)
 // flag is not sent at all.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -21,6 +22,12 @@ type Bound struct {
 	Field    string
 	Min, Max int
 	Enum     []string
+	// Items, for a list, is the most entries it may hold; Each bounds
+	// every entry.
+	Items int
+	Each  *Bound
+	// Least and Most, for a whole number, bound its value (Most 0: none).
+	Least, Most int64
 }
 
 // stated is the bound the tool schema states for f's row of the field
@@ -33,10 +40,32 @@ func stated(f field.Field) Bound {
 	return Bound{Field: s.Name, Min: int(s.Min), Max: int(s.StatedMax())}
 }
 
+// boundedID is the bound of an identifier whose schema states its most
+// length as well (a new task's id, a dependency).
+func boundedID(f field.Field) Bound {
+	s := f.Spec()
+	return Bound{Field: s.Name, Min: int(s.Min), Max: int(s.Max)}
+}
+
+// list is the bound of a list field, each entry held to each.
+func list(f field.Field, each Bound) Bound {
+	each.Field = ""
+	return Bound{Field: f.Spec().Name, Items: int(f.Spec().Max), Each: &each}
+}
+
+// count is the bound of a whole-number field.
+func count(f field.Field) Bound {
+	s := f.Spec()
+	return Bound{Field: s.Name, Least: s.Min, Most: s.Max}
+}
+
+func enum(name string, values ...string) Bound { return Bound{Field: name, Enum: values} }
+
 // ArgumentBounds lists, per tool, the bounds of the arguments the people's
 // commands take from a person, in the order the tool's schema lists them.
 func ArgumentBounds() map[string][]Bound {
-	reportKinds := Bound{Field: "kind", Enum: []string{"observation", "inference", "proposal", "decision"}}
+	reportKinds := enum("kind", "observation", "inference", "proposal", "decision")
+	confidence := enum("confidence", "high", "medium", "low", "unknown")
 	return map[string][]Bound{
 		"collab_session_start": {stated(field.RootPath), stated(field.Actor)},
 		"collab_report_append": {stated(field.TaskID), stated(field.ToSessionID), reportKinds, stated(field.Body)},
@@ -44,6 +73,17 @@ func ArgumentBounds() map[string][]Bound {
 			stated(field.AuthorityScope), stated(field.AuthorityBasis)},
 		"collab_task_get":    {stated(field.TaskID)},
 		"collab_task_review": {stated(field.TaskID), stated(field.Summary)},
+		"collab_task_create": {boundedID(field.NewTaskID), stated(field.Title), stated(field.Description),
+			list(field.Dependencies, boundedID(field.Dependency)), list(field.PathScopes, stated(field.PathScope)),
+			enum("work_mode", "coordination", "read_only", "edit"), enum("completion_policy", "reported", "accepted")},
+		"collab_task_claim":      {stated(field.TaskID), count(field.LeaseTTL)},
+		"collab_task_renew":      {stated(field.TaskID), count(field.LeaseTTL)},
+		"collab_task_release":    {stated(field.TaskID), stated(field.ReleaseSummary)},
+		"collab_task_complete":   {stated(field.TaskID), stated(field.Summary), confidence, stated(field.ConfidenceBasis), stated(field.Limits), list(field.EvidenceRefs, stated(field.EvidenceRef))},
+		"collab_handoff_offer":   {stated(field.TaskID), stated(field.ToSessionID), stated(field.Summary), count(field.LeaseTTL)},
+		"collab_handoff_respond": {stated(field.HandoffID), enum("response", "accept", "decline")},
+		"collab_task_recover": {stated(field.TaskID), stated(field.RecoveryNote), enum("action", "takeover", "release", "block"),
+			stated(field.Blocker), count(field.LeaseTTL)},
 	}
 }
 
@@ -64,9 +104,61 @@ func checked(tool string, args map[string]string) (map[string]string, error) {
 		}
 	}
 	if len(broken) > 0 {
-		return nil, refusalProblem("invalid_input", "Input validation error: Invalid arguments for tool "+tool+": "+strings.Join(broken, "; "))
+		return nil, invalidInput(tool, broken)
 	}
 	return out, nil
+}
+
+// invalidInput is the face's refusal of arguments outside a tool's bounds.
+func invalidInput(tool string, broken []string) error {
+	return refusalProblem("invalid_input", "Input validation error: Invalid arguments for tool "+tool+": "+strings.Join(broken, "; "))
+}
+
+// boundOf is the bound ArgumentBounds states for tool's argument name;
+// an argument without one is this package's mistake, reported as such.
+func boundOf(tool, name string) (Bound, error) {
+	for _, b := range ArgumentBounds()[tool] {
+		if b.Field == name {
+			return b, nil
+		}
+	}
+	return Bound{}, fmt.Errorf("no bound is stated for %s.%s", tool, name)
+}
+
+// checkedList returns a list argument as JSON would carry it, refused
+// with the face's invalid_input message when it holds too many entries or
+// an entry outside the bound.
+func checkedList(tool, name string, values []string) ([]string, error) {
+	b, err := boundOf(tool, name)
+	if err != nil {
+		return nil, err
+	}
+	if b.Each == nil {
+		return nil, fmt.Errorf("%s.%s is not stated as a list", tool, name)
+	}
+	if len(values) > b.Items {
+		return nil, invalidInput(tool, []string{name + " must hold at most " + strconv.Itoa(b.Items) + " entries"})
+	}
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = asJSONText(v)
+		if reason := b.Each.check(out[i]); reason != "" {
+			return nil, invalidInput(tool, []string{name + "[" + strconv.Itoa(i) + "] " + reason})
+		}
+	}
+	return out, nil
+}
+
+// checkedCount refuses a whole-number argument outside its bound.
+func checkedCount(tool, name string, v int64) error {
+	b, err := boundOf(tool, name)
+	if err != nil {
+		return err
+	}
+	if v < b.Least || (b.Most > 0 && v > b.Most) {
+		return invalidInput(tool, []string{name + " must be from " + strconv.FormatInt(b.Least, 10) + " to " + strconv.FormatInt(b.Most, 10)})
+	}
+	return nil
 }
 
 // check says how v breaks the bound, "" when it does not.

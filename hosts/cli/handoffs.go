@@ -28,7 +28,7 @@ type handoffView struct {
 // one with --all. Reading the journal, not the handoff table, keeps it a
 // pure read that reaps nothing.
 func Handoffs(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs, c := newFlags("handoffs", "handoffs [--all] [--db FILE] [--root DIR | --workspace ID] [--json]", stdout, stderr)
+	fs, c := newFlags("handoffs", "handoffs [--all] [--db FILE] [--root DIR | --workspace W] [--ids] [--json]", stdout, stderr)
 	all := fs.Bool("all", false, "include answered and expired handoffs")
 	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
 		list, err := journalHandoffs(ctx, v, store.FormatTime(time.Now()))
@@ -46,13 +46,22 @@ func Handoffs(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return p.json(map[string]any{"handoffs": nonNil(shown)})
 		}
 		for _, h := range shown {
-			p.line("%-9s %s  %s: %s → %s until %s: %s", h.Status, h.ID, h.TaskID, h.FromActor, h.ToActor, h.ExpiresAt, body(h.Summary))
+			p.line("%-9s %s  %s: %s → %s until %s: %s", h.Status, h.ID, h.TaskID, h.FromActor, h.to(c.ids), h.ExpiresAt, body(h.Summary))
 		}
 		if len(shown) == 0 {
 			p.line("no open handoffs")
 		}
 		return nil
 	})
+}
+
+// to names whom the handoff is offered to: the label, and with ids the
+// session it names, if any.
+func (h handoffView) to(ids bool) string {
+	if ids && h.ToSession != "" {
+		return h.ToActor + " (" + h.ToSession + ")"
+	}
+	return h.ToActor
 }
 
 // journalHandoffs replays the handoff events of the workspace.

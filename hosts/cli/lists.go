@@ -2,17 +2,19 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/agenttool/collab/core/liveness"
 	"github.com/agenttool/collab/core/store"
 )
 
 // Tasks lists the workspace's tasks, optionally those of one stored status.
 func Tasks(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs, c := newFlags("tasks", "tasks [--status open|claimed|blocked|completed] [--db FILE] [--root DIR | --workspace ID] [--json]", stdout, stderr)
+	fs, c := newFlags("tasks", "tasks [--status open|claimed|blocked|completed] [--db FILE] [--root DIR | --workspace W] [--ids] [--json]", stdout, stderr)
 	status := fs.String("status", "", "only tasks whose stored status is `S`")
 	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
 		if err := checkTaskStatus(*status); err != nil {
@@ -66,7 +68,7 @@ func checkTaskStatus(status string) error {
 // Show prints one task: state, lease, scopes, checkpoints, reviews and the
 // reports about it.
 func Show(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs, c := newFlags("show", "show TASK [--db FILE] [--root DIR | --workspace ID] [--json]", stdout, stderr)
+	fs, c := newFlags("show", "show TASK [--db FILE] [--root DIR | --workspace W] [--ids] [--json]", stdout, stderr)
 	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
 		if len(c.args) != 1 {
 			return &problem{what: "show needs exactly one task id", fix: "list them with `collab tasks`", code: ExitUsage}
@@ -85,16 +87,20 @@ func Show(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return err
 		}
 		t, reports = hide.TaskWithArtifacts(t), hide.Reports(reports)
+		names, err := sessionLabels(ctx, v, c.ids)
+		if err != nil {
+			return err
+		}
 		p := newPrinter(stdout)
 		if c.json {
-			return p.json(map[string]any{"task": t, "reports": nonNil(reports)})
+			return p.json(map[string]any{"task": t, "reports": names.reports(reports)})
 		}
 		p.line("%s  %s", p.paint("1", t.ID), t.Title)
 		p.line("  status     %s (stored %s), review %s, version %d", t.EffectiveStatus, t.Status, t.ReviewStatus, t.Version)
 		p.line("  mode       %s, completion %s", t.WorkMode, t.CompletionPolicy)
 		p.line("  paths      %s", orDash(strings.Join(t.PathScopes, ", ")))
 		p.line("  depends on %s", orDash(strings.Join(t.Dependencies, ", ")))
-		p.line("  assignee   %s  lease %s until %s", deref(t.Assignee), deref(t.LeaseID), deref(t.LeaseExpiresAt))
+		p.line("  assignee   %s  lease %s until %s", names.holder(t.Assignee, t.AssigneeSessionID), deref(t.LeaseID), deref(t.LeaseExpiresAt))
 		p.line("  progress   %s", deref(t.LatestProgress))
 		p.line("  reported   %s at %s; accepted %s at %s", deref(t.ReportedBy), deref(t.ReportedAt), deref(t.AcceptedBy), deref(t.AcceptedAt))
 		if len(t.ResultCheckpoint) > 0 && string(t.ResultCheckpoint) != "null" {
@@ -105,7 +111,7 @@ func Show(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		p.heading("Reports")
 		for _, r := range reports {
-			p.line("  %s", reportLine(r))
+			p.line("  %s", reportLine(r, names))
 		}
 		return nil
 	})
@@ -114,13 +120,14 @@ func Show(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // Reports lists reports, optionally those addressed to one session or of
 // one kind.
 func Reports(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs, c := newFlags("reports", "reports [--to SESSION] [--kind K] [--db FILE] [--root DIR | --workspace ID] [--json]", stdout, stderr)
-	to := fs.String("to", "", "only reports addressed to session `S`")
+	fs, c := newFlags("reports", "reports [--to NAME] [--kind K] [--db FILE] [--root DIR | --workspace W] [--ids] [--json]", stdout, stderr)
+	to := c.sessionFlag(fs, "to", "only reports addressed to session `NAME`: an actor label, a short id or an id")
 	kind := fs.String("kind", "", "only reports of kind `K` (observation, inference, proposal, decision)")
 	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
 		in := store.ListReportsInput{WorkspaceID: v.ws.ID}
-		if *to != "" {
-			in.ToSessionID = to
+		if to.Given() {
+			id := to.ID()
+			in.ToSessionID = &id
 		}
 		limit := int64(500)
 		in.Limit = &limit
@@ -143,12 +150,16 @@ func Reports(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return err
 		}
+		names, err := sessionLabels(ctx, v, c.ids)
+		if err != nil {
+			return err
+		}
 		p := newPrinter(stdout)
 		if c.json {
-			return p.json(map[string]any{"reports": nonNil(reports), "receipts": receipts})
+			return p.json(map[string]any{"reports": names.reports(reports), "receipts": receipts})
 		}
 		for _, r := range reports {
-			p.line("%s", reportLine(r))
+			p.line("%s", reportLine(r, names))
 			if rec, ok := receipts[r.ID]; ok {
 				p.line("%s", deliveryLine(rec))
 			}
@@ -163,7 +174,7 @@ func Reports(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // Decisions lists decisions: decision reports of sessions and, for older
 // journals, the ten most recent legacy decision rows.
 func Decisions(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs, c := newFlags("decisions", "decisions [--db FILE] [--root DIR | --workspace ID] [--json]", stdout, stderr)
+	fs, c := newFlags("decisions", "decisions [--db FILE] [--root DIR | --workspace W] [--ids] [--json]", stdout, stderr)
 	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
 		st, err := v.st.Status(ctx, v.ws.ID)
 		if err != nil {
@@ -180,12 +191,16 @@ func Decisions(ctx context.Context, args []string, stdout, stderr io.Writer) int
 				reports = append(reports, r)
 			}
 		}
+		names, err := sessionLabels(ctx, v, c.ids)
+		if err != nil {
+			return err
+		}
 		p := newPrinter(stdout)
 		if c.json {
-			return p.json(map[string]any{"decision_reports": nonNil(reports), "legacy_decisions": nonNil(st.RecentDecisions)})
+			return p.json(map[string]any{"decision_reports": names.reports(reports), "legacy_decisions": nonNil(st.RecentDecisions)})
 		}
 		for _, r := range reports {
-			p.line("%s", reportLine(r))
+			p.line("%s", reportLine(r, names))
 		}
 		for _, d := range st.RecentDecisions {
 			p.line("%s  %-10s %s: %s", d.RecordedAt, d.RecordedBy, p.paint("1", d.Topic), body(d.Decision))
@@ -197,24 +212,33 @@ func Decisions(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	})
 }
 
-// Sessions lists bound sessions and, separately, self-declared presence.
+// Sessions lists bound sessions and, separately, self-declared presence;
+// given a NAME, only the bound sessions it could mean (several when a label
+// is shared), ended ones included.
 func Sessions(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs, c := newFlags("sessions", "sessions [--db FILE] [--root DIR | --workspace ID] [--json]", stdout, stderr)
+	fs, c := newFlags("sessions", "sessions [NAME] [--db FILE] [--root DIR | --workspace W] [--ids] [--json]", stdout, stderr)
 	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
+		if len(c.args) > 1 {
+			return &problem{what: "sessions takes at most one name", fix: "quote a label with spaces: collab sessions 'pat at home'", code: ExitUsage}
+		}
+		if len(c.args) == 1 {
+			return namedSessions(ctx, v, c, c.args[0], newPrinter(stdout))
+		}
 		sv, err := loadStatus(ctx, v)
 		if err != nil {
 			return err
 		}
 		p := newPrinter(stdout)
 		if c.json {
-			return p.json(map[string]any{"bound_sessions": nonNil(sv.Sessions), "presence": nonNil(sv.Presence)})
+			return p.json(map[string]any{"bound_sessions": nonNil(sv.Sessions), "session_states": nonNil(sv.States),
+				"presence": nonNil(sv.Presence)})
 		}
 		p.heading("Bound sessions")
 		if len(sv.Sessions) == 0 {
 			p.line("  none")
 		}
-		for _, s := range sv.Sessions {
-			p.line("  %-12s %s  joined %s, last seen %s", s.Actor, s.ID, s.JoinedAt, s.LastSeenAt)
+		for i, s := range sv.Sessions {
+			p.line("%s", sessionLine(p, s, sv.States[i], c.ids))
 		}
 		p.heading("Presence")
 		if len(sv.Presence) == 0 {
@@ -225,6 +249,46 @@ func Sessions(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		return nil
 	})
+}
+
+// namedSessions prints the sessions name could mean: the one it resolves
+// to, or every candidate when it is ambiguous; an unknown name is refused
+// with the live sessions.
+func namedSessions(ctx context.Context, v *view, c *common, name string, p *printer) error {
+	known, err := readSessionsNow(ctx, v)
+	if err != nil {
+		return err
+	}
+	var shown []store.CoordinationSession
+	chosen, err := store.ChooseLiveSession(known.list, name, known.live)
+	var un *store.UnresolvedSession
+	switch {
+	case err == nil:
+		shown = append(shown, chosen)
+	case errors.As(err, &un) && un.Ambiguous:
+		for _, cand := range un.Candidates {
+			for _, s := range known.list {
+				if s.ID == cand.ID {
+					shown = append(shown, s)
+				}
+			}
+		}
+	case errors.As(err, &un):
+		return unresolved("NAME", un, known.lives)
+	default:
+		return err
+	}
+	if c.json {
+		states := make([]liveness.Life, len(shown))
+		for i, s := range shown {
+			states[i] = known.lives[s.ID]
+		}
+		return p.json(map[string]any{"bound_sessions": shown, "session_states": states})
+	}
+	for _, s := range shown {
+		p.line("%s", sessionLine(p, s, known.lives[s.ID], c.ids))
+	}
+	return nil
 }
 
 // readCommand parses flags, opens the workspace read-only and runs body.
@@ -243,14 +307,17 @@ func readCommand(ctx context.Context, fs *flag.FlagSet, c *common, args []string
 	return ExitOK
 }
 
-// reportLine renders one report, its text escaped; the body keeps its
-// line breaks and tabs.
-func reportLine(r store.Report) shown {
-	to := ""
-	if r.ToSessionID != nil {
-		to = " → " + *r.ToSessionID
+// reportLine renders one report, its text escaped, the sessions it is from
+// and to by label; the body keeps its line breaks and tabs.
+func reportLine(r store.Report, names *labels) shown {
+	from, to := r.FromActor, ""
+	if r.FromSessionID != nil {
+		from = names.of(*r.FromSessionID)
 	}
-	return safef("#%d %s %s %s/%s%s: %s", r.EventSequence, r.CreatedAt, r.FromActor, r.Kind, r.Relation, to, body(r.Body))
+	if r.ToSessionID != nil {
+		to = " → " + names.of(*r.ToSessionID)
+	}
+	return safef("#%d %s %s %s/%s%s: %s", r.EventSequence, r.CreatedAt, from, r.Kind, r.Relation, to, body(r.Body))
 }
 
 func nonNil[T any](s []T) []T {

@@ -24,8 +24,12 @@ type common struct {
 	workspace string
 	root      string
 	json      bool
+	// ids shows session ids beside the labels text output prints.
+	ids bool
 	// args are the positional arguments, in order.
 	args []string
+	// names are the flags that name a session, resolved by open.
+	names []*sessionName
 }
 
 // newFlags returns a flag set for command name with the shared flags. Its
@@ -37,9 +41,10 @@ func newFlags(name, usage string, stdout, stderr io.Writer) (*flag.FlagSet, *com
 	fs.SetOutput(complaint)
 	c := &common{}
 	fs.StringVar(&c.db, "db", "", "database `FILE` (default: the one the server would open)")
-	fs.StringVar(&c.workspace, "workspace", "", "workspace `ID` (default: the one whose root holds --root)")
+	fs.StringVar(&c.workspace, "workspace", "", "workspace `W`: its name, id (or a prefix) or any directory inside it (default: the one holding --root)")
 	fs.StringVar(&c.root, "root", "", "repository `DIR` whose workspace to show (default: the current directory)")
-	fs.BoolVar(&c.json, "json", false, "print JSON for scripts")
+	fs.BoolVar(&c.json, "json", false, "print JSON for scripts (ids and labels both)")
+	fs.BoolVar(&c.ids, "ids", false, "show session ids beside actor labels")
 	fs.Usage = func() {
 		out := stdout
 		if complaint.wrote {
@@ -134,17 +139,46 @@ func (c *common) open(ctx context.Context) (*view, error) {
 		st.Close()
 		return nil, err
 	}
+	if err := c.resolveNames(ctx, v); err != nil {
+		st.Close()
+		return nil, err
+	}
 	return v, nil
 }
 
-// pick selects --workspace, else the workspace whose root holds --root
-// (or the current directory), else the only workspace there is.
+// pick selects --workspace (a name, an id or a prefix of one, or a
+// directory inside it), else the workspace whose root or a worktree's
+// holds --root (or the current directory), else the only workspace there
+// is.
 func (c *common) pick(ctx context.Context, v *view) error {
 	if c.workspace != "" {
-		ws, err := v.st.Workspace(ctx, c.workspace)
-		if err != nil {
-			return &problem{what: "no workspace " + c.workspace + " in " + place.Shown(v.path), fix: "list them with `collab status --db FILE`", code: ExitUsage}
+		ws, err := v.st.ResolveWorkspace(ctx, c.workspace, directoryNamed(c.workspace))
+		var un *store.UnresolvedWorkspace
+		if errors.As(err, &un) {
+			return unresolvedWorkspace(un, place.Shown(v.path))
 		}
+		if err != nil {
+			return err
+		}
+		v.ws = ws
+		return nil
+	}
+	root := c.root
+	if root == "" {
+		root, _ = os.Getwd()
+	}
+	dir := directoryNamed(root)
+	if dir == "" {
+		dir, _ = filepath.Abs(root)
+	}
+	ws, found, err := v.st.WorkspaceHolding(ctx, dir)
+	var un *store.UnresolvedWorkspace
+	switch {
+	case errors.As(err, &un):
+		return unresolvedWorkspace(un, place.Shown(v.path))
+	case err != nil:
+		return err
+	case found:
 		v.ws = ws
 		return nil
 	}
@@ -155,35 +189,55 @@ func (c *common) pick(ctx context.Context, v *view) error {
 	// In id order, as they were always offered; listing them reads no
 	// journal (a command that verifies one does so itself, once).
 	slices.SortFunc(all, func(a, b store.Workspace) int { return strings.Compare(a.ID, b.ID) })
-	root := c.root
-	if root == "" {
-		root, _ = os.Getwd()
-	}
-	root, _ = filepath.Abs(root)
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r
-	}
-	var list []store.Workspace
-	for _, ws := range all {
-		list = append(list, ws)
-		if ws.RootPath == root || strings.HasPrefix(root, ws.RootPath+string(filepath.Separator)) {
-			v.ws = ws
-			return nil
-		}
-	}
 	switch {
-	case len(list) == 1 && c.root == "":
-		v.ws = list[0]
+	case len(all) == 1 && c.root == "":
+		v.ws = all[0]
 		return nil
-	case len(list) == 0:
+	case len(all) == 0:
 		return &problem{what: place.Shown(v.path) + " holds no workspace yet", fix: "start an agent session in a repository first", code: ExitUsage}
 	}
 	var names []string
-	for _, ws := range list {
-		names = append(names, ws.ID+" ("+ws.RootPath+")")
+	for _, ws := range all {
+		names = append(names, ws.Name+" ("+ws.RootPath+")")
 	}
-	return &problem{what: "no workspace of " + place.Shown(v.path) + " holds " + root,
-		fix: "pass --workspace ID or --root DIR; workspaces: " + strings.Join(names, ", "), code: ExitUsage}
+	return &problem{what: "no workspace of " + place.Shown(v.path) + " holds " + dir,
+		fix: "pass --workspace NAME or --root DIR; workspaces: " + strings.Join(names, ", "), code: ExitUsage}
+}
+
+// directoryNamed is the absolute, symlink-free directory path names on
+// this machine, "" when it names none.
+func directoryNamed(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ""
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return ""
+	}
+	return abs
+}
+
+// unresolvedWorkspace is the problem a refused --workspace makes: the
+// candidates one per line and what to type instead.
+func unresolvedWorkspace(un *store.UnresolvedWorkspace, db string) error {
+	var what strings.Builder
+	if un.Ambiguous {
+		fmt.Fprintf(&what, "--workspace %q names %d workspaces of %s:", un.Typed, len(un.Candidates), db)
+	} else {
+		fmt.Fprintf(&what, "no workspace of %s is named, identified or rooted at %q; the workspaces are:", db, un.Typed)
+	}
+	for _, c := range un.Candidates {
+		fmt.Fprintf(&what, "\n    %s", c)
+	}
+	fix := "pass --workspace with a name only one workspace bears, an id from the list, or a directory inside the repository"
+	if len(un.Candidates) == 0 {
+		what.WriteString(" none")
+		fix = "start an agent session in a repository first"
+	}
+	return &problem{what: what.String(), fix: fix, code: ExitUsage}
 }
 
 // parse parses flags that may come before or after positional arguments

@@ -50,8 +50,13 @@ func defaultActor(as string) string {
 	return "person"
 }
 
-// takeSeat resumes the person's session on the selected workspace, or
-// starts one (and keeps its credential in the state directory) on first use.
+// takeSeat binds the person's session on the selected workspace, or
+// starts one (and keeps its credential in the state directory) on first
+// use. Binding does not resume: the session is held at the generation its
+// file records, so a command appends only the events of its own write (a
+// read-only or refused command appends none). Only when another process
+// has resumed the session from a copy of the file is it resumed here,
+// which the journal records as any resume.
 func takeSeat(ctx context.Context, c *common, actor string) (*personSeat, error) {
 	v, err := c.open(ctx)
 	if err != nil {
@@ -74,7 +79,7 @@ func takeSeat(ctx context.Context, c *common, actor string) (*personSeat, error)
 			return nil, err
 		}
 	}
-	if err := s.resume(ctx); err != nil {
+	if err := s.bind(ctx); err != nil {
 		st.Close()
 		return nil, err
 	}
@@ -83,7 +88,7 @@ func takeSeat(ctx context.Context, c *common, actor string) (*personSeat, error)
 
 // start begins the person's session and moves its credential from beside
 // the database into the state directory. The seat that started it is
-// dropped: the session is then resumed from its new place, as on every
+// dropped: the session is then bound from its new place, as on every
 // later command.
 func (s *personSeat) start(ctx context.Context, actor string) error {
 	in, err := checked("collab_session_start", map[string]string{"root_path": s.ws.RootPath, "actor": actor})
@@ -109,15 +114,32 @@ func (s *personSeat) start(ctx context.Context, actor string) error {
 	return credfile.Remove(original)
 }
 
-// resume binds the person's session, moving it to a new generation.
-func (s *personSeat) resume(ctx context.Context) error {
+// bind holds the person's session at its current generation, resuming it
+// only when another process moved it on (see takeSeat).
+func (s *personSeat) bind(ctx context.Context) error {
 	bound := seat.New(s.st, "")
-	if err := bound.Resume(ctx, s.credPath, false); err != nil {
-		return &problem{what: "your collab session could not be resumed: " + err.Error(),
+	current, err := bound.Hold(ctx, s.credPath)
+	if err == nil && !current {
+		err = bound.Resume(ctx, s.credPath, false)
+	}
+	if err != nil {
+		return &problem{what: "your collab session could not be resumed: " + bound.Scrub(err.Error()),
 			fix: "if it has ended, run `collab logout` to forget it; your next action starts a new one", code: ExitRefused}
 	}
 	s.seat = bound
+	s.describe(ctx)
 	return nil
+}
+
+// describe records the session's host as a person at the terminal, unless
+// that is already its record (one read, and a write only when a first
+// command or an agent that resumed the person's session changed it).
+func (s *personSeat) describe(ctx context.Context) {
+	hosts, err := s.st.SessionHosts(ctx, s.ws.ID)
+	if h, ok := hosts[s.seat.SessionID()]; err == nil && ok && h.Kind == store.HostPersonCLI {
+		return
+	}
+	s.seat.Describe(ctx, store.SessionHost{Kind: store.HostPersonCLI, Client: "collab"})
 }
 
 // credential is the person's session credential for acting on the seat's
@@ -176,4 +198,5 @@ var fixes = map[string]string{
 	"session_auth_failed":     "another process resumed your session; run the command again",
 	"handoff_resolved":        "the handoff was already answered; see `collab tail --kind handoff`",
 	"handoff_expired":         "the offer lapsed; ask the holder to offer again",
+	"session_not_found":       "name a live session by its label or short id; `collab sessions` lists them",
 }

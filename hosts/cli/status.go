@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenttool/collab/core/liveness"
 	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/scope"
 	"github.com/agenttool/collab/core/store"
@@ -18,11 +19,14 @@ type statusView struct {
 	Workspace  store.Workspace             `json:"workspace"`
 	ChainValid bool                        `json:"chain_valid"`
 	Sessions   []store.CoordinationSession `json:"bound_sessions"`
-	Presence   []store.Presence            `json:"presence"`
-	Tasks      map[string][]store.Task     `json:"tasks_by_effective_status"`
-	Pending    []store.Task                `json:"pending_reviews"`
-	Handoffs   []handoffView               `json:"open_handoffs"`
-	Conflicts  []conflictView              `json:"path_conflicts"`
+	// States are the bound sessions' states as people's views tell
+	// them (core/liveness), in the order of Sessions.
+	States    []liveness.Life         `json:"session_states"`
+	Presence  []store.Presence        `json:"presence"`
+	Tasks     map[string][]store.Task `json:"tasks_by_effective_status"`
+	Pending   []store.Task            `json:"pending_reviews"`
+	Handoffs  []handoffView           `json:"open_handoffs"`
+	Conflicts []conflictView          `json:"path_conflicts"`
 }
 
 // conflictView is an open task a claim would be refused for now, because
@@ -38,7 +42,7 @@ type conflictView struct {
 // authenticates nothing), tasks by effective status with their leases,
 // pending reviews, open handoffs and path conflicts.
 func Status(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs, c := newFlags("status", "status [--db FILE] [--root DIR | --workspace ID] [--json]", stdout, stderr)
+	fs, c := newFlags("status", "status [--db FILE] [--root DIR | --workspace W] [--ids] [--json]", stdout, stderr)
 	if err := fs.Parse(args); err != nil {
 		return UsageExit(err)
 	}
@@ -57,7 +61,7 @@ func Status(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if c.json {
 		p.json(sv)
 	} else {
-		renderStatus(p, sv)
+		renderStatus(p, sv, c.ids)
 	}
 	if !sv.ChainValid {
 		return ExitRefused
@@ -91,6 +95,9 @@ func loadStatus(ctx context.Context, v *view) (statusView, error) {
 		sv.Tasks[s] = append(sv.Tasks[s], t)
 	}
 	sv.Conflicts = pathConflicts(tasks)
+	if sv.States, err = sessionStates(ctx, v, sv.Sessions, tasks); err != nil {
+		return sv, err
+	}
 	handoffs, err := journalHandoffs(ctx, v, store.FormatTime(time.Now()))
 	if err != nil {
 		return sv, err
@@ -103,20 +110,20 @@ func loadStatus(ctx context.Context, v *view) (statusView, error) {
 	return sv, nil
 }
 
-func renderStatus(p *printer, sv statusView) {
+func renderStatus(p *printer, sv statusView, ids bool) {
 	chain := p.paint("32", "valid")
 	if !sv.ChainValid {
 		chain = p.paint("31", "INVALID")
 	}
-	p.line("workspace %s  %s", sv.Workspace.ID, sv.Workspace.RootPath)
+	p.line("workspace %s  %s  %s", p.paint("1", sv.Workspace.Name), sv.Workspace.ID, sv.Workspace.RootPath)
 	p.line("journal   head %d, chain %s  (%s)", sv.Workspace.EventHeadSequence, chain, sv.Database)
 	p.line("")
 	p.heading("Bound sessions (credential-bound; they hold leases)")
 	if len(sv.Sessions) == 0 {
 		p.line("  none")
 	}
-	for _, s := range sv.Sessions {
-		p.line("  %-12s %s  last seen %s", s.Actor, s.ID, s.LastSeenAt)
+	for i, s := range sv.Sessions {
+		p.line("%s", sessionLine(p, s, sv.States[i], ids))
 	}
 	p.heading("Presence (self-declared; authenticates nothing)")
 	if len(sv.Presence) == 0 {
@@ -146,7 +153,7 @@ func renderStatus(p *printer, sv statusView) {
 		p.line("  none")
 	}
 	for _, h := range sv.Handoffs {
-		p.line("  %-9s %s  %s: %s → %s until %s", h.Status, h.ID, h.TaskID, h.FromActor, h.ToActor, h.ExpiresAt)
+		p.line("  %-9s %s  %s: %s → %s until %s", h.Status, h.ID, h.TaskID, h.FromActor, h.to(ids), h.ExpiresAt)
 	}
 	p.heading("Pending reviews")
 	if len(sv.Pending) == 0 {

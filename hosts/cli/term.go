@@ -1,8 +1,8 @@
 // Package cli is a person's terminal as one more host of the collab core:
 // the read commands (status, tail, tasks, show, reports, decisions,
 // handoffs, sessions), the commands through which a person acts under the
-// same rules as any agent (post, decide, review, handoff respond, whoami,
-// logout), and the conventions they share: --json on every command, plain
+// same rules as any agent (post, decide, review, task create|claim|renew|
+// release|complete|handoff|recover, handoff offer|respond, whoami, logout), and the conventions they share: --json on every command, plain
 // text when stdout is not a terminal, colour only on a terminal and never
 // with NO_COLOR, usage errors exit 2.
 package cli

@@ -12,7 +12,7 @@ import (
 // Whoami shows the person's session on the selected workspace, if any,
 // without resuming it (no generation moves). The token is never shown.
 func Whoami(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs, c := newFlags("whoami", "whoami [--db FILE] [--root DIR | --workspace ID] [--json]", stdout, stderr)
+	fs, c := newFlags("whoami", "whoami [--db FILE] [--root DIR | --workspace W] [--json]", stdout, stderr)
 	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
 		path, err := seatPath(v.path, v.ws.ID)
 		if err != nil {
@@ -21,7 +21,7 @@ func Whoami(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		cred, err := credfile.Read(path)
 		if errors.Is(err, os.ErrNotExist) || (err != nil && !fileExists(path)) {
 			return &problem{what: "you have no collab session on workspace " + v.ws.ID,
-				fix: "one starts on your first action (post, decide, review, handoff respond)", code: ExitRefused}
+				fix: "one starts on your first action (post, decide, review, task …, handoff …)", code: ExitRefused}
 		}
 		if err != nil {
 			return &problem{what: "your session credential cannot be read: " + err.Error(), fix: "run `collab logout` and act again", code: ExitRefused}
@@ -42,7 +42,7 @@ func Whoami(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // Logout ends the person's session (collab_session_end), which removes its
 // credential file. Active leases must be resolved first, as for any agent.
 func Logout(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs, c := newFlags("logout", "logout [--db FILE] [--root DIR | --workspace ID] [--json]", stdout, stderr)
+	fs, c := newFlags("logout", "logout [--db FILE] [--root DIR | --workspace W] [--json]", stdout, stderr)
 	if err := parse(fs, c, args); err != nil {
 		return UsageExit(err)
 	}

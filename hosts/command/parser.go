@@ -10,7 +10,8 @@ import (
 )
 
 // The conventions a Parser gives a subcommand, in one place:
-//   - usage is "usage: agenttool-collab-mcp CMD ..." followed by the flags;
+//   - usage is "usage: PROGRAM CMD ..." followed by the flags, PROGRAM the
+//     name the person typed (ProgramName);
 //   - -h/--help prints it on stdout and exits 0;
 //   - an unknown flag or a wrong argument prints the problem and the usage
 //     on stderr and exits 2;
@@ -21,7 +22,7 @@ import (
 // Parser is one subcommand's flag set and usage text.
 type Parser struct {
 	name  string // e.g. "verify" or "host stage"
-	usage string // the synopsis lines after "usage: agenttool-collab-mcp "
+	usage string // the synopsis lines after "usage: PROGRAM "
 	// Flags is where the command defines its flags.
 	Flags *flag.FlagSet
 }
@@ -38,7 +39,7 @@ func (c *Parser) Name() string { return c.name }
 
 // PrintUsage writes the usage and the flag list.
 func (c *Parser) PrintUsage(w io.Writer) {
-	fmt.Fprintf(w, "usage: agenttool-collab-mcp %s\n", c.usage)
+	fmt.Fprintf(w, "usage: %s %s\n", ProgramName(), c.usage)
 	hasFlags := false
 	c.Flags.VisitAll(func(*flag.Flag) { hasFlags = true })
 	if hasFlags {

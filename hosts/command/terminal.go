@@ -10,7 +10,17 @@ import (
 // IsTerminal reports whether w is a character device such as a terminal:
 // commands print plain text everywhere else.
 func IsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	return isCharDevice(w)
+}
+
+// ReadsTerminal reports whether r is a terminal: a person typing, not a
+// host piping messages.
+func ReadsTerminal(r io.Reader) bool {
+	return isCharDevice(r)
+}
+
+func isCharDevice(v any) bool {
+	f, ok := v.(*os.File)
 	if !ok {
 		return false
 	}

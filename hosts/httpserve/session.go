@@ -10,6 +10,7 @@ import (
 
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/credfile"
+	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/hosts/mcp"
 )
 
@@ -28,8 +29,11 @@ func (s *Server) newSession(r *http.Request, ls *liveSession) (disp *mcp.Dispatc
 	if !field.IsID(instance) {
 		instance = ""
 	}
+	// An HTTP client's sessions are held by no process of its own that this
+	// server could watch: their host record names the client and its token.
+	host := store.SessionHost{Kind: store.HostHTTP, Principal: principal}
 	cfg := mcp.ProcessConfig{Store: s.cfg.Store, Principal: principal, SearchIndex: s.searchIndex, Tools: s.tools,
-		Stopping: s.stopping}
+		Stopping: s.stopping, Host: &host}
 	cfg.OnBind = func(id string) {
 		s.sessions.setBound(ls, true)
 		if instance == "" {

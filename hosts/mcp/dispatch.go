@@ -65,7 +65,7 @@ func (d *Dispatcher) Answer(ctx context.Context, req *jsonrpc.Request) *jsonrpc.
 func (d *Dispatcher) answer(ctx context.Context, req *jsonrpc.Request) (json.RawMessage, *jsonrpc.Error) {
 	switch req.Method {
 	case methodInitialize:
-		return d.initialize(req.Params)
+		return d.initialize(ctx, req.Params)
 	case methodPing:
 		return json.RawMessage(`{}`), nil
 	case methodToolsList:
@@ -106,11 +106,12 @@ func (d *Dispatcher) list() (json.RawMessage, *jsonrpc.Error) {
 }
 
 // initialize answers an initialize request.
-func (d *Dispatcher) initialize(params json.RawMessage) (json.RawMessage, *jsonrpc.Error) {
+func (d *Dispatcher) initialize(ctx context.Context, params json.RawMessage) (json.RawMessage, *jsonrpc.Error) {
 	version, refusal := checkInitialize(params)
 	if refusal != nil {
 		return nil, refusal
 	}
+	d.p.noteClient(ctx, params)
 	raw, err := json.Marshal(&sdk.InitializeResult{
 		Capabilities:    d.p.capabilities(),
 		Instructions:    Instructions,

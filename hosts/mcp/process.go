@@ -37,6 +37,9 @@ type Process struct {
 	// toolset is the profile's tools and their tools/list answer: the
 	// caller's shared one, or this process's own, made on first use.
 	toolset func() *Toolset
+	// host is what holds the sessions this process binds (ProcessConfig.Host);
+	// its Kind is "" when the process records none.
+	host store.SessionHost
 }
 
 // ProcessConfig configures NewProcess.
@@ -65,6 +68,11 @@ type ProcessConfig struct {
 	// other processes of one server; when nil the process builds its own
 	// from its environment's profile on first use.
 	Tools *Toolset
+	// Host, when set, describes what holds the sessions this process
+	// binds (the kind of host and, for a stdio server, its own process):
+	// it is recorded for each session bound, with the client's name and
+	// version once its initialize arrives (see core/seat.Seat.Describe).
+	Host *store.SessionHost
 }
 
 // NewProcess returns the per-process state for a server over st.
@@ -76,6 +84,10 @@ func NewProcess(cfg ProcessConfig) *Process {
 	p := &Process{store: cfg.Store, getenv: getenv, seat: seat.New(cfg.Store, cfg.Principal),
 		onBind: cfg.OnBind, onUnbind: cfg.OnUnbind, openIndex: cfg.SearchIndex,
 		stopping: cfg.Stopping}
+	if cfg.Host != nil {
+		p.host = *cfg.Host
+		p.seat.Describe(context.Background(), p.host) // nothing is bound yet: this records nothing
+	}
 	p.toolset = sync.OnceValue(func() *Toolset {
 		if cfg.Tools != nil {
 			return cfg.Tools

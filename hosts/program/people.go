@@ -15,18 +15,24 @@ func PrintPeopleUsage(w io.Writer) {
 Try it:
   collab demo [--json] [--keep DIR]    three agents coordinate on a throwaway repository
 
-Read (read-only; never migrates; --json on every command; --db FILE, --root DIR, --workspace ID):
+Read (read-only; never migrates; --json on every command; --db FILE, --root DIR, --workspace W, --ids):
   collab status                        journal head and verification, sessions vs presence, tasks, reviews
-  collab tail [-f] [--since SEQ] [--kind K] [--actor A]
+  collab tail [-f] [--since SEQ] [--kind K] [--actor A] [--session NAME]
   collab tasks [--status S]            collab show TASK
-  collab reports [--to S] [--kind K]   collab decisions    collab sessions    collab handoffs [--all]
+  collab reports [--to NAME] [--kind K]   collab decisions   collab sessions [NAME]   collab handoffs [--all]
 
 Act as a person (a credential-bound session of your own, same rules as any agent):
-  collab post MESSAGE [--to SESSION] [--task TASK]
+  collab post MESSAGE [--to NAME] [--task TASK]
   collab decide TOPIC DECISION [--rationale R]
   collab review TASK --accept | --request-changes [--summary TEXT]
-  collab handoff respond HANDOFF --accept | --decline
+  collab task create TITLE --path P [--depends T] [--mode M] [--stdin | --file F]
+  collab task claim|renew|release TASK    collab task complete TASK --summary TEXT
+  collab task handoff offer TASK --to NAME --summary TEXT    collab task recover TASK --note TEXT
+  collab handoff respond HANDOFF --accept | --decline   (also: collab task handoff respond)
   collab whoami                        collab logout
+
+A session NAME is an actor label (ben), a short id (session_1a2b3c4d) or an id; a workspace W is its
+name, its id or any directory inside the repository. Output names sessions by label; --ids adds the ids.
 
 Exit codes: 0 done, 1 refused or a check failed, 2 usage or nothing to work on.
 The MCP server is the same binary: agenttool-collab-mcp (run without arguments).

@@ -16,11 +16,12 @@ import (
 
 // Main runs the process argv describes and returns its exit status. stamp
 // is the release version written into package main at build time ("" for
-// other builds). Run as collab without arguments it prints the people's
-// commands; otherwise it runs Run with the profiling the environment asks
-// for.
+// other builds). Run as collab without arguments from a terminal it prints
+// the people's commands; otherwise it runs Run with the profiling the
+// environment asks for, so collab started by a host (stdin a pipe) serves
+// MCP exactly as agenttool-collab-mcp does.
 func Main(ctx context.Context, argv []string, stamp string, s command.IO) int {
-	if command.NameFor(argv[0]) == command.ShortName && len(argv) == 1 {
+	if command.NameFor(argv[0]) == command.ShortName && len(argv) == 1 && command.ReadsTerminal(s.Stdin) {
 		PrintPeopleUsage(s.Stdout)
 		return command.ExitOK
 	}

@@ -101,7 +101,7 @@ func Commands(version string) []command.Command {
 			Run: command.Func(cli.Sessions)},
 		{Name: "handoffs", Usage: "",
 			Run: command.Func(cli.Handoffs)},
-		{Name: "post", Usage: `  agenttool-collab-mcp post|decide|review|handoff respond|whoami|logout ...
+		{Name: "post", Usage: `  agenttool-collab-mcp post|decide|review|task|handoff|whoami|logout ...
                                     act as a person through a session of your own
 `,
 			Run: command.Func(cli.Post)},
@@ -109,8 +109,14 @@ func Commands(version string) []command.Command {
 			Run: command.Func(cli.Decide)},
 		{Name: "review", Usage: "",
 			Run: command.Func(cli.Review)},
+		{Name: "task", Usage: "",
+			Run: func(ctx context.Context, s command.IO, args []string) error {
+				return command.Exit(cli.Task(ctx, args, s.Stdin, s.Stdout, s.Stderr))
+			}},
 		{Name: "handoff", Usage: "",
-			Run: command.Func(cli.Handoff)},
+			Run: func(ctx context.Context, s command.IO, args []string) error {
+				return command.Exit(cli.Handoff(ctx, args, s.Stdin, s.Stdout, s.Stderr))
+			}},
 		{Name: "whoami", Usage: "",
 			Run: command.Func(cli.Whoami)},
 		{Name: "logout", Usage: "",
@@ -119,8 +125,9 @@ func Commands(version string) []command.Command {
                                     verify a task, report thread or #topic blind (docs/independence.md)
 `,
 			Run: command.Func(cli.Independence)},
-		{Name: "web", Usage: `  agenttool-collab-mcp web [--addr 127.0.0.1:8484] [--db FILE] [--open] [--allow-remote]
-                                    serve a live, read-only web view of the journal
+		{Name: "web", Usage: `  agenttool-collab-mcp web [--addr 127.0.0.1:8484] [--db FILE] [--open] [--act] [--allow-remote]
+                                    serve a live, read-only web view of the journal;
+                                    --act adds a page to post, decide, review and hand off as yourself
 `,
 			Run: command.Func(web.Command)},
 		{Name: "peek", Usage: `  agenttool-collab-mcp peek [--session-file FILE] [--json] [--hook claude|codex]

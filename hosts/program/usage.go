@@ -3,6 +3,9 @@ package program
 import (
 	"fmt"
 	"io"
+	"strings"
+
+	"github.com/agenttool/collab/hosts/command"
 )
 
 // usageHeader opens the program's usage, down to the bare invocation.
@@ -10,6 +13,15 @@ const usageHeader = `agenttool-collab-mcp: local-first coordination journal for 
 
 Usage:
   agenttool-collab-mcp              serve MCP over stdio (how hosts launch it)
+`
+
+// shortUsageHeader opens the usage under the short name, where the bare
+// invocation prints the people's commands and the server keeps its name.
+const shortUsageHeader = `collab: local-first coordination journal for coding-agent sessions
+
+Usage:
+  collab                            print the people's commands
+  agenttool-collab-mcp              serve MCP over stdio (how hosts launch it; the same binary)
 `
 
 // usageFooter closes the program's usage: the environment it reads.
@@ -23,12 +35,21 @@ Environment:
   AGENTOOL_COLLAB_TOOLS                 tool profile: all (default), core, or a comma list of tool names
 `
 
-// PrintUsage writes the program's usage: the header, each command's lines
-// in table order, then the environment.
-func PrintUsage(w io.Writer) {
-	fmt.Fprint(w, usageHeader)
+// PrintUsage writes the program's usage under the name it was run as
+// (command.ProgramName): the header, each command's lines in table order,
+// then the environment.
+func PrintUsage(w io.Writer) { printUsageAs(w, command.ProgramName()) }
+
+// printUsageAs writes the usage with every command line naming the
+// program name, as a person would type it.
+func printUsageAs(w io.Writer, name string) {
+	header := usageHeader
+	if name == command.ShortName {
+		header = shortUsageHeader
+	}
+	fmt.Fprint(w, header)
 	for _, c := range Commands("") {
-		fmt.Fprint(w, c.Usage)
+		fmt.Fprint(w, strings.ReplaceAll(c.Usage, "  "+command.ServerName+" ", "  "+name+" "))
 	}
 	fmt.Fprint(w, usageFooter)
 }

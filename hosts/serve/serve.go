@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/agenttool/collab/core/backend"
+	"github.com/agenttool/collab/core/liveness"
 	"github.com/agenttool/collab/core/place"
+	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/hosts/command"
 	"github.com/agenttool/collab/hosts/mcp"
 )
@@ -41,8 +43,9 @@ func Stdio(ctx context.Context, version string, stdin io.Reader, stdout, stderr 
 	defer st.Close()
 	links := newLinkWriter(st.Path(), stderr)
 	defer links.close()
+	holder := liveness.Holder(store.HostStdio)
 	proc := mcp.NewProcess(mcp.ProcessConfig{Store: st, Getenv: os.Getenv, Stopping: ctx.Done(),
-		OnBind: links.bound, OnUnbind: links.unbound})
+		OnBind: links.bound, OnUnbind: links.unbound, Host: &holder})
 	if links != nil {
 		links.proc = proc
 	}

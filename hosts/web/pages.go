@@ -1,12 +1,14 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/agenttool/collab/core/anchor"
+	"github.com/agenttool/collab/core/liveness"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -63,11 +65,16 @@ func (s *Server) sessions(r *http.Request, d *pageData) (string, error) {
 		trees[w.ID] = w
 	}
 	d.Title, d.Tab, d.Now = "Sessions", "sessions", v.Now
+	now, err := store.ParseTime(v.Now)
+	if err != nil {
+		return "", fmt.Errorf("read the view's clock: %w", err)
+	}
 	d.Body = struct {
 		Sessions  []store.CoordinationSession
+		Lives     map[string]liveness.Life
 		Presence  []store.Presence
 		Worktrees map[string]store.Worktree
-	}{v.Sessions, v.Presence, trees}
+	}{v.Sessions, liveness.All(v.Sessions, v.Hosts, v.Tasks, now, liveness.LocalProbe()), v.Presence, trees}
 	return "sessions", nil
 }
 

@@ -23,7 +23,11 @@ type pageData struct {
 	Tab        string
 	Now        string
 	Searchable bool
-	Body       any
+	// Acting is set when the view lets the person act (web --act); CSRF
+	// is then this page's token for its forms.
+	Acting bool
+	CSRF   string
+	Body   any
 }
 
 // handler builds one page: the template's name and its data.
@@ -60,6 +64,12 @@ func (s *Server) page(h handler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		d := &pageData{Now: store.FormatTime(s.opts.Now()), Searchable: s.opts.Search != nil}
 		name, status, err := s.prepare(r, d)
+		if s.act != nil {
+			d.Acting = true
+			if d.WS != nil {
+				d.CSRF = s.act.pageToken(browserID(w, r), d.WS.ID, s.opts.Now())
+			}
+		}
 		if err == nil && name == "" {
 			name, err = h(r, d)
 		}
@@ -140,7 +150,9 @@ var funcs = template.FuncMap{
 	"dict2": func(t *thread, now string) threadView {
 		return threadView{T: t, Now: now}
 	},
-	"ago": ago,
+	"ago":     ago,
+	"formkey": newFormKey,
+	"bound":   bound,
 	"label": func(s string) string {
 		return strings.ReplaceAll(s, "_", " ")
 	},

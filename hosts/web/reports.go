@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 
 	"github.com/agenttool/collab/core/store"
@@ -16,22 +17,43 @@ type thread struct {
 	// Delivery holds the receipts of a report addressed to a session;
 	// nil for one addressed to no one.
 	Delivery *store.DeliveryReceipts
+	// ToActor is the label of the session the report is addressed to,
+	// "" when it is addressed to no one or to a session not known here.
+	ToActor string
 }
 
 // overturned names what a reply of each relation does to its target.
 var overturned = map[string]string{"supersedes": "superseded", "corrects": "corrected", "withdraws": "withdrawn"}
 
 func (s *Server) reports(r *http.Request, d *pageData) (string, error) {
-	q := store.ReportQuery{Kind: r.URL.Query().Get("kind"), ToSessionID: r.URL.Query().Get("to")}
-	list, err := s.opts.Store.Reports(r.Context(), d.WS.ID, q)
-	if err != nil {
-		return "", err
-	}
 	v, err := s.view(r, d)
 	if err != nil {
 		return "", err
 	}
+	q := store.ReportQuery{Kind: r.URL.Query().Get("kind")}
+	// to names a session as a person would (a label, a short id or an id);
+	// a name that picks no single session lists nothing and says why.
+	var refusal string
+	if to := r.URL.Query().Get("to"); to != "" {
+		sess, err := store.ChooseSession(v.Sessions, to)
+		var un *store.UnresolvedSession
+		switch {
+		case errors.As(err, &un):
+			refusal = un.Error() + "; " + un.Hint()
+		case err != nil:
+			return "", err
+		default:
+			q.ToSessionID = sess.ID
+		}
+	}
+	var list []store.Report
+	if refusal == "" {
+		if list, err = s.opts.Store.Reports(r.Context(), d.WS.ID, q); err != nil {
+			return "", err
+		}
+	}
 	ts := threads(list)
+	labelThreads(ts, v.Sessions)
 	if err := s.addDeliveries(r, d.WS.ID, ts); err != nil {
 		return "", err
 	}
@@ -39,11 +61,27 @@ func (s *Server) reports(r *http.Request, d *pageData) (string, error) {
 	d.Body = struct {
 		Threads  []*thread
 		Query    store.ReportQuery
+		Refusal  string
 		Kinds    []string
 		Sessions []store.CoordinationSession
 		Count    int
-	}{ts, q, []string{"observation", "inference", "proposal", "decision"}, v.Sessions, len(list)}
+	}{ts, q, refusal, []string{"observation", "inference", "proposal", "decision"}, v.Sessions, len(list)}
 	return "reports", nil
+}
+
+// labelThreads names the session each report is addressed to by its
+// actor's label.
+func labelThreads(ts []*thread, sessions []store.CoordinationSession) {
+	label := make(map[string]string, len(sessions))
+	for _, s := range sessions {
+		label[s.ID] = s.Actor
+	}
+	for _, t := range ts {
+		if t.Report.ToSessionID != nil {
+			t.ToActor = label[*t.Report.ToSessionID]
+		}
+		labelThreads(t.Replies, sessions)
+	}
 }
 
 // addDeliveries attaches to every addressed report in the threads its

@@ -34,8 +34,12 @@ type Options struct {
 	// Poll is how often the change watcher asks SQLite whether anything
 	// was committed while a page is listening (250 ms when 0).
 	Poll time.Duration
-	// Now is the clock for countdowns; nil means time.Now.
+	// Now is the clock for countdowns and page tokens; nil means time.Now.
 	Now func() time.Time
+	// Act, when set, lets a person act from the pages (web --act); nil
+	// keeps the view strictly read-only: no form is rendered and every
+	// request but GET and HEAD is refused.
+	Act *Acting
 }
 
 // Server serves the web view. Create it with New; it is an http.Handler.
@@ -45,6 +49,7 @@ type Server struct {
 	mux   *http.ServeMux
 	live  *broker
 	types typeCache
+	act   *acts // nil: read-only
 }
 
 // New prepares a Server; Close releases its change watcher.
@@ -63,6 +68,12 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opts: opts, pages: pages, mux: http.NewServeMux()}
+	if opts.Act != nil {
+		if opts.Act.Store == nil || opts.Act.Credential == nil {
+			return nil, errors.New("web: acting needs a writable store and the person's credential place")
+		}
+		s.act = newActs(*opts.Act)
+	}
 	s.live = newBroker(opts.Store, opts.Poll)
 	s.routes()
 	return s, nil
@@ -87,12 +98,17 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /w/{ws}/search", s.page(s.search))
 	s.mux.HandleFunc("GET /w/{ws}/verify", s.page(s.verifyPage))
 	s.mux.HandleFunc("GET /w/{ws}/verify/stream", s.verifyStream)
+	if s.act != nil {
+		s.mux.HandleFunc("GET /w/{ws}/act", s.page(s.actPage))
+		s.mux.HandleFunc("POST /w/{ws}/act/{action}", s.serveAct)
+	}
 }
 
 // ServeHTTP applies the security headers, the Host and Origin check and
-// the token check, then routes.
+// the token check, refuses anything but a read when the view is
+// read-only, then routes.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	secureHeaders(w.Header())
+	secureHeaders(w.Header(), s.act != nil)
 	if err := s.opts.Hosts.Check(r); err != nil {
 		http.Error(w, err.Error(), http.StatusForbidden)
 		return
@@ -100,16 +116,28 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !s.authorised(w, r) {
 		return
 	}
+	if s.act == nil && r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "This view is read-only: nothing here writes to the journal. Start it with `collab web --act` to act from the page.", http.StatusMethodNotAllowed)
+		return
+	}
 	s.mux.ServeHTTP(w, r)
 }
 
 // secureHeaders forbid inline script, framing, MIME sniffing and leaking
-// the URL (which may carry a one-time token) to other sites.
-func secureHeaders(h http.Header) {
+// the URL (which may carry a one-time token) to other sites. An acting
+// view sends its own address to itself (same-origin): a browser sends
+// "Origin: null" on a form post under no-referrer, and the acting forms
+// must show where they come from.
+func secureHeaders(h http.Header, acting bool) {
 	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "+
 		"connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
+	if acting {
+		h.Set("Referrer-Policy", "same-origin")
+	} else {
+		h.Set("Referrer-Policy", "no-referrer")
+	}
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Cache-Control", "no-store")
 }

@@ -76,6 +76,11 @@ func Tables() []Table {
 			Columns: []Column{text("workspace_id").notNull(), text("session_id").notNull(),
 				text("subject_kind").notNull(), text("subject_id").notNull(), text("kind").notNull(),
 				text("channel").notNull(), text("note"), text("recorded_at").notNull()}},
+		{Name: "session_hosts", Home: Beside, Since: V2, Key: key("session_id"),
+			Columns: []Column{text("session_id").notNull(), text("workspace_id").notNull(), text("kind").notNull(),
+				text("client").notNull(), text("client_version").notNull(), text("principal").notNull(),
+				text("machine").notNull(), integer("pid").notNull(), integer("process_start").notNull(),
+				text("boot_id").notNull(), text("recorded_at").notNull()}},
 	}
 }
 

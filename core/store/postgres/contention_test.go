@@ -138,7 +138,7 @@ func checkContention(t *testing.T, e store.Engine, writers, perWriter int, winne
 		if h, _, err = tx.Head(ctx, contentionWS); err != nil {
 			return err
 		}
-		if events, err = tx.EventsAfter(ctx, contentionWS, 0, -1); err != nil {
+		if events, err = tx.Events(ctx, contentionWS, store.EventRange{Limit: -1}); err != nil {
 			return err
 		}
 		if task, _, err = tx.Task(ctx, contentionWS, contentionTask); err != nil {

@@ -8,14 +8,13 @@ var dialect = sqltx.NewDialect(sqltx.Syntax{
 	// The identity column each table SQLite orders by rowid carries here.
 	RowOrder: "row_id",
 	Limit:    limitArg,
-	// PostgreSQL promises no order for a UNION ALL without ORDER BY, so
-	// the rank states SQLite's: worktrees first.
-	RepositoryAt: `SELECT repository_key FROM (SELECT repository_key, 0 AS rank FROM worktrees WHERE root_path = ?
-UNION ALL SELECT repository_key, 1 FROM workspaces WHERE root_path = ?) found ORDER BY rank LIMIT 1`,
 	RecordedCheckpoints: `SELECT base_checkpoint_json, result_checkpoint_json FROM tasks
 WHERE workspace_id = ? AND (base_checkpoint_json IS NOT NULL OR result_checkpoint_json IS NOT NULL)
 ORDER BY row_id`,
 	InsertRepository: "INSERT INTO repositories (key, created_at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+	// Opening creates the session host table, unless the role may not
+	// (addSessionHosts): its readers look first.
+	SessionHostsExist: "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = 'session_hosts'",
 })
 
 // limitArg binds a LIMIT the way SQLite reads it: a negative limit is no

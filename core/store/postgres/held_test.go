@@ -77,7 +77,7 @@ func TestHeldWritesWaitForAStatementThatNamesTheirTable(t *testing.T) {
 		if len(tx.held) != 1 {
 			t.Fatalf("after InsertReceipt %d writes are held, want 1", len(tx.held))
 		}
-		if _, err := tx.Tasks(ctx, "ws_held", ""); err != nil {
+		if _, err := tx.Tasks(ctx, "ws_held", store.TaskFilter{}); err != nil {
 			return err
 		}
 		if len(tx.held) != 1 {
@@ -177,7 +177,7 @@ func TestATransactionReadsTheEventsItAppended(t *testing.T) {
 				return err
 			}
 		}
-		events, err := tx.EventsAfter(ctx, "ws_held", 0, 10)
+		events, err := tx.Events(ctx, "ws_held", store.EventRange{Limit: 10})
 		if err != nil {
 			return err
 		}

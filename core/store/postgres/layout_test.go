@@ -13,13 +13,16 @@ import (
 )
 
 // TestDDLIsTheLayout reads this engine's DDL text (schema.go and the
-// delivery table's) and requires every table it creates to have exactly
+// delivery and session host tables') and requires every table it creates to have exactly
 // the columns of the one table description, in order, with their types,
 // NOT NULL, defaults and primary key, plus row_id where rows keep their
 // insertion order; and no table the description does not hold here. It
 // needs no server.
 func TestDDLIsTheLayout(t *testing.T) {
 	ddl := append(append(slices.Clone(tables), sqltx.DeliveriesDDL...), schemaVersionDDL)
+	for _, stmt := range sqltx.SessionHostsDDL {
+		ddl = append(ddl, sessionHostsDDL(stmt))
+	}
 	requireSameTables(t, parseDDL(ddl), describedSchema())
 }
 

@@ -17,9 +17,9 @@ import (
 // it out (readahead_off.go stands in): every read then goes to the server
 // when it is made, with the same answers. Its gain: docs/performance.md.
 //
-// A poll reads seven things that do not depend on one another once its
-// session and journal head are known (the cursor's event, elapsed offers,
-// the event page, the tasks, the repository's reservations, the offers and
+// A poll reads six things that do not depend on one another once its
+// session and journal head are known (the cursor's event, the pending
+// offers, the event page, the tasks, the repository's reservations and
 // the reports), and on a server each read on its own costs a round trip.
 // ReadAhead is told which reads are coming: it runs them against a
 // recorder, which keeps each statement and its arguments and answers with

@@ -313,6 +313,9 @@ func (e *Engine) prepareSchema(ctx context.Context) error {
 		if err := addDeliveries(ctx, tx); err != nil {
 			return err
 		}
+		if err := addSessionHosts(ctx, tx); err != nil {
+			return err
+		}
 		return tx.Commit()
 	case err == nil && version.Valid && version.Int64 > SchemaVersion:
 		return fmt.Errorf("the %s schema is at version %d, newer than this binary's %d: upgrade collab",
@@ -370,6 +373,9 @@ WHERE schemaname = $1 AND tablename = 'schema_version')`, SchemaName).Scan(&made
 	if err := addDeliveries(ctx, tx); err != nil {
 		return err
 	}
+	if err := addSessionHosts(ctx, tx); err != nil {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, schemaVersionDDL); err != nil {
 		return fmt.Errorf("create the %s schema: %w", SchemaName, err)
 	}
@@ -399,6 +405,42 @@ WHERE schemaname = $1 AND tablename = $2)`, SchemaName, sqltx.DeliveriesTable).S
 	for _, ddl := range sqltx.DeliveriesDDL {
 		if _, err := tx.ExecContext(ctx, bytewise(ddl)); err != nil {
 			return fmt.Errorf("create the %s delivery table: %w", SchemaName, err)
+		}
+	}
+	return nil
+}
+
+// sessionHostsDDL is a statement of sqltx.SessionHostsDDL as this engine
+// declares it: bytewise text, and 64-bit integers (a process start time in
+// clock ticks outgrows 32 bits).
+func sessionHostsDDL(ddl string) string {
+	return strings.ReplaceAll(bytewise(ddl), " INTEGER", " BIGINT")
+}
+
+// addSessionHosts creates the session host table (sqltx.SessionHostsDDL)
+// of a journal made before it existed, as addDeliveries does, except that
+// a role that may not create it still opens the journal: the records only
+// inform people's views, so until the owner opens the journal once (see
+// docs/postgres.md, "Least-privilege role") none are kept, and reads find
+// none (the dialect looks for the table first).
+func addSessionHosts(ctx context.Context, tx *sql.Tx) error {
+	var present bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables
+WHERE schemaname = $1 AND tablename = $2)`, SchemaName, sqltx.SessionHostsTable).Scan(&present); err != nil {
+		return fmt.Errorf("look for the %s session host table: %w", SchemaName, err)
+	}
+	if present {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, "SAVEPOINT session_hosts"); err != nil {
+		return fmt.Errorf("create the %s session host table: %w", SchemaName, err)
+	}
+	for _, ddl := range sqltx.SessionHostsDDL {
+		if _, err := tx.ExecContext(ctx, sessionHostsDDL(ddl)); err != nil {
+			if _, err := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT session_hosts"); err != nil {
+				return fmt.Errorf("create the %s session host table: %w", SchemaName, err)
+			}
+			return nil
 		}
 	}
 	return nil

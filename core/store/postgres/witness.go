@@ -104,13 +104,16 @@ func (t *Tx) UpdateSession(ctx context.Context, before, after store.Coordination
 	return ok, nil
 }
 
-// TouchWorktree records the Git state last observed in a worktree: a write
-// that is harmless to apply twice.
-func (t *Tx) TouchWorktree(ctx context.Context, id string, w store.WorktreeFacts, now string) error {
-	if err := t.Tx.TouchWorktree(ctx, id, w, now); err != nil {
+// UpdateWorktree writes a worktree's changed columns
+// (sqltx.Tx.UpdateWorktree): only its last observed Git state and
+// last-seen time ever change, a write that is harmless to apply twice.
+func (t *Tx) UpdateWorktree(ctx context.Context, before, after store.Worktree) error {
+	if err := t.Tx.UpdateWorktree(ctx, before, after); err != nil {
 		return err
 	}
-	t.repeatableWrite()
+	if !sqltx.WorktreeChanges(before, after).Empty() {
+		t.repeatableWrite()
+	}
 	return nil
 }
 

@@ -71,6 +71,12 @@ func TestSettleDecidesALostCommitByWhatTheTransactionWrote(t *testing.T) {
 			_, err := tx.UpdateSession(ctx, none, seen)
 			return err
 		}, committed: true, want: wantRunAgain},
+		{name: "only a worktree's observed Git state and last-seen time", lost: func(tx store.Tx) error {
+			none := store.Worktree{ID: "worktree_none"}
+			seen, branch := none, "main"
+			seen.Branch, seen.LastSeenAt = &branch, settleClock
+			return tx.UpdateWorktree(ctx, none, seen)
+		}, committed: true, want: wantRunAgain},
 		{name: "nothing written", lost: func(tx store.Tx) error {
 			_, _, err := tx.Workspace(ctx, "ws_settle")
 			return err

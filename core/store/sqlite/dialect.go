@@ -10,9 +10,6 @@ var dialect = sqltx.NewDialect(sqltx.Syntax{
 	RowOrder: "rowid",
 	// SQLite reads a negative LIMIT as none.
 	Limit: func(n int64) any { return n },
-	// SQLite yields a UNION ALL's arms in order, worktrees first.
-	RepositoryAt: `SELECT repository_key FROM worktrees WHERE root_path = ?
-UNION ALL SELECT repository_key FROM workspaces WHERE root_path = ? LIMIT 1`,
 	// No ORDER BY: the seam promises no order, and this is the statement
 	// this engine always ran.
 	RecordedCheckpoints: `SELECT base_checkpoint_json, result_checkpoint_json FROM tasks
@@ -21,4 +18,6 @@ WHERE workspace_id = ? AND (base_checkpoint_json IS NOT NULL OR result_checkpoin
 	// The delivery table is made on first use, so opening a file never
 	// adds it.
 	DeliveriesExist: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'delivery_receipts'",
+	// So is the session host table.
+	SessionHostsExist: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'session_hosts'",
 })

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/agenttool/collab/core/journal"
+	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/store/sqltx"
 )
 
@@ -25,4 +26,19 @@ func (t *Tx) EachEventAfter(ctx context.Context, workspaceID string, after int64
 		columns = legacyEventColumns
 	}
 	return sqltx.EachEvent(ctx, &t.Tx, columns, workspaceID, after, fn)
+}
+
+// Events reads a page (see sqltx.Tx.Events) in the layout of this file: a
+// read that fails because the events table predates the session_id column
+// is read again with legacyEventColumns. Only a failed read asks about the
+// layout, so the current layout pays nothing for it.
+func (t *Tx) Events(ctx context.Context, workspaceID string, r store.EventRange) ([]journal.Event, error) {
+	events, err := t.Tx.Events(ctx, workspaceID, r)
+	if err == nil {
+		return events, nil
+	}
+	if hasSession, cerr := ColumnExists(ctx, t, "events", "session_id"); cerr != nil || hasSession {
+		return nil, err
+	}
+	return t.EventsSelecting(ctx, legacyEventColumns, workspaceID, r)
 }

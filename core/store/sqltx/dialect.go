@@ -5,16 +5,15 @@ package sqltx
 // per engine with NewDialect, once, and share it between transactions.
 type Dialect struct {
 	limit               func(n int64) any
-	repositoryAt        string
 	recordedCheckpoints string
 	insertRepository    string
 	deliveriesExist     string
+	sessionHostsExist   string
 
 	// Statements that name the row-order column, built by NewDialect so
 	// that no transaction assembles them again.
-	sweepOrder      string
-	taskOffersSweep string
-	reservingTasks  string
+	handoffsOrder  string
+	reservingTasks string
 }
 
 // Syntax names the differences a Dialect is built from.
@@ -28,11 +27,6 @@ type Syntax struct {
 	// limit to mean none, which SQLite reads that way and PostgreSQL
 	// refuses.
 	Limit func(n int64) any
-	// RepositoryAt selects the repository_key registered at a root path
-	// (two "?" parameters, both the path), a worktree's before a
-	// workspace's: SQLite yields a UNION ALL's arms in order, PostgreSQL
-	// promises no order without an ORDER BY.
-	RepositoryAt string
 	// RecordedCheckpoints selects (base_checkpoint_json,
 	// result_checkpoint_json) of the workspace's ("?") tasks that have
 	// either. The seam promises no order; each engine keeps the statement
@@ -46,19 +40,20 @@ type Syntax struct {
 	// creates it on first use (SQLite: a file the reference made has
 	// none); empty when the engine's schema always holds it.
 	DeliveriesExist string
+	// SessionHostsExist counts (0 or 1) the session host tables, as
+	// DeliveriesExist does for deliveries.
+	SessionHostsExist string
 }
 
 // NewDialect builds the dialect s describes.
 func NewDialect(s Syntax) *Dialect {
-	sweepOrder := " ORDER BY to_actor, status, expires_at, " + s.RowOrder
 	return &Dialect{
 		limit:               s.Limit,
-		repositoryAt:        s.RepositoryAt,
 		recordedCheckpoints: s.RecordedCheckpoints,
 		insertRepository:    s.InsertRepository,
 		deliveriesExist:     s.DeliveriesExist,
-		sweepOrder:          sweepOrder,
-		taskOffersSweep:     taskOffersWhere + sweepOrder,
+		sessionHostsExist:   s.SessionHostsExist,
+		handoffsOrder:       " ORDER BY " + s.RowOrder,
 		reservingTasks:      reservingTasksSelect + "\nORDER BY w." + s.RowOrder + ", t." + s.RowOrder,
 	}
 }

@@ -2,7 +2,6 @@ package sqltx
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 
@@ -29,10 +28,45 @@ func queryEvents(ctx context.Context, q Runner, what, query string, args ...any)
 	return out, rows.Err()
 }
 
-// EventsAfter reads one page along the events primary key.
-func (t *Tx) EventsAfter(ctx context.Context, workspaceID string, after int64, limit int) ([]journal.Event, error) {
-	return queryEvents(ctx, t, "read events", "SELECT "+EventColumns+
-		" FROM events WHERE workspace_id = ? AND sequence > ? ORDER BY sequence LIMIT ?", workspaceID, after, t.d.limit(int64(limit)))
+// eventsAfter is the page read a poll makes: the statement Events runs
+// for an ascending range with no upper bound and no type, one constant
+// text so that it is never built again.
+const eventsAfter = "SELECT " + EventColumns + " FROM events WHERE workspace_id = ? AND sequence > ? ORDER BY sequence LIMIT ?"
+
+// Events reads one page of r along the events primary key: from r.After
+// upwards, or from r.Before (the head when zero) downwards when r.Newest,
+// checking the type of each row it passes when r.Types is not empty.
+func (t *Tx) Events(ctx context.Context, workspaceID string, r store.EventRange) ([]journal.Event, error) {
+	return t.EventsSelecting(ctx, EventColumns, workspaceID, r)
+}
+
+// EventsSelecting is Events selecting columns: EventColumns, or what
+// stands for them in an engine's older layout, in ScanEvent's order.
+func (t *Tx) EventsSelecting(ctx context.Context, columns, workspaceID string, r store.EventRange) ([]journal.Event, error) {
+	limit := t.d.limit(int64(r.Limit))
+	if columns == EventColumns && r.Before <= 0 && len(r.Types) == 0 && !r.Newest {
+		return queryEvents(ctx, t, "read events", eventsAfter, workspaceID, r.After, limit)
+	}
+	var q strings.Builder
+	q.WriteString("SELECT " + columns + " FROM events WHERE workspace_id = ? AND sequence > ?")
+	args := make([]any, 0, 4+len(r.Types))
+	args = append(args, workspaceID, r.After)
+	if r.Before > 0 {
+		q.WriteString(" AND sequence < ?")
+		args = append(args, r.Before)
+	}
+	if len(r.Types) > 0 {
+		q.WriteString(" AND type IN (?" + strings.Repeat(", ?", len(r.Types)-1) + ")")
+		for _, k := range r.Types {
+			args = append(args, k)
+		}
+	}
+	q.WriteString(" ORDER BY sequence")
+	if r.Newest {
+		q.WriteString(" DESC")
+	}
+	q.WriteString(" LIMIT ?")
+	return queryEvents(ctx, t, "read events", q.String(), append(args, limit)...)
 }
 
 // EachEventAfter streams the events after a sequence.
@@ -65,34 +99,6 @@ func EachEvent(ctx context.Context, q Runner, columns, workspaceID string, after
 	return nil
 }
 
-// EventsBefore reads one page backwards along the events primary key.
-func (t *Tx) EventsBefore(ctx context.Context, workspaceID string, before int64, eventType string, limit int) ([]journal.Event, error) {
-	query := "SELECT " + EventColumns + " FROM events WHERE workspace_id = ?"
-	args := []any{workspaceID}
-	if before > 0 {
-		query += " AND sequence < ?"
-		args = append(args, before)
-	}
-	if eventType != "" {
-		query += " AND type = ?"
-		args = append(args, eventType)
-	}
-	return queryEvents(ctx, t, "read events", query+" ORDER BY sequence DESC LIMIT ?", append(args, t.d.limit(int64(limit)))...)
-}
-
-// EventsOfTypes walks the primary key from after and reads payloads only
-// of the rows whose type matches.
-func (t *Tx) EventsOfTypes(ctx context.Context, workspaceID string, after int64, types []string, limit int) ([]journal.Event, error) {
-	args := []any{workspaceID, after}
-	for _, k := range types {
-		args = append(args, k)
-	}
-	args = append(args, t.d.limit(int64(limit)))
-	return queryEvents(ctx, t, "read wake events", "SELECT "+EventColumns+
-		" FROM events WHERE workspace_id = ? AND sequence > ? AND type IN (?"+
-		strings.Repeat(", ?", len(types)-1)+") ORDER BY sequence LIMIT ?", args...)
-}
-
 // EventTypes reads the distinct types after a sequence.
 func (t *Tx) EventTypes(ctx context.Context, workspaceID string, after int64) ([]string, error) {
 	rows, err := t.QueryContext(ctx, "SELECT DISTINCT type FROM events WHERE workspace_id = ? AND sequence > ? ORDER BY type",
@@ -110,20 +116,6 @@ func (t *Tx) EventTypes(ctx context.Context, workspaceID string, after int64) ([
 		out = append(out, k)
 	}
 	return out, rows.Err()
-}
-
-// EventAnchor reads the epoch and hash stored at one sequence.
-func (t *Tx) EventAnchor(ctx context.Context, workspaceID string, sequence int64) (journal.Anchor, bool, error) {
-	a := journal.Anchor{Sequence: sequence}
-	err := t.QueryRowContext(ctx, "SELECT epoch_id, hash FROM events WHERE workspace_id = ? AND sequence = ?",
-		workspaceID, sequence).Scan(&a.EpochID, &a.Hash)
-	if err == sql.ErrNoRows {
-		return a, false, nil
-	}
-	if err != nil {
-		return a, false, fmt.Errorf("read event %d: %w", sequence, err)
-	}
-	return a, true, nil
 }
 
 // Heads reads every workspace's head.

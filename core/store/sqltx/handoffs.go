@@ -3,6 +3,7 @@ package sqltx
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/agenttool/collab/core/store"
 )
@@ -23,7 +24,7 @@ func QueryHandoffs(ctx context.Context, q Runner, where string, args ...any) ([]
 		var h store.Handoff
 		if err := rows.Scan(&h.ID, &h.WorkspaceID, &h.TaskID, &h.FromActor, &h.ToActor, &h.Summary, &h.Status,
 			&h.OfferedAt, &h.ExpiresAt, &h.ResolvedAt, &h.FromSessionID, &h.ToSessionID); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("read handoffs: %w", err)
 		}
 		out = append(out, h)
 	}
@@ -39,58 +40,57 @@ func (t *Tx) Handoff(ctx context.Context, id string) (store.Handoff, bool, error
 	return list[0], true, nil
 }
 
-// InsertHandoff stores a new pending offer.
+// Handoffs reads a workspace's offers matching the filter, in row order.
+// The conditions come in handoffs_target_idx's column order
+// (workspace_id, to_actor, status, expires_at), then the rest, so a
+// filter naming to_actor and status reads through the index as the
+// statements it replaced did.
+func (t *Tx) Handoffs(ctx context.Context, workspaceID string, f store.HandoffFilter) ([]store.Handoff, error) {
+	var where strings.Builder
+	where.WriteString("workspace_id = ?")
+	args := []any{workspaceID}
+	for _, c := range []struct{ column, value string }{
+		{"to_actor", f.ToActor}, {"status", string(f.Status)}, {"task_id", f.TaskID},
+		{"to_session_id", f.ToSessionID}, {"from_actor", f.FromActor}, {"from_session_id", f.FromSessionID},
+	} {
+		if c.value != "" {
+			where.WriteString(" AND " + c.column + " = ?")
+			args = append(args, c.value)
+		}
+	}
+	where.WriteString(t.d.handoffsOrder)
+	return QueryHandoffs(ctx, t, where.String(), args...)
+}
+
+// InsertHandoff stores a new offer.
 func (t *Tx) InsertHandoff(ctx context.Context, h store.Handoff) error {
 	if _, err := t.ExecContext(ctx, `INSERT INTO handoffs (id, workspace_id, task_id, from_actor, to_actor, summary, status,
-offered_at, expires_at, resolved_at, from_session_id, to_session_id) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, NULL, ?, ?)`,
-		h.ID, h.WorkspaceID, h.TaskID, h.FromActor, h.ToActor, h.Summary, h.OfferedAt, h.ExpiresAt,
-		h.FromSessionID, h.ToSessionID); err != nil {
+offered_at, expires_at, resolved_at, from_session_id, to_session_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		h.ID, h.WorkspaceID, h.TaskID, h.FromActor, h.ToActor, h.Summary, string(h.Status), h.OfferedAt, h.ExpiresAt,
+		h.ResolvedAt, h.FromSessionID, h.ToSessionID); err != nil {
 		return fmt.Errorf("insert handoff: %w", err)
 	}
 	return nil
 }
 
-// ResolveHandoff sets an offer's status and resolution time.
-func (t *Tx) ResolveHandoff(ctx context.Context, id string, status store.HandoffStatus, now string) error {
-	if _, err := t.ExecContext(ctx, "UPDATE handoffs SET status = ?, resolved_at = ? WHERE id = ?", string(status), now, id); err != nil {
-		return fmt.Errorf("resolve handoff: %w", err)
+// UpdateHandoff writes the columns of an offer that changed.
+func (t *Tx) UpdateHandoff(ctx context.Context, before, after store.Handoff) error {
+	set := HandoffChanges(before, after)
+	if set.Empty() {
+		return nil
+	}
+	if _, err := t.ExecContext(ctx, "UPDATE handoffs SET "+set.Clause()+" WHERE id = ?", append(set.Args(), before.ID)...); err != nil {
+		return fmt.Errorf("update handoff %s: %w", before.ID, err)
 	}
 	return nil
 }
 
-// taskOffersWhere selects a task's pending offers; the dialect appends the
-// sweep order. The sweeps visit pending offers in the order the
-// reference's do. Its queries carry no ORDER BY; SQLite walks
-// handoffs_target_idx (workspace_id, to_actor, status, expires_at), ties
-// by rowid, for both the workspace-wide and the one-task sweep. Stating
-// that order (the dialect's sweepOrder, ties by its row-order column)
-// keeps the journal the same whichever implementation swept.
-const taskOffersWhere = "workspace_id = ? AND task_id = ? AND status = 'pending'"
-
-// LiveTaskOffers lists a task's unexpired pending offers.
-func (t *Tx) LiveTaskOffers(ctx context.Context, workspaceID, taskID, now string) ([]store.Handoff, error) {
-	return QueryHandoffs(ctx, t, "workspace_id = ? AND task_id = ? AND status = 'pending' AND expires_at > ? ORDER BY offered_at, id",
-		workspaceID, taskID, now)
-}
-
-// TaskOffersToSweep lists every pending offer of a task in sweep order.
-func (t *Tx) TaskOffersToSweep(ctx context.Context, workspaceID, taskID string) ([]store.Handoff, error) {
-	return QueryHandoffs(ctx, t, t.d.taskOffersSweep, workspaceID, taskID)
-}
-
-// ElapsedOffersToSweep lists the pending offers past their deadline.
-func (t *Tx) ElapsedOffersToSweep(ctx context.Context, workspaceID, taskID, now string) ([]store.Handoff, error) {
-	where := "workspace_id = ? AND status = 'pending' AND expires_at <= ?"
-	args := []any{workspaceID, now}
-	if taskID != "" {
-		where += " AND task_id = ?"
-		args = append(args, taskID)
-	}
-	return QueryHandoffs(ctx, t, where+t.d.sweepOrder, args...)
-}
-
-// OffersToSession lists the pending offers addressed to a session.
-func (t *Tx) OffersToSession(ctx context.Context, workspaceID, sessionID string) ([]store.Handoff, error) {
-	return QueryHandoffs(ctx, t, "workspace_id = ? AND to_session_id = ? AND status = 'pending' ORDER BY offered_at, id",
-		workspaceID, sessionID)
+// HandoffChanges is the assignment of every column in which after differs
+// from before; only status and resolved_at ever change, so only they are
+// compared.
+func HandoffChanges(before, after store.Handoff) Assignments {
+	var a Assignments
+	a.Set("status", before.Status != after.Status, string(after.Status))
+	a.Set("resolved_at", !equalText(before.ResolvedAt, after.ResolvedAt), after.ResolvedAt)
+	return a
 }

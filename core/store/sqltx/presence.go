@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/agenttool/collab/core/canon"
 	"github.com/agenttool/collab/core/store"
@@ -64,14 +66,13 @@ func (t *Tx) presenceRows(ctx context.Context, rest string, args ...any) ([]stor
 	return out, rows.Err()
 }
 
-// PresenceByID reads one presence hint.
-func (t *Tx) PresenceByID(ctx context.Context, id string) (store.Presence, bool, error) {
-	return t.presenceRow(ctx, "id = ?", id)
-}
-
-// PresenceOfClient reads the workspace's hint of one client instance.
-func (t *Tx) PresenceOfClient(ctx context.Context, workspaceID, clientInstanceID string) (store.Presence, bool, error) {
-	return t.presenceRow(ctx, "workspace_id = ? AND client_instance_id = ?", workspaceID, clientInstanceID)
+// Presence reads the hint k names, by its primary key or by the unique
+// (workspace_id, client_instance_id).
+func (t *Tx) Presence(ctx context.Context, k store.PresenceKey) (store.Presence, bool, error) {
+	if k.ID != "" {
+		return t.presenceRow(ctx, "id = ?", k.ID)
+	}
+	return t.presenceRow(ctx, "workspace_id = ? AND client_instance_id = ?", k.WorkspaceID, k.ClientInstanceID)
 }
 
 // InsertPresence stores a new presence hint. The capabilities are stored
@@ -96,47 +97,84 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, NULL)`, p.ID, p.WorkspaceID, p
 	return nil
 }
 
-// PresenceList lists the workspace's hints in state at now, newest first.
-func (t *Tx) PresenceList(ctx context.Context, workspaceID string, state store.PresenceState, now string, limit int64) ([]store.Presence, error) {
+// Presences lists the workspace's hints that f selects, newest first. The
+// state conditions are on sessions_workspace_presence_idx's columns, so the
+// listing stays on that index as it did when it was PresenceList.
+func (t *Tx) Presences(ctx context.Context, workspaceID string, f store.PresenceFilter) ([]store.Presence, error) {
 	query := "workspace_id = ?"
 	args := []any{workspaceID}
-	switch state {
+	switch f.State {
 	case store.PresenceAny:
 	case store.PresenceLive:
 		query += " AND left_at IS NULL AND presence_expires_at > ?"
-		args = append(args, now)
+		args = append(args, f.At)
 	case store.PresenceStale:
 		query += " AND left_at IS NULL AND presence_expires_at <= ?"
-		args = append(args, now)
+		args = append(args, f.At)
 	case store.PresenceLeft:
 		query += " AND left_at IS NOT NULL"
 	default:
-		return nil, fmt.Errorf("list presence: unknown state %q", state)
+		return nil, fmt.Errorf("list presence: unknown state %q", f.State)
 	}
-	return t.presenceRows(ctx, query+" ORDER BY joined_at DESC, id DESC LIMIT ?", append(args, t.d.limit(limit))...)
+	if f.State != store.PresenceAny && f.State != store.PresenceLeft && f.At == "" {
+		return nil, fmt.Errorf("list presence: state %q needs a moment", f.State)
+	}
+	query += " ORDER BY joined_at DESC, id DESC"
+	if f.Limit > 0 {
+		query += " LIMIT ?"
+		args = append(args, t.d.limit(f.Limit))
+	}
+	return t.presenceRows(ctx, query, args...)
 }
 
-// PresenceBySeen lists every hint of the workspace, most recently seen
-// first.
-func (t *Tx) PresenceBySeen(ctx context.Context, workspaceID string) ([]store.Presence, error) {
-	return t.presenceRows(ctx, "workspace_id = ? ORDER BY last_seen_at DESC, id", workspaceID)
-}
-
-// RefreshPresence records a heartbeat.
-func (t *Tx) RefreshPresence(ctx context.Context, id, now, expiresAt string) error {
-	_, err := t.ExecContext(ctx, `UPDATE sessions SET version = version + 1, last_seen_at = ?, presence_expires_at = ?
-WHERE id = ?`, now, expiresAt, id)
+// UpdatePresence writes the columns in which after differs from before,
+// fenced by before's version (store.Presences.UpdatePresence).
+func (t *Tx) UpdatePresence(ctx context.Context, before, after store.Presence) error {
+	if err := presenceFixed(before, after); err != nil {
+		return fmt.Errorf("update presence %s: %w", before.ID, err)
+	}
+	set := PresenceChanges(before, after)
+	res, err := t.ExecContext(ctx, "UPDATE sessions SET "+set.Clause()+" WHERE id = ? AND version = ?",
+		append(set.Args(), before.ID, before.Version)...)
 	if err != nil {
-		return fmt.Errorf("refresh presence: %w", err)
+		return fmt.Errorf("update presence %s: %w", before.ID, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("update presence %s: %w", before.ID, err)
+	}
+	if n != 1 {
+		return fmt.Errorf("update presence %s: the stored hint is not at version %d", before.ID, before.Version)
 	}
 	return nil
 }
 
-// MarkPresenceLeft records that the hint left.
-func (t *Tx) MarkPresenceLeft(ctx context.Context, id, now string) error {
-	_, err := t.ExecContext(ctx, "UPDATE sessions SET version = version + 1, left_at = ? WHERE id = ?", now, id)
-	if err != nil {
-		return fmt.Errorf("leave presence: %w", err)
+// PresenceChanges is the assignment of every column a presence write may
+// change in which after differs from before, the version first (it always
+// changes).
+func PresenceChanges(before, after store.Presence) Assignments {
+	var a Assignments
+	a.Set("version", before.Version != after.Version, after.Version)
+	a.Set("last_seen_at", before.LastSeenAt != after.LastSeenAt, after.LastSeenAt)
+	a.Set("presence_expires_at", before.PresenceExpiresAt != after.PresenceExpiresAt, after.PresenceExpiresAt)
+	a.Set("left_at", !equalText(before.LeftAt, after.LeftAt), after.LeftAt)
+	return a
+}
+
+// presenceFixed refuses a write that moves the version by other than one
+// or changes a column a hint keeps for life (everything but the four
+// PresenceChanges compares).
+func presenceFixed(before, after store.Presence) error {
+	if after.Version != before.Version+1 {
+		return fmt.Errorf("version %d does not follow %d", after.Version, before.Version)
+	}
+	same := before.ID == after.ID && before.WorkspaceID == after.WorkspaceID && before.EpochID == after.EpochID &&
+		before.ClientInstanceID == after.ClientInstanceID && before.ActorLabel == after.ActorLabel &&
+		before.ActorKey == after.ActorKey && before.RuntimeKind == after.RuntimeKind &&
+		equalText(before.ProviderLabel, after.ProviderLabel) && equalText(before.ModelLabel, after.ModelLabel) &&
+		slices.Equal(before.DeclaredCapabilities, after.DeclaredCapabilities) && before.JoinedAt == after.JoinedAt
+	if !same {
+		return errors.New("only the version, last_seen_at, presence_expires_at and left_at of a hint change")
 	}
 	return nil
 }

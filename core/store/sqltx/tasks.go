@@ -52,14 +52,23 @@ func scanTask(row interface{ Scan(dest ...any) error }) (store.Task, error) {
 	return t, nil
 }
 
-// ListTasks returns the workspace's tasks in (created_at, id) order,
-// optionally only those whose stored status is status; never nil.
-func ListTasks(ctx context.Context, q Runner, workspaceID, status string) ([]store.Task, error) {
+// ListTasks returns the workspace's tasks that f selects, in
+// (created_at, id) order; never nil. Every filter keeps the read on the
+// tasks' workspace index.
+func ListTasks(ctx context.Context, q Runner, workspaceID string, f store.TaskFilter) ([]store.Task, error) {
 	query := "SELECT " + taskColumns + " FROM tasks WHERE workspace_id = ?"
 	args := []any{workspaceID}
-	if status != "" {
+	if f.Status != "" {
 		query += " AND status = ?"
-		args = append(args, status)
+		args = append(args, string(f.Status))
+	}
+	switch by := f.HeldOrReportedBy; {
+	case by.SessionID != "":
+		query += " AND (assignee_session_id = ? OR reported_by_session_id = ?)"
+		args = append(args, by.SessionID, by.SessionID)
+	case by.Actor != "":
+		query += " AND (assignee = ? OR reported_by = ?)"
+		args = append(args, by.Actor, by.Actor)
 	}
 	rows, err := q.QueryContext(ctx, query+" ORDER BY created_at, id", args...)
 	if err != nil {
@@ -110,9 +119,9 @@ attached_by_session_id FROM artifacts WHERE workspace_id = ? AND task_id = ? ORD
 	return out, rows.Err()
 }
 
-// Tasks lists the workspace's tasks (see ListTasks).
-func (t *Tx) Tasks(ctx context.Context, workspaceID, status string) ([]store.Task, error) {
-	return ListTasks(ctx, t, workspaceID, status)
+// Tasks lists the workspace's tasks that f selects (see ListTasks).
+func (t *Tx) Tasks(ctx context.Context, workspaceID string, f store.TaskFilter) ([]store.Task, error) {
+	return ListTasks(ctx, t, workspaceID, f)
 }
 
 // Task reads one task (see FindTask).

@@ -57,9 +57,9 @@ func sequences(events []journal.Event) []int64 {
 	return out
 }
 
-// pageBoundaries reads pages after and before every kind of position: a
-// page is at most limit events, in sequence order, and an empty page is
-// empty rather than nil.
+// pageBoundaries reads pages of every kind of range: a page is at most
+// limit events of the range, in ascending sequence order (descending when
+// newest first), and an empty page is empty rather than nil.
 func pageBoundaries(t *testing.T, e store.Engine) {
 	defer e.Close()
 	createWorkspace(t, e, "ws_pages")
@@ -67,91 +67,56 @@ func pageBoundaries(t *testing.T, e store.Engine) {
 	kinds := []string{"a.one", "b.two", "a.one", "c.three", "b.two"}
 	appendEvents(t, e, "ws_pages", kinds, `{}`, `{}`, `{}`, `{}`, `{}`)
 	appendEvents(t, e, "ws_other", kinds, `{}`, `{}`)
-	after := []struct {
-		name         string
-		workspace    string
-		after, limit int64
-		want         []int64
+	cases := []struct {
+		name      string
+		workspace string
+		r         store.EventRange
+		want      []int64
 	}{
-		{"from genesis", "ws_pages", 0, 10, []int64{1, 2, 3, 4, 5}},
-		{"limit respected", "ws_pages", 0, 2, []int64{1, 2}},
-		{"middle page", "ws_pages", 2, 2, []int64{3, 4}},
-		{"last partial page", "ws_pages", 4, 10, []int64{5}},
-		{"at the head", "ws_pages", 5, 10, []int64{}},
-		{"past the head", "ws_pages", 9, 10, []int64{}},
-		{"unknown workspace", "ws_nobody", 0, 10, []int64{}},
+		{"from genesis", "ws_pages", store.EventRange{Limit: 10}, []int64{1, 2, 3, 4, 5}},
+		{"limit respected", "ws_pages", store.EventRange{Limit: 2}, []int64{1, 2}},
+		{"no limit", "ws_pages", store.EventRange{Limit: -1}, []int64{1, 2, 3, 4, 5}},
+		{"middle page", "ws_pages", store.EventRange{After: 2, Limit: 2}, []int64{3, 4}},
+		{"last partial page", "ws_pages", store.EventRange{After: 4, Limit: 10}, []int64{5}},
+		{"at the head", "ws_pages", store.EventRange{After: 5, Limit: 10}, []int64{}},
+		{"past the head", "ws_pages", store.EventRange{After: 9, Limit: 10}, []int64{}},
+		{"unknown workspace", "ws_nobody", store.EventRange{Limit: 10}, []int64{}},
+		{"one sequence", "ws_pages", store.EventRange{After: 2, Limit: 1}, []int64{3}},
+		{"between two sequences", "ws_pages", store.EventRange{After: 1, Before: 5, Limit: 10}, []int64{2, 3, 4}},
+		{"newest from the head", "ws_pages", store.EventRange{Limit: 10, Newest: true}, []int64{5, 4, 3, 2, 1}},
+		{"newest, limit respected", "ws_pages", store.EventRange{Limit: 2, Newest: true}, []int64{5, 4}},
+		{"newest below a sequence", "ws_pages", store.EventRange{Before: 4, Limit: 10, Newest: true}, []int64{3, 2, 1}},
+		{"newest between two sequences", "ws_pages", store.EventRange{After: 1, Before: 5, Limit: 2, Newest: true}, []int64{4, 3}},
+		{"newest of one type", "ws_pages", store.EventRange{Types: []string{"a.one"}, Limit: 10, Newest: true}, []int64{3, 1}},
+		{"newest of one type below a sequence", "ws_pages", store.EventRange{Before: 3, Types: []string{"a.one"}, Limit: 10, Newest: true}, []int64{1}},
+		{"nothing below the first", "ws_pages", store.EventRange{Before: 1, Limit: 10, Newest: true}, []int64{}},
+		{"two types", "ws_pages", store.EventRange{Types: []string{"b.two", "c.three"}, Limit: 10}, []int64{2, 4, 5}},
+		{"two types after a sequence", "ws_pages", store.EventRange{After: 2, Types: []string{"b.two", "c.three"}, Limit: 10}, []int64{4, 5}},
+		{"two types, limit respected", "ws_pages", store.EventRange{Types: []string{"a.one", "b.two"}, Limit: 2}, []int64{1, 2}},
+		{"two types below a sequence", "ws_pages", store.EventRange{Before: 5, Types: []string{"b.two", "c.three"}, Limit: 10}, []int64{2, 4}},
+		{"an absent type", "ws_pages", store.EventRange{Types: []string{"z.none"}, Limit: 10}, []int64{}},
 	}
 	read(t, e, func(ctx context.Context, tx store.Tx) error {
-		for _, c := range after {
-			got, err := tx.EventsAfter(ctx, c.workspace, c.after, int(c.limit))
+		for _, c := range cases {
+			got, err := tx.Events(ctx, c.workspace, c.r)
 			if err != nil {
 				return fmt.Errorf("%s: %w", c.name, err)
 			}
 			if got == nil || !slices.Equal(sequences(got), c.want) {
-				return fmt.Errorf("EventsAfter %s: got %v (nil=%v), want %v", c.name, sequences(got), got == nil, c.want)
+				return fmt.Errorf("Events %s: got %v (nil=%v), want %v", c.name, sequences(got), got == nil, c.want)
 			}
 			for _, ev := range got {
 				if ev.WorkspaceID != c.workspace {
-					return fmt.Errorf("EventsAfter %s returned an event of %s", c.name, ev.WorkspaceID)
+					return fmt.Errorf("Events %s returned an event of %s", c.name, ev.WorkspaceID)
 				}
-			}
-		}
-		return nil
-	})
-	before := []struct {
-		name      string
-		before    int64
-		eventType string
-		limit     int
-		want      []int64
-	}{
-		{"from the head", 0, "", 10, []int64{5, 4, 3, 2, 1}},
-		{"limit respected", 0, "", 2, []int64{5, 4}},
-		{"below a sequence", 4, "", 10, []int64{3, 2, 1}},
-		{"one type", 0, "a.one", 10, []int64{3, 1}},
-		{"one type below a sequence", 3, "a.one", 10, []int64{1}},
-		{"nothing below the first", 1, "", 10, []int64{}},
-		{"an absent type", 0, "z.none", 10, []int64{}},
-	}
-	read(t, e, func(ctx context.Context, tx store.Tx) error {
-		for _, c := range before {
-			got, err := tx.EventsBefore(ctx, "ws_pages", c.before, c.eventType, c.limit)
-			if err != nil {
-				return fmt.Errorf("%s: %w", c.name, err)
-			}
-			if got == nil || !slices.Equal(sequences(got), c.want) {
-				return fmt.Errorf("EventsBefore %s: got %v (nil=%v), want %v", c.name, sequences(got), got == nil, c.want)
-			}
-		}
-		return nil
-	})
-	ofTypes := []struct {
-		name         string
-		after, limit int64
-		types        []string
-		want         []int64
-	}{
-		{"two types", 0, 10, []string{"b.two", "c.three"}, []int64{2, 4, 5}},
-		{"after a sequence", 2, 10, []string{"b.two", "c.three"}, []int64{4, 5}},
-		{"limit respected", 0, 2, []string{"a.one", "b.two"}, []int64{1, 2}},
-		{"an absent type", 0, 10, []string{"z.none"}, []int64{}},
-	}
-	read(t, e, func(ctx context.Context, tx store.Tx) error {
-		for _, c := range ofTypes {
-			got, err := tx.EventsOfTypes(ctx, "ws_pages", c.after, c.types, int(c.limit))
-			if err != nil {
-				return fmt.Errorf("%s: %w", c.name, err)
-			}
-			if got == nil || !slices.Equal(sequences(got), c.want) {
-				return fmt.Errorf("EventsOfTypes %s: got %v (nil=%v), want %v", c.name, sequences(got), got == nil, c.want)
 			}
 		}
 		return nil
 	})
 }
 
-// eventTypesAndAnchors checks the distinct-type listing, single-event
-// anchors and the list of heads.
+// eventTypesAndAnchors checks the distinct-type listing, the read of
+// the event at one sequence (a cursor's anchor) and the list of heads.
 func eventTypesAndAnchors(t *testing.T, e store.Engine) {
 	defer e.Close()
 	createWorkspace(t, e, "ws_b")
@@ -174,20 +139,19 @@ func eventTypesAndAnchors(t *testing.T, e store.Engine) {
 				return fmt.Errorf("EventTypes after %d: got %q (nil=%v), want %q in byte order", c.after, got, got == nil, c.want)
 			}
 		}
-		a, found, err := tx.EventAnchor(ctx, "ws_b", 3)
+		at, err := tx.Events(ctx, "ws_b", store.EventRange{After: 2, Limit: 1})
 		if err != nil {
 			return err
 		}
-		want := journal.Anchor{EpochID: evs[2].EpochID, Sequence: 3, Hash: evs[2].Hash}
-		if !found || a != want {
-			return fmt.Errorf("EventAnchor 3: found=%v %+v, want %+v", found, a, want)
+		if len(at) != 1 || at[0].EpochID != evs[2].EpochID || at[0].Sequence != 3 || at[0].Hash != evs[2].Hash {
+			return fmt.Errorf("the event at 3: %+v, want %+v", at, evs[2])
 		}
 		for _, absent := range []struct {
 			ws  string
 			seq int64
-		}{{"ws_b", 5}, {"ws_b", 0}, {"ws_a", 1}, {"ws_nobody", 1}} {
-			if _, found, err := tx.EventAnchor(ctx, absent.ws, absent.seq); err != nil || found {
-				return fmt.Errorf("EventAnchor %s@%d: found=%v err=%v, want not found", absent.ws, absent.seq, found, err)
+		}{{"ws_b", 5}, {"ws_a", 1}, {"ws_nobody", 1}} {
+			if got, err := tx.Events(ctx, absent.ws, store.EventRange{After: absent.seq - 1, Limit: 1}); err != nil || len(got) != 0 {
+				return fmt.Errorf("the event at %s@%d: %v err=%v, want none", absent.ws, absent.seq, sequences(got), err)
 			}
 		}
 		heads, err := tx.Heads(ctx)
@@ -244,11 +208,11 @@ func payloadsRoundTrip(t *testing.T, e store.Engine) {
 		return nil
 	}
 	read(t, e, func(ctx context.Context, tx store.Tx) error {
-		after, err := tx.EventsAfter(ctx, "ws_bytes", 0, 100)
+		after, err := tx.Events(ctx, "ws_bytes", store.EventRange{Limit: 100})
 		if err != nil {
 			return err
 		}
-		if err := same("EventsAfter", after); err != nil {
+		if err := same("Events", after); err != nil {
 			return err
 		}
 		var each []journal.Event
@@ -264,19 +228,19 @@ func payloadsRoundTrip(t *testing.T, e store.Engine) {
 		if err := same("EachEventAfter", each); err != nil {
 			return err
 		}
-		before, err := tx.EventsBefore(ctx, "ws_bytes", 0, "", 100)
+		before, err := tx.Events(ctx, "ws_bytes", store.EventRange{Limit: 100, Newest: true})
 		if err != nil {
 			return err
 		}
 		slices.Reverse(before)
-		if err := same("EventsBefore", before); err != nil {
+		if err := same("Events newest first", before); err != nil {
 			return err
 		}
-		typed, err := tx.EventsOfTypes(ctx, "ws_bytes", 0, []string{"report.posted"}, 100)
+		typed, err := tx.Events(ctx, "ws_bytes", store.EventRange{Before: 100, Types: []string{"report.posted"}, Limit: 100})
 		if err != nil {
 			return err
 		}
-		return same("EventsOfTypes", typed)
+		return same("Events of a type", typed)
 	})
 }
 
@@ -324,19 +288,16 @@ func readIsOneSnapshot(t *testing.T, e store.Engine) {
 		if again, _, err := tx.Head(ctx, "ws_snap"); err != nil || again != h {
 			return fmt.Errorf("head moved inside one read: %+v then %+v (%v)", h, again, err)
 		}
-		if evs, err := tx.EventsAfter(ctx, "ws_snap", h.Sequence, 10); err != nil || len(evs) != 0 {
-			return fmt.Errorf("EventsAfter the snapshot head saw %d events (%v)", len(evs), err)
-		}
-		if _, found, err := tx.EventAnchor(ctx, "ws_snap", h.Sequence+1); err != nil || found {
-			return fmt.Errorf("EventAnchor saw the later append (found=%v, %v)", found, err)
+		if evs, err := tx.Events(ctx, "ws_snap", store.EventRange{After: h.Sequence, Limit: 10}); err != nil || len(evs) != 0 {
+			return fmt.Errorf("Events after the snapshot head saw %d events (%v)", len(evs), err)
 		}
 		heads, err := tx.Heads(ctx)
 		if err != nil || len(heads) != 1 || heads[0] != h {
 			return fmt.Errorf("Heads inside the read: %+v (%v), want %+v", heads, err, h)
 		}
-		before, err := tx.EventsBefore(ctx, "ws_snap", 0, "", 10)
+		before, err := tx.Events(ctx, "ws_snap", store.EventRange{Limit: 10, Newest: true})
 		if err != nil || len(before) != int(h.Sequence) {
-			return fmt.Errorf("EventsBefore inside the read saw %d events (%v), want %d", len(before), err, h.Sequence)
+			return fmt.Errorf("Events newest first inside the read saw %d events (%v), want %d", len(before), err, h.Sequence)
 		}
 		return nil
 	})

@@ -25,10 +25,11 @@ func presenceIDs(list []store.Presence) []string {
 	return ids
 }
 
-// presenceListedByState lists presence hints by state at a moment, newest
+// presencesFilteredByState lists presence hints by state at a moment, newest
 // joined first (id descending on a tie), the limit applied after the
-// state filter; an empty listing is empty, not nil.
-func presenceListedByState(t *testing.T, e store.Engine) {
+// state filter; the zero filter lists every hint, an empty listing is
+// empty, not nil, and a filter the engine cannot apply is refused.
+func presencesFilteredByState(t *testing.T, e store.Engine) {
 	defer e.Close()
 	createWorkspace(t, e, "ws_presence")
 	createWorkspace(t, e, "ws_presence_other")
@@ -47,64 +48,88 @@ func presenceListedByState(t *testing.T, e store.Engine) {
 				return err
 			}
 		}
-		return tx.MarkPresenceLeft(ctx, "p_left", "2026-01-01T00:06:00.000Z")
+		return leave(ctx, tx, "p_left", "2026-01-01T00:06:00.000Z")
 	})
+	every := []string{"p_left", "p_live_b", "p_live_a", "p_at_edge", "p_stale", "p_live_old"}
 	cases := []struct {
-		name  string
-		state store.PresenceState
-		limit int64
-		want  []string
+		name   string
+		filter store.PresenceFilter
+		want   []string
 	}{
-		{"any, newest first", store.PresenceAny, 100, []string{"p_left", "p_live_b", "p_live_a", "p_at_edge", "p_stale", "p_live_old"}},
-		{"live excludes the hint expiring now", store.PresenceLive, 100, []string{"p_live_b", "p_live_a", "p_live_old"}},
-		{"stale includes the hint expiring now", store.PresenceStale, 100, []string{"p_at_edge", "p_stale"}},
-		{"left", store.PresenceLeft, 100, []string{"p_left"}},
-		{"limit after the filter", store.PresenceLive, 2, []string{"p_live_b", "p_live_a"}},
+		{"the zero filter lists every hint, newest first", store.PresenceFilter{}, every},
+		{"any, newest first", store.PresenceFilter{At: now, Limit: 100}, every},
+		{"a limit alone keeps the newest", store.PresenceFilter{Limit: 3}, every[:3]},
+		{"live excludes the hint expiring now", store.PresenceFilter{State: store.PresenceLive, At: now, Limit: 100},
+			[]string{"p_live_b", "p_live_a", "p_live_old"}},
+		{"stale includes the hint expiring now", store.PresenceFilter{State: store.PresenceStale, At: now, Limit: 100},
+			[]string{"p_at_edge", "p_stale"}},
+		{"left", store.PresenceFilter{State: store.PresenceLeft, At: now, Limit: 100}, []string{"p_left"}},
+		{"limit after the filter", store.PresenceFilter{State: store.PresenceLive, At: now, Limit: 2},
+			[]string{"p_live_b", "p_live_a"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			read(t, e, func(ctx context.Context, tx store.Tx) error {
-				list, err := tx.PresenceList(ctx, ws, c.state, now, c.limit)
+				list, err := tx.Presences(ctx, ws, c.filter)
 				if err != nil {
 					return err
 				}
 				if ids := presenceIDs(list); !slices.Equal(ids, c.want) {
-					return fmt.Errorf("PresenceList(%q, limit %d) = %v, want %v", c.state, c.limit, ids, c.want)
+					return fmt.Errorf("Presences(%+v) = %v, want %v", c.filter, ids, c.want)
 				}
 				return nil
 			})
 		})
 	}
 	read(t, e, func(ctx context.Context, tx store.Tx) error {
-		list, err := tx.PresenceList(ctx, "ws_nobody", store.PresenceAny, now, 100)
+		list, err := tx.Presences(ctx, "ws_nobody", store.PresenceFilter{})
 		if err != nil || list == nil || len(list) != 0 {
-			return fmt.Errorf("PresenceList of an empty workspace = %v, %v; want an empty list", list, err)
+			return fmt.Errorf("Presences of an empty workspace = %v, %v; want an empty list", list, err)
 		}
 		return nil
 	})
+	for _, bad := range []store.PresenceFilter{{State: "gone", At: now}, {State: store.PresenceLive}, {State: store.PresenceStale}} {
+		read(t, e, func(ctx context.Context, tx store.Tx) error {
+			if _, err := tx.Presences(ctx, ws, bad); err == nil {
+				return fmt.Errorf("Presences(%+v) was accepted", bad)
+			}
+			return nil
+		})
+	}
 }
 
-// presenceUpdatesCountVersions stores a hint, finds it by id and by client
-// instance (in its own workspace only), and checks that a heartbeat and a
-// leave each increment its version and record their times; the listing
-// by last sight follows the heartbeat.
-func presenceUpdatesCountVersions(t *testing.T, e store.Engine) {
+// leave stores that the hint left at now, as the leave rule does.
+func leave(ctx context.Context, tx store.Tx, id, now string) error {
+	p, found, err := tx.Presence(ctx, store.PresenceKey{ID: id})
+	if err != nil || !found {
+		return fmt.Errorf("presence %s: found=%v err=%v", id, found, err)
+	}
+	after := p
+	after.Version++
+	after.LeftAt = &now
+	return tx.UpdatePresence(ctx, p, after)
+}
+
+// presenceKeysFindOneRow stores hints and finds them by id and by client
+// instance (in its own workspace only), every column read back as stored
+// and the rules' fields left empty.
+func presenceKeysFindOneRow(t *testing.T, e store.Engine) {
 	defer e.Close()
-	createWorkspace(t, e, "ws_beat")
-	createWorkspace(t, e, "ws_beat_other")
+	createWorkspace(t, e, "ws_key")
+	createWorkspace(t, e, "ws_key_other")
 	provider := "openai"
 	write(t, e, func(ctx context.Context, tx store.Tx) error {
-		p := presenceAt("ws_beat", "p_one", clock, "2026-01-01T00:01:00.000Z", "code.review", "a:b")
+		p := presenceAt("ws_key", "p_one", clock, "2026-01-01T00:01:00.000Z", "code.review", "a:b")
 		p.ProviderLabel = &provider
 		if err := tx.InsertPresence(ctx, p); err != nil {
 			return err
 		}
-		return tx.InsertPresence(ctx, presenceAt("ws_beat", "p_two", "2026-01-01T00:00:30.000Z", "2026-01-01T00:01:00.000Z"))
+		return tx.InsertPresence(ctx, presenceAt("ws_key", "p_two", "2026-01-01T00:00:30.000Z", "2026-01-01T00:01:00.000Z"))
 	})
 	read(t, e, func(ctx context.Context, tx store.Tx) error {
-		p, found, err := tx.PresenceByID(ctx, "p_one")
+		p, found, err := tx.Presence(ctx, store.PresenceKey{ID: "p_one"})
 		if err != nil || !found {
-			return fmt.Errorf("PresenceByID found=%v err=%v", found, err)
+			return fmt.Errorf("Presence by id found=%v err=%v", found, err)
 		}
 		if p.Version != 1 || p.JoinedAt != clock || p.LastSeenAt != clock || p.LeftAt != nil ||
 			p.ProviderLabel == nil || *p.ProviderLabel != provider || p.ModelLabel != nil ||
@@ -114,46 +139,90 @@ func presenceUpdatesCountVersions(t *testing.T, e store.Engine) {
 		if p.Protocol != "" || p.Presence != "" || p.CapabilityBasis != "" {
 			return fmt.Errorf("the engine set the rules' fields: %+v", p)
 		}
-		two, _, err := tx.PresenceByID(ctx, "p_two")
+		two, _, err := tx.Presence(ctx, store.PresenceKey{ID: "p_two"})
 		if err != nil || two.DeclaredCapabilities == nil {
 			return fmt.Errorf("a hint stored without capabilities reads back %v (%v), want an empty list", two.DeclaredCapabilities, err)
 		}
-		if _, found, err := tx.PresenceOfClient(ctx, "ws_beat", "client_p_one"); err != nil || !found {
-			return fmt.Errorf("PresenceOfClient in its workspace: found=%v err=%v", found, err)
+		byClient, found, err := tx.Presence(ctx, store.PresenceKey{WorkspaceID: "ws_key", ClientInstanceID: "client_p_one"})
+		if err != nil || !found || byClient.ID != "p_one" || !slices.Equal(byClient.DeclaredCapabilities, p.DeclaredCapabilities) {
+			return fmt.Errorf("Presence by client in its workspace: %+v found=%v err=%v", byClient, found, err)
 		}
-		if _, found, err := tx.PresenceOfClient(ctx, "ws_beat_other", "client_p_one"); err != nil || found {
-			return fmt.Errorf("PresenceOfClient in another workspace: found=%v err=%v", found, err)
+		if _, found, err := tx.Presence(ctx, store.PresenceKey{WorkspaceID: "ws_key_other", ClientInstanceID: "client_p_one"}); err != nil || found {
+			return fmt.Errorf("Presence by client in another workspace: found=%v err=%v", found, err)
 		}
-		if _, found, err := tx.PresenceByID(ctx, "p_missing"); err != nil || found {
-			return fmt.Errorf("PresenceByID of nobody: found=%v err=%v", found, err)
+		if _, found, err := tx.Presence(ctx, store.PresenceKey{ID: "p_missing"}); err != nil || found {
+			return fmt.Errorf("Presence of nobody: found=%v err=%v", found, err)
 		}
 		return nil
 	})
+}
+
+// presenceUpdatesWriteChangedColumns checks that UpdatePresence stores a
+// heartbeat's and a leave's columns, names only the columns that changed
+// (a before that disagrees with storage on a column after leaves alone
+// does not overwrite it), and refuses, writing nothing, a stale version,
+// a version moved by other than one and a change of a lifelong column.
+func presenceUpdatesWriteChangedColumns(t *testing.T, e store.Engine) {
+	defer e.Close()
+	createWorkspace(t, e, "ws_beat")
+	write(t, e, func(ctx context.Context, tx store.Tx) error {
+		return tx.InsertPresence(ctx, presenceAt("ws_beat", "p_one", clock, "2026-01-01T00:01:00.000Z", "code.review"))
+	})
+	stored := func() store.Presence {
+		var p store.Presence
+		read(t, e, func(ctx context.Context, tx store.Tx) error {
+			var err error
+			p, _, err = tx.Presence(ctx, store.PresenceKey{ID: "p_one"})
+			return err
+		})
+		return p
+	}
 	const beat, expiry, left = "2026-01-01T00:02:00.000Z", "2026-01-01T00:03:00.000Z", "2026-01-01T00:04:00.000Z"
-	write(t, e, func(ctx context.Context, tx store.Tx) error { return tx.RefreshPresence(ctx, "p_one", beat, expiry) })
-	read(t, e, func(ctx context.Context, tx store.Tx) error {
-		p, _, err := tx.PresenceByID(ctx, "p_one")
-		if err != nil || p.Version != 2 || p.LastSeenAt != beat || p.PresenceExpiresAt != expiry || p.JoinedAt != clock {
-			return fmt.Errorf("after a heartbeat: %+v, %v", p, err)
+	joined := stored()
+	beaten := joined
+	beaten.Version, beaten.LastSeenAt, beaten.PresenceExpiresAt = 2, beat, expiry
+	write(t, e, func(ctx context.Context, tx store.Tx) error { return tx.UpdatePresence(ctx, joined, beaten) })
+	if p := stored(); p.Version != 2 || p.LastSeenAt != beat || p.PresenceExpiresAt != expiry || p.JoinedAt != clock || p.LeftAt != nil {
+		t.Fatalf("after a heartbeat: %+v", p)
+	}
+	refused := []struct {
+		name          string
+		before, after store.Presence
+	}{
+		{"a stale version", joined, beaten},
+		{"a version moved by two", beaten, withVersion(beaten, 4)},
+		{"the same version", beaten, beaten},
+		{"a new actor label", beaten, withLabel(withVersion(beaten, 3), "someone")},
+	}
+	for _, c := range refused {
+		err := e.Write(context.Background(), func(tx store.Tx) error { return tx.UpdatePresence(context.Background(), c.before, c.after) })
+		if err == nil {
+			t.Errorf("UpdatePresence with %s was accepted", c.name)
 		}
-		seen, err := tx.PresenceBySeen(ctx, "ws_beat")
-		if ids := presenceIDs(seen); err != nil || !slices.Equal(ids, []string{"p_one", "p_two"}) {
-			return fmt.Errorf("PresenceBySeen = %v, %v; want the heartbeat first", ids, err)
+		if p := stored(); p.Version != 2 || p.ActorLabel != "agent" || p.LastSeenAt != beat {
+			t.Errorf("UpdatePresence with %s wrote %+v", c.name, p)
 		}
-		return nil
-	})
-	write(t, e, func(ctx context.Context, tx store.Tx) error { return tx.MarkPresenceLeft(ctx, "p_one", left) })
-	read(t, e, func(ctx context.Context, tx store.Tx) error {
-		p, _, err := tx.PresenceByID(ctx, "p_one")
-		if err != nil || p.Version != 3 || p.LeftAt == nil || *p.LeftAt != left || p.LastSeenAt != beat {
-			return fmt.Errorf("after leaving: %+v, %v", p, err)
-		}
-		empty, err := tx.PresenceBySeen(ctx, "ws_nobody")
-		if err != nil || empty == nil || len(empty) != 0 {
-			return fmt.Errorf("PresenceBySeen of an empty workspace = %v, %v; want an empty list", empty, err)
-		}
-		return nil
-	})
+	}
+	// A before whose last sight disagrees with storage, and an after that
+	// changes only left_at: the stored last sight stays.
+	misread := beaten
+	misread.LastSeenAt = "2026-01-01T00:09:00.000Z"
+	gone := withVersion(misread, 3)
+	gone.LeftAt = ptr(left)
+	write(t, e, func(ctx context.Context, tx store.Tx) error { return tx.UpdatePresence(ctx, misread, gone) })
+	if p := stored(); p.Version != 3 || p.LeftAt == nil || *p.LeftAt != left || p.LastSeenAt != beat || p.PresenceExpiresAt != expiry {
+		t.Fatalf("after leaving: %+v", p)
+	}
+}
+
+func withVersion(p store.Presence, v int64) store.Presence {
+	p.Version = v
+	return p
+}
+
+func withLabel(p store.Presence, label string) store.Presence {
+	p.ActorLabel = label
+	return p
 }
 
 // clientInstanceIsUniquePerWorkspace inserts a second hint for the same
@@ -171,44 +240,4 @@ func clientInstanceIsUniquePerWorkspace(t *testing.T, e store.Engine) {
 	}
 }
 
-// repositoryWorkspacesInCreationOrder lists a repository's workspaces by
-// (created_at, id), none of another repository, and an empty list for an
-// unknown one.
-func repositoryWorkspacesInCreationOrder(t *testing.T, e store.Engine) {
-	defer e.Close()
-	ctx := context.Background()
-	for _, w := range []struct{ id, repo, at string }{
-		{"ws_p_late", "local-git:split", "2026-01-01T00:00:02.000Z"},
-		{"ws_p_b", "local-git:split", "2026-01-01T00:00:01.000Z"},
-		{"ws_p_a", "local-git:split", "2026-01-01T00:00:01.000Z"},
-		{"ws_p_alone", "local-git:whole", "2026-01-01T00:00:00.000Z"},
-	} {
-		write(t, e, func(ctx context.Context, tx store.Tx) error {
-			return tx.CreateWorkspace(ctx, store.NewWorkspace{ID: w.id, EpochID: "epoch_" + w.id,
-				RootPath: "/enginetest/" + w.id, Name: w.id, RepositoryKey: w.repo, CreatedAt: w.at})
-		})
-	}
-	cases := []struct {
-		repo string
-		want []string
-	}{
-		{"local-git:split", []string{"ws_p_a", "ws_p_b", "ws_p_late"}},
-		{"local-git:whole", []string{"ws_p_alone"}},
-		{"local-git:unknown", []string{}},
-	}
-	for _, c := range cases {
-		err := e.Read(ctx, func(tx store.Tx) error {
-			ids, err := tx.RepositoryWorkspaces(ctx, c.repo)
-			if err != nil {
-				return err
-			}
-			if ids == nil || !slices.Equal(ids, c.want) {
-				return fmt.Errorf("RepositoryWorkspaces(%s) = %#v, want %v", c.repo, ids, c.want)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Error(err)
-		}
-	}
-}
+func ptr(s string) *string { return &s }

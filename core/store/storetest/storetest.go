@@ -36,10 +36,13 @@ func Run(t *testing.T, open Open) {
 	t.Run("RolledBackReportIsNotFound", func(t *testing.T) { rolledBackReportIsNotFound(t, open(t)) })
 	t.Run("DecisionsNewestFirst", func(t *testing.T) { decisionsNewestFirst(t, open(t)) })
 	t.Run("EvidenceConfinedToWorkspace", func(t *testing.T) { evidenceConfinedToWorkspace(t, open(t)) })
-	t.Run("PresenceListedByState", func(t *testing.T) { presenceListedByState(t, open(t)) })
-	t.Run("PresenceUpdatesCountVersions", func(t *testing.T) { presenceUpdatesCountVersions(t, open(t)) })
+	t.Run("PresencesFilteredByState", func(t *testing.T) { presencesFilteredByState(t, open(t)) })
+	t.Run("PresenceKeysFindOneRow", func(t *testing.T) { presenceKeysFindOneRow(t, open(t)) })
+	t.Run("PresenceUpdatesWriteChangedColumns", func(t *testing.T) { presenceUpdatesWriteChangedColumns(t, open(t)) })
 	t.Run("ClientInstanceIsUniquePerWorkspace", func(t *testing.T) { clientInstanceIsUniquePerWorkspace(t, open(t)) })
-	t.Run("RepositoryWorkspacesInCreationOrder", func(t *testing.T) { repositoryWorkspacesInCreationOrder(t, open(t)) })
+	t.Run("WorkspacesFilteredInCreationOrder", func(t *testing.T) { workspacesFilteredInCreationOrder(t, open(t)) })
+	t.Run("WorktreeWritesChangedColumns", func(t *testing.T) { worktreeWritesChangedColumns(t, open(t)) })
+	t.Run("TasksOfAViewer", func(t *testing.T) { tasksOfAViewer(t, open(t)) })
 	t.Run("EventPagesKeepTheirBoundaries", func(t *testing.T) { pageBoundaries(t, open(t)) })
 	t.Run("EventTypesAnchorsAndHeads", func(t *testing.T) { eventTypesAndAnchors(t, open(t)) })
 	t.Run("EventBytesRoundTrip", func(t *testing.T) { payloadsRoundTrip(t, open(t)) })
@@ -47,9 +50,11 @@ func Run(t *testing.T, open Open) {
 	t.Run("ReadIsOneSnapshot", func(t *testing.T) { readIsOneSnapshot(t, open(t)) })
 	t.Run("ViewsListInTheirOrder", func(t *testing.T) { viewsListInOrder(t, open(t)) })
 	t.Run("SessionWritesAreVersioned", func(t *testing.T) { sessionWritesAreVersioned(t, open(t)) })
+	t.Run("HandoffRowsStoreAndFilter", func(t *testing.T) { handoffRowsStoreAndFilter(t, open(t)) })
 	t.Run("ViewListsAreNeverNil", func(t *testing.T) { viewListsAreNeverNil(t, open(t)) })
 	t.Run("ChainsStreamEveryEvent", func(t *testing.T) { chainsStreamEveryEvent(t, open(t)) })
 	t.Run("DeliveriesKeptOnceAndMarksFinal", func(t *testing.T) { deliveriesKeptOnceAndMarksFinal(t, open(t)) })
+	t.Run("SessionHostsReplacedPerSession", func(t *testing.T) { sessionHostsReplacedPerSession(t, open(t)) })
 }
 
 const clock = "2026-01-01T00:00:00.000Z"

@@ -13,8 +13,8 @@ import (
 )
 
 // viewsListInOrder stores workspaces, worktrees and sessions out of order
-// and checks the order each view list promises, and where a root path's
-// repository is found.
+// and checks the order each view list promises, and that a root path
+// finds the worktree or the workspace registered there.
 func viewsListInOrder(t *testing.T, e store.Engine) {
 	defer e.Close()
 	ctx := context.Background()
@@ -67,22 +67,22 @@ func viewsListInOrder(t *testing.T, e store.Engine) {
 		t.Fatalf("set up: %v", err)
 	}
 	read(t, e, func(ctx context.Context, tx store.Tx) error {
-		ws, err := tx.ListWorkspaces(ctx)
+		ws, err := tx.Workspaces(ctx, store.WorkspaceFilter{})
 		if err != nil {
 			return err
 		}
 		if got := ids(ws, func(w store.Workspace) string { return w.ID }); !slices.Equal(got, []string{"ws_a", "ws_b", "ws_late"}) {
-			return fmt.Errorf("ListWorkspaces: %v, want (created_at, id) order ws_a, ws_b, ws_late", got)
+			return fmt.Errorf("Workspaces: %v, want (created_at, id) order ws_a, ws_b, ws_late", got)
 		}
 		if ws[0].EventHeadHash != journal.GenesisHash || ws[0].RepositoryKey != "local-path:shared" {
-			return fmt.Errorf("ListWorkspaces: first row %+v lacks its head or repository", ws[0])
+			return fmt.Errorf("Workspaces: first row %+v lacks its head or repository", ws[0])
 		}
-		wts, err := tx.WorkspaceWorktrees(ctx, "ws_a")
+		wts, err := tx.Worktrees(ctx, "ws_a")
 		if err != nil {
 			return err
 		}
 		if got := ids(wts, func(w store.Worktree) string { return w.ID }); !slices.Equal(got, []string{"wt_2", "wt_0", "wt_1"}) {
-			return fmt.Errorf("WorkspaceWorktrees: %v, want (registered_at, id) order wt_2, wt_0, wt_1", got)
+			return fmt.Errorf("Worktrees: %v, want (registered_at, id) order wt_2, wt_0, wt_1", got)
 		}
 		sess, err := tx.Sessions(ctx, "ws_a", "")
 		if err != nil {
@@ -99,17 +99,21 @@ func viewsListInOrder(t *testing.T, e store.Engine) {
 			return fmt.Errorf("Sessions active: %v, want s_d, s_a, s_b (s_c ended)", got)
 		}
 		for _, c := range []struct {
-			root, want string
-			found      bool
+			root, worktree string
+			workspaces     []string
 		}{
-			{"/r/two", "local-path:shared", true},
-			{"/enginetest/ws_b", "local-path:shared", true},
-			{"/enginetest/ws_a", "local-git:own", true},
-			{"/nowhere", "", false},
+			{"/r/two", "wt_2", []string{}},
+			{"/enginetest/ws_b", "", []string{"ws_b"}},
+			{"/enginetest/ws_a", "wt_0", []string{"ws_a"}},
+			{"/nowhere", "", []string{}},
 		} {
-			key, found, err := tx.RepositoryAt(ctx, c.root)
-			if err != nil || found != c.found || key != c.want {
-				return fmt.Errorf("RepositoryAt %s: %q found=%v (%v), want %q found=%v", c.root, key, found, err, c.want, c.found)
+			wt, found, err := tx.Worktree(ctx, store.WorktreeKey{RootPath: c.root})
+			if err != nil || found != (c.worktree != "") || wt.ID != c.worktree {
+				return fmt.Errorf("Worktree at %s: %q found=%v (%v), want %q", c.root, wt.ID, found, err, c.worktree)
+			}
+			at, err := tx.Workspaces(ctx, store.WorkspaceFilter{RootPath: c.root})
+			if got := ids(at, func(w store.Workspace) string { return w.ID }); err != nil || !slices.Equal(got, c.workspaces) {
+				return fmt.Errorf("Workspaces at %s: %v (%v), want %v", c.root, got, err, c.workspaces)
 			}
 		}
 		return nil
@@ -125,20 +129,23 @@ func viewListsAreNeverNil(t *testing.T, e store.Engine) {
 		who := store.Viewer{SessionID: "s_nobody", Actor: "nobody"}
 		label := store.Viewer{Actor: "nobody"}
 		lists := map[string]func() (any, error){
-			"WorkspaceWorktrees": func() (any, error) { return tx.WorkspaceWorktrees(ctx, "ws_empty") },
-			"Sessions":           func() (any, error) { return tx.Sessions(ctx, "ws_empty", "") },
-			"WorkspaceHandoffs":  func() (any, error) { return tx.WorkspaceHandoffs(ctx, "ws_empty") },
-			"LiveOffersTo":       func() (any, error) { return tx.LiveOffersTo(ctx, "ws_empty", who, clock) },
-			"LiveOffersTo label": func() (any, error) { return tx.LiveOffersTo(ctx, "ws_empty", label, clock) },
-			"PendingOffersTo":    func() (any, error) { return tx.PendingOffersTo(ctx, "ws_empty", who) },
-			"PendingOffersTo label": func() (any, error) {
-				return tx.PendingOffersTo(ctx, "ws_empty", label)
+			"Worktrees":     func() (any, error) { return tx.Worktrees(ctx, "ws_empty") },
+			"Workspaces at": func() (any, error) { return tx.Workspaces(ctx, store.WorkspaceFilter{RootPath: "/nowhere"}) },
+			"Workspaces of": func() (any, error) {
+				return tx.Workspaces(ctx, store.WorkspaceFilter{RepositoryKey: "local-path:none"})
 			},
-			"OwnOfferIDs":       func() (any, error) { return tx.OwnOfferIDs(ctx, "ws_empty", who) },
-			"OwnOfferIDs label": func() (any, error) { return tx.OwnOfferIDs(ctx, "ws_empty", label) },
-			"ViewerTasks":       func() (any, error) { return tx.ViewerTasks(ctx, "ws_empty", who) },
-			"ViewerTasks label": func() (any, error) { return tx.ViewerTasks(ctx, "ws_empty", label) },
-			"ReservingTasks":    func() (any, error) { return tx.ReservingTasks(ctx, "local-path:ws_empty") },
+			"Sessions": func() (any, error) { return tx.Sessions(ctx, "ws_empty", "") },
+			"Handoffs": func() (any, error) { return tx.Handoffs(ctx, "ws_empty", store.HandoffFilter{}) },
+			"Handoffs filtered": func() (any, error) {
+				return tx.Handoffs(ctx, "ws_empty", store.HandoffFilter{ToActor: "nobody", Status: store.HandoffPending})
+			},
+			"Tasks of a session": func() (any, error) {
+				return tx.Tasks(ctx, "ws_empty", store.TaskFilter{HeldOrReportedBy: who})
+			},
+			"Tasks of a label": func() (any, error) {
+				return tx.Tasks(ctx, "ws_empty", store.TaskFilter{HeldOrReportedBy: label})
+			},
+			"ReservingTasks": func() (any, error) { return tx.ReservingTasks(ctx, "local-path:ws_empty") },
 		}
 		for name, list := range lists {
 			got, err := list()

@@ -33,7 +33,29 @@
     });
   }
 
+  // A form the person is filling in is never swapped away: while one has
+  // focus or differs from how it was rendered, refreshes wait, and the
+  // one that was held back runs when the form is left untouched.
+  var held = false;
+  function editing() {
+    var forms = document.querySelectorAll("main form.act");
+    for (var i = 0; i < forms.length; i++) {
+      var f = forms[i];
+      if (f.contains(document.activeElement)) return true;
+      for (var j = 0; j < f.elements.length; j++) {
+        var e = f.elements[j];
+        if ((e.type === "text" || e.tagName === "TEXTAREA" || e.type === "search") && e.value !== e.defaultValue) return true;
+        if (e.tagName === "SELECT" && e.selectedIndex > 0) return true;
+      }
+    }
+    return false;
+  }
+  document.addEventListener("focusout", function () {
+    setTimeout(function () { if (held && !editing()) { held = false; refresh(); } }, 0);
+  });
+
   function refresh() {
+    if (editing()) { held = true; return; }
     if (refreshing) { again = true; return; }
     refreshing = true;
     var open = [];
@@ -43,6 +65,8 @@
       if (!r.ok && r.status !== 503 && r.status !== 404) throw new Error("HTTP " + r.status);
       return r.text();
     }).then(function (html) {
+      // The person may have started typing while the page was fetched.
+      if (editing()) { held = true; return; }
       var doc = new DOMParser().parseFromString(html, "text/html");
       var fresh = doc.querySelector("main"), cur = document.querySelector("main");
       if (!fresh || !cur) return;

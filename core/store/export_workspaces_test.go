@@ -1,0 +1,5 @@
+package store
+
+// RepositoryAt is repositoryAt, the rule the path guard finds a root
+// path's repository by.
+var RepositoryAt = repositoryAt
