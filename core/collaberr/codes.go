@@ -196,6 +196,14 @@ const (
 	InvalidDeliveryMark    Code = "invalid_delivery_mark"
 )
 
+// Independence claims (an extension).
+const (
+	IndependenceClaimNotFound   Code = "independence_claim_not_found"
+	IndependenceNotClaimant     Code = "independence_not_claimant"
+	InvalidIndependenceSubject  Code = "invalid_independence_subject"
+	InvalidIndependenceDuration Code = "invalid_independence_duration"
+)
+
 // Database and migration.
 const (
 	DatabaseApplicationMismatch     Code = "database_application_mismatch"

@@ -273,6 +273,10 @@ func reports() []Entry {
 		{Code: DeliveryNotAddressed, Area: AreaReport, Extension: true, When: "A delivery receipt names a report or handoff that is not addressed to the session recording it, or none at all.", Do: "Record receipts only for what was addressed to you (see collab_next)."},
 		{Code: InvalidDeliveryChannel, Area: AreaReport, Extension: true, When: "An announcement names a channel other than hook, monitor, channel, wait or tmux.", Do: "Name one of those channels."},
 		{Code: InvalidDeliveryMark, Area: AreaReport, Extension: true, When: "A mark is neither handled nor declined, names no subject, or its note is longer than 2000 characters.", Do: "Mark handled or declined, with a note of at most 2000 characters."},
+		{Code: IndependenceClaimNotFound, Area: AreaReport, Extension: true, When: "A release names an independence claim this workspace's journal does not hold.", Do: "List the open claims with collab_independence_list and name one of them."},
+		{Code: IndependenceNotClaimant, Area: AreaReport, Extension: true, When: "A session other than the claimant tries to release an independence claim early.", Do: "Only the claimant releases early; wait for its finding or for the claim to expire."},
+		{Code: InvalidIndependenceSubject, Area: AreaReport, Extension: true, When: "A claim names no subject, more than one, a task or report this workspace does not hold, or a topic label that is not 1 to 64 letters, digits, dots, dashes or underscores.", Do: "Name exactly one of task_id, report_id or topic."},
+		{Code: InvalidIndependenceDuration, Area: AreaReport, Extension: true, When: "A claim's duration is not a whole number of seconds from 60 to 604800 (a week).", Do: "Pass ttl_seconds within that range, or leave it out for a day."},
 	}
 }
 

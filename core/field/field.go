@@ -20,6 +20,7 @@ const (
 	TargetReportID
 	IdempotencyKey
 	Dependency // one entry of a task's dependencies
+	ClaimID    // an independence claim (an extension)
 )
 
 // The free-text fields, by the tool family that takes them.
@@ -60,6 +61,7 @@ const (
 	EpochID
 	SearchBound  // since and until of collab_search
 	SearchCursor // next_cursor handed back to collab_search
+	ClaimTopic   // the topic label of an independence claim
 )
 
 // The hexadecimal digests.
@@ -78,6 +80,7 @@ const (
 	SessionListLimit
 	EventLimit
 	ReceiptLimit // collab_report_receipts without ids
+	ClaimTTL     // how long an independence claim may stay open
 )
 
 // The lists.

@@ -16,6 +16,7 @@ var table = [...]Spec{
 	TargetReportID:   id("target_report_id"),
 	IdempotencyKey:   id("idempotency_key"),
 	Dependency:       id("dependency"),
+	ClaimID:          id("claim_id"),
 
 	Actor:         also(text("actor", 1, MaxID), "actor_label", "to_actor"),
 	RuntimeKind:   pattern(text("runtime_kind", 1, 64), IDPattern),
@@ -62,6 +63,7 @@ var table = [...]Spec{
 	EpochID:            text("epoch_id", 1, 0),
 	SearchBound:        also(text("since", 1, 64), "until"),
 	SearchCursor:       text("cursor", 1, 1000),
+	ClaimTopic:         pattern(text("topic", 1, 64), `^[A-Za-z0-9._-]+$`),
 
 	SHA256:          hex("sha256", 64, 64),
 	ExpectedBaseSHA: pattern(hex("expected_base_sha", 40, 64), `^[a-fA-F0-9]{40,64}$`),
@@ -74,6 +76,7 @@ var table = [...]Spec{
 	SessionListLimit: Spec{Name: "limit", Kind: Integer, Min: 1, Max: 500, Default: 100},
 	EventLimit:       Spec{Name: "event_limit", Kind: Integer, Min: 1, Max: 50, Default: 10},
 	ReceiptLimit:     Spec{Name: "limit", Kind: Integer, Min: 1, Max: 50, Default: 20},
+	ClaimTTL:         Spec{Name: "ttl_seconds", Kind: Integer, Min: 60, Max: 7 * 24 * 3600, Default: 24 * 3600},
 
 	Dependencies:         list("dependencies", 128, Dependency),
 	PathScopes:           list("path_scopes", 128, PathScope),

@@ -36,3 +36,13 @@ const (
 	KindHandoffDeclined      Kind = "handoff.declined"
 	KindHandoffExpired       Kind = "handoff.expired"
 )
+
+// The event kinds of independence claims, an extension of this
+// implementation (docs/independence.md). The reference passes them through
+// like any kind it does not know: it hashes, verifies and pages them, and
+// none of its projections reads them.
+const (
+	KindIndependenceClaimed     Kind = "independence.claimed"
+	KindIndependenceReleased    Kind = "independence.released"
+	KindIndependentReviewMarked Kind = "independence.review_marked"
+)

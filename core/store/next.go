@@ -68,7 +68,11 @@ func (s *Store) NextForSession(ctx context.Context, cred Credential, knownCursor
 			return err
 		}
 		sess.LastSeenAt = now
-		out, err = s.nextView(ctx, tx, sess.WorkspaceID, sess.Cursor.Sequence, limit, viewer{session: &sess, actor: sess.Actor, offers: live}, now)
+		if out, err = s.nextView(ctx, tx, sess.WorkspaceID, sess.Cursor.Sequence, limit, viewer{session: &sess, actor: sess.Actor, offers: live}, now); err != nil {
+			return err
+		}
+		w, err := s.withholdingOf(ctx, tx, sess)
+		out = w.Next(out)
 		return err
 	})
 	return out, err

@@ -173,6 +173,9 @@ func (s *Store) AppendReport(ctx context.Context, cred Credential, in AppendRepo
 			if err != nil {
 				return nil, err
 			}
+			if err := s.releaseByFinding(ctx, tx, sess, r); err != nil {
+				return nil, err
+			}
 			return &ReportAnswer{Report: r}, nil
 		},
 	})

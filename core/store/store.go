@@ -50,6 +50,8 @@ type Store struct {
 	now     func() time.Time
 	observe func(ctx context.Context, root, explicitKey string) (gitstate.Identity, gitstate.Checkpoint, error)
 	capture func(ctx context.Context, id gitstate.Identity) gitstate.Checkpoint
+	// indep caches each workspace's independence claims (independence_read.go).
+	indep *independenceCache
 }
 
 // New returns the rules over an open engine (package core/backend opens
@@ -57,7 +59,7 @@ type Store struct {
 // it.
 func New(be Backend, cfg Config) *Store {
 	cfg = cfg.WithDefaults()
-	return &Store{be: be, now: cfg.Now, observe: cfg.Observe, capture: cfg.Capture}
+	return &Store{be: be, now: cfg.Now, observe: cfg.Observe, capture: cfg.Capture, indep: &independenceCache{}}
 }
 
 // Path returns the absolute database path, or the in-memory marker, or for

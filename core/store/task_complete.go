@@ -134,6 +134,9 @@ func (s *Store) recordCompletion(ctx context.Context, tx Tx, sess CoordinationSe
 	if err != nil {
 		return nil, err
 	}
+	if err := s.releaseByFinding(ctx, tx, sess, report); err != nil {
+		return nil, err
+	}
 	if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_reported_complete", sess.Actor, nil, now); err != nil {
 		return nil, err
 	}

@@ -309,6 +309,12 @@ func (s *Store) recordReview(ctx context.Context, tx Tx, sess CoordinationSessio
 	if err := tx.InsertReview(ctx, Review(review)); err != nil {
 		return nil, err
 	}
+	if err := s.releaseByFinding(ctx, tx, sess, report); err != nil {
+		return nil, err
+	}
+	if err := s.markIndependentReview(ctx, tx, sess, review, report.ID); err != nil {
+		return nil, err
+	}
 	task, err := loadTask(ctx, tx, t.WorkspaceID, t.ID, now)
 	return &ReviewAnswer{Task: task, Review: review, Report: report}, err
 }

@@ -90,7 +90,12 @@ func (s *Store) WakeForSession(ctx context.Context, cred Credential, after *int6
 		if after != nil {
 			cursor, out.After = nil, *after
 		}
-		return s.fillWake(ctx, tx, &out, cursor, limit)
+		if err := s.fillWake(ctx, tx, &out, cursor, limit); err != nil {
+			return err
+		}
+		w, err := s.withholdingOf(ctx, tx, sess)
+		out.Candidates = w.Events(out.Candidates)
+		return err
 	})
 	return out, err
 }

@@ -24,6 +24,11 @@ func Tasks(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return err
 		}
+		hide, err := v.withholding(ctx)
+		if err != nil {
+			return err
+		}
+		tasks = hide.Tasks(tasks)
 		sortByID(tasks)
 		p := newPrinter(stdout)
 		if c.json {
@@ -77,6 +82,11 @@ func Show(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return err
 		}
+		hide, err := v.withholding(ctx)
+		if err != nil {
+			return err
+		}
+		t, reports = hide.TaskWithArtifacts(t), hide.Reports(reports)
 		names, err := sessionLabels(ctx, v, c.ids)
 		if err != nil {
 			return err
@@ -95,6 +105,9 @@ func Show(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		p.line("  reported   %s at %s; accepted %s at %s", deref(t.ReportedBy), deref(t.ReportedAt), deref(t.AcceptedBy), deref(t.AcceptedAt))
 		if len(t.ResultCheckpoint) > 0 && string(t.ResultCheckpoint) != "null" {
 			p.line("  result     %s", t.ResultCheckpoint)
+		}
+		if err := independentReviewLines(ctx, v, p, t.ID); err != nil {
+			return err
 		}
 		p.heading("Reports")
 		for _, r := range reports {
@@ -122,6 +135,11 @@ func Reports(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return err
 		}
+		hide, err := v.withholding(ctx)
+		if err != nil {
+			return err
+		}
+		all = hide.Reports(all)
 		var reports []store.Report
 		for _, r := range all {
 			if *kind == "" || r.Kind == *kind {

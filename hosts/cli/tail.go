@@ -77,6 +77,11 @@ func printEvents(ctx context.Context, v *view, p *printer, c *common, f tailFilt
 		if err != nil {
 			return after, fmt.Errorf("read the journal: %w", err)
 		}
+		hide, err := v.withholding(ctx)
+		if err != nil {
+			return after, err
+		}
+		page = hide.Page(page)
 		for _, e := range page.Events {
 			after = e.Sequence
 			if !f.match(e) {

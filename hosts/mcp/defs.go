@@ -23,6 +23,7 @@ func catalogue() []constructor {
 		searchTool,
 		waitTool,
 		reportReceiptsTool, reportMarkTool,
+		independenceClaimTool, independenceReleaseTool, independenceListTool,
 	}
 }
 

@@ -23,7 +23,15 @@ func handleEventsSince(ctx context.Context, p *Process, a Args) (any, error) {
 	if n := a.OptInt("limit"); n != nil {
 		limit = *n
 	}
-	return p.store.EventsSince(ctx, a.String("workspace_id"), a.OptInt("after_sequence"), anchorArg(a, "after_anchor"), int(limit))
+	page, err := p.store.EventsSince(ctx, a.String("workspace_id"), a.OptInt("after_sequence"), anchorArg(a, "after_anchor"), int(limit))
+	if err != nil {
+		return nil, err
+	}
+	w, err := p.withholding(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return w.Page(page), nil
 }
 
 // VerifyResult is collab_journal_verify's answer.

@@ -32,7 +32,11 @@ func handleReportList(ctx context.Context, p *Process, a Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"reports": reports}, nil
+	w, err := p.withholding(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"reports": w.Reports(reports)}, nil
 }
 
 // handleDecisionRecord stores a legacy decision, or in a bound session a

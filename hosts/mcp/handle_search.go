@@ -14,6 +14,9 @@ type SearchResult struct {
 	InterpretedAs string       `json:"interpreted_as"`
 	Hits          []search.Hit `json:"hits"`
 	NextCursor    *string      `json:"next_cursor"`
+	// Withheld counts the hits an open independence claim of the caller
+	// kept out of this page (docs/independence.md); absent when none.
+	Withheld int `json:"withheld,omitempty"`
 }
 
 // handleSearch searches one workspace in either mode. It catches the
@@ -42,8 +45,8 @@ func handleSearch(ctx context.Context, p *Process, a Args) (any, error) {
 		return nil, err
 	}
 	out := SearchResult{WorkspaceID: id, Query: q.Text, InterpretedAs: res.Interpreted, Hits: res.Hits}
-	if out.Hits == nil {
-		out.Hits = []search.Hit{}
+	if out.Hits, out.Withheld, err = p.withholdHits(ctx, out.Hits); err != nil {
+		return nil, err
 	}
 	for i := range out.Hits {
 		out.Hits[i].Snippet, out.Hits[i].Title = p.scrub(out.Hits[i].Snippet), p.scrub(out.Hits[i].Title)

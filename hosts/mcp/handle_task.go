@@ -40,7 +40,11 @@ func handleTaskList(ctx context.Context, p *Process, a Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"tasks": tasks}, nil
+	w, err := p.withholding(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"tasks": w.Tasks(tasks)}, nil
 }
 
 func handleTaskGet(ctx context.Context, p *Process, a Args) (any, error) {
@@ -48,5 +52,9 @@ func handleTaskGet(ctx context.Context, p *Process, a Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"task": t}, nil
+	w, err := p.withholding(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"task": w.TaskWithArtifacts(t)}, nil
 }

@@ -63,7 +63,8 @@ func decode(t *testing.T, b []byte) any {
 // extensions are the tools this server adds beyond the reference's 32.
 // Conformance compares only the reference's tools; each extension must be
 // listed here so that an accidental extra tool still fails.
-var extensions = map[string]bool{"collab_search": true, "collab_wait": true, "collab_report_receipts": true, "collab_report_mark": true}
+var extensions = map[string]bool{"collab_search": true, "collab_wait": true, "collab_report_receipts": true, "collab_report_mark": true,
+	"collab_independence_claim": true, "collab_independence_release": true, "collab_independence_list": true}
 
 func TestEveryToolMatchesTheReferenceSurface(t *testing.T) {
 	b, err := os.ReadFile("testdata/reference-surface.json")

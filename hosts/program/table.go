@@ -121,6 +121,10 @@ func Commands(version string) []command.Command {
 			Run: command.Func(cli.Whoami)},
 		{Name: "logout", Usage: "",
 			Run: command.Func(cli.Logout)},
+		{Name: "independence", Usage: `  agenttool-collab-mcp independence claim|release|list ...
+                                    verify a task, report thread or #topic blind (docs/independence.md)
+`,
+			Run: command.Func(cli.Independence)},
 		{Name: "web", Usage: `  agenttool-collab-mcp web [--addr 127.0.0.1:8484] [--db FILE] [--open] [--act] [--allow-remote]
                                     serve a live, read-only web view of the journal;
                                     --act adds a page to post, decide, review and hand off as yourself

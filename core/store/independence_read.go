@@ -1,0 +1,218 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/agenttool/collab/core/journal"
+)
+
+// independenceTypes are the event types the claims are folded from.
+var independenceTypes = []string{
+	string(journal.KindIndependenceClaimed), string(journal.KindIndependenceReleased),
+	string(journal.KindIndependentReviewMarked),
+}
+
+// independence is a workspace's claims and blind reviews, folded from its
+// journal in sequence order. It is never changed once built: apply
+// returns a new value, so a cached one can be shared between readers.
+type independence struct {
+	claims  []IndependenceClaim
+	reviews []IndependentReview
+}
+
+// claim returns the claim of id and whether the journal holds it.
+func (in independence) claim(id string) (IndependenceClaim, bool) {
+	for _, c := range in.claims {
+		if c.ID == id {
+			return c, true
+		}
+	}
+	return IndependenceClaim{}, false
+}
+
+// openClaims are the claims of session that still withhold at now.
+func (in independence) openClaims(sessionID, now string) []IndependenceClaim {
+	var out []IndependenceClaim
+	for _, c := range in.claims {
+		if c.SessionID == sessionID && c.openAt(now) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// The payloads of the three event types, as journaled.
+type (
+	claimedPayload struct {
+		Claim IndependenceClaim `json:"claim"`
+	}
+	releasedPayload struct {
+		ClaimID         string  `json:"claim_id"`
+		Status          string  `json:"status"`
+		Note            *string `json:"note"`
+		FindingReportID *string `json:"finding_report_id"`
+		ReleasedAt      string  `json:"released_at"`
+	}
+	reviewMarkedPayload struct {
+		Review IndependentReview `json:"review"`
+	}
+)
+
+// with folds events (of independenceTypes, in sequence order) into a copy
+// of in. A payload this version cannot read is an error, never skipped:
+// withholding less than was claimed would break the claim silently.
+func (in independence) with(events []journal.Event) (independence, error) {
+	if len(events) == 0 {
+		return in, nil
+	}
+	out := independence{claims: append([]IndependenceClaim(nil), in.claims...), reviews: append([]IndependentReview(nil), in.reviews...)}
+	for i := range events {
+		if err := out.apply(&events[i]); err != nil {
+			return in, fmt.Errorf("read %s event %d: %w", events[i].Type, events[i].Sequence, err)
+		}
+	}
+	return out, nil
+}
+
+func (in *independence) apply(e *journal.Event) error {
+	switch journal.Kind(e.Type) {
+	case journal.KindIndependenceClaimed:
+		var p claimedPayload
+		if err := json.Unmarshal(e.PayloadJSON, &p); err != nil {
+			return err
+		}
+		p.Claim.Status, p.Claim.EventSequence = ClaimOpen, e.Sequence
+		in.claims = append(in.claims, p.Claim)
+	case journal.KindIndependenceReleased:
+		var p releasedPayload
+		if err := json.Unmarshal(e.PayloadJSON, &p); err != nil {
+			return err
+		}
+		for i := range in.claims {
+			if c := &in.claims[i]; c.ID == p.ClaimID && c.Status == ClaimOpen {
+				c.Status, c.ReleasedAt, c.ReleaseNote, c.FindingReportID = p.Status, &p.ReleasedAt, p.Note, p.FindingReportID
+			}
+		}
+	case journal.KindIndependentReviewMarked:
+		var p reviewMarkedPayload
+		if err := json.Unmarshal(e.PayloadJSON, &p); err != nil {
+			return err
+		}
+		p.Review.EventSequence = e.Sequence
+		in.reviews = append(in.reviews, p.Review)
+	}
+	return nil
+}
+
+// independenceCache keeps each workspace's fold with the journal position
+// it was read through, so a read only scans the events after it. The
+// position's hash is checked against the journal before the fold is
+// reused: the chain makes an equal hash an equal prefix, so a fold of a
+// rolled-back transaction or of a replaced file is never trusted.
+type independenceCache struct {
+	mu    sync.Mutex
+	folds map[string]cachedIndependence
+}
+
+type cachedIndependence struct {
+	at   journal.Anchor
+	fold independence
+}
+
+func (c *independenceCache) get(workspaceID string) (cachedIndependence, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.folds[workspaceID]
+	return v, ok
+}
+
+func (c *independenceCache) put(workspaceID string, v cachedIndependence) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.folds == nil {
+		c.folds = map[string]cachedIndependence{}
+	}
+	if old, ok := c.folds[workspaceID]; !ok || old.at.Sequence <= v.at.Sequence {
+		c.folds[workspaceID] = v
+	}
+}
+
+// readIndependence folds the workspace's claims as of the transaction's
+// snapshot, from the cached fold when its position is still in the journal.
+func (s *Store) readIndependence(ctx context.Context, tx Events, workspaceID string) (independence, error) {
+	head, found, err := workspaceHead(ctx, tx, workspaceID)
+	if err != nil || !found {
+		return independence{}, err
+	}
+	base := cachedIndependence{}
+	if c, ok := s.indep.get(workspaceID); ok && c.at.EpochID == head.EpochID && c.at.Sequence <= head.Sequence {
+		if c.at.Sequence == 0 {
+			base = c
+		} else if at, err := tx.Events(ctx, workspaceID, EventRange{After: c.at.Sequence - 1, Limit: 1}); err != nil {
+			return independence{}, err
+		} else if len(at) == 1 && at[0].Sequence == c.at.Sequence && at[0].Hash == c.at.Hash {
+			base = c
+		}
+	}
+	if base.at.Sequence == head.Sequence && base.at.EpochID == head.EpochID {
+		return base.fold, nil
+	}
+	events, err := tx.Events(ctx, workspaceID, EventRange{After: base.at.Sequence, Types: independenceTypes, Limit: -1})
+	if err != nil {
+		return independence{}, err
+	}
+	fold, err := base.fold.with(events)
+	if err != nil {
+		return independence{}, err
+	}
+	s.indep.put(workspaceID, cachedIndependence{at: head, fold: fold})
+	return fold, nil
+}
+
+// workspaceHead reads one workspace's head without taking the head lock a
+// write transaction's Head takes on PostgreSQL: a read must not serialise
+// with appends.
+func workspaceHead(ctx context.Context, tx Events, workspaceID string) (journal.Anchor, bool, error) {
+	heads, err := tx.Heads(ctx)
+	if err != nil {
+		return journal.Anchor{}, false, err
+	}
+	for _, h := range heads {
+		if h.WorkspaceID == workspaceID {
+			return h.Anchor, true, nil
+		}
+	}
+	return journal.Anchor{}, false, nil
+}
+
+// IndependenceView is every claim of a workspace, as of now, and every
+// review marked independent: what anyone may read, claimant or not.
+type IndependenceView struct {
+	Claims  []IndependenceClaim `json:"claims"`
+	Reviews []IndependentReview `json:"independent_reviews"`
+}
+
+// Independence reads a workspace's claims (oldest first, each with its
+// status at now) and its independent reviews.
+func (s *Store) Independence(ctx context.Context, workspaceID string) (IndependenceView, error) {
+	out := IndependenceView{Claims: []IndependenceClaim{}, Reviews: []IndependentReview{}}
+	err := s.readTx(ctx, func(tx Tx) error {
+		if _, err := readWorkspace(ctx, tx, workspaceID); err != nil {
+			return err
+		}
+		fold, err := s.readIndependence(ctx, tx, workspaceID)
+		if err != nil {
+			return err
+		}
+		now := s.nowISO()
+		for _, c := range fold.claims {
+			out.Claims = append(out.Claims, c.settledAt(now))
+		}
+		out.Reviews = append(out.Reviews, fold.reviews...)
+		return nil
+	})
+	return out, err
+}
