@@ -187,8 +187,8 @@ func (s *Store) withheldUnder(ctx context.Context, tx Tx, fold independence, ses
 // releaseByFinding ends every open claim of sess that report r, its own
 // report, is on: posting a finding releases the claim it was formed under.
 // It runs inside the transaction that writes r.
-func (s *Store) releaseByFinding(ctx context.Context, tx Tx, sess CoordinationSession, r Report) error {
-	fold, err := s.readIndependence(ctx, tx, sess.WorkspaceID)
+func (s *Store) releaseByFinding(ctx context.Context, tx Tx, sess CoordinationSession, r Report, posted journal.Event) error {
+	fold, err := s.independenceBefore(ctx, tx, sess.WorkspaceID, posted)
 	if err != nil {
 		return err
 	}

@@ -148,7 +148,12 @@ func (s *Store) readIndependence(ctx context.Context, tx Events, workspaceID str
 		return independence{}, err
 	}
 	base := cachedIndependence{}
-	if c, ok := s.indep.get(workspaceID); ok && c.at.EpochID == head.EpochID && c.at.Sequence <= head.Sequence {
+	c, ok := s.indep.get(workspaceID)
+	if ok && c.at == head {
+		// Nothing was appended since the fold: the head is its event.
+		return c.fold, nil
+	}
+	if ok && c.at.EpochID == head.EpochID && c.at.Sequence <= head.Sequence {
 		if c.at.Sequence == 0 {
 			base = c
 		} else if at, err := tx.Events(ctx, workspaceID, EventRange{After: c.at.Sequence - 1, Limit: 1}); err != nil {
@@ -170,6 +175,23 @@ func (s *Store) readIndependence(ctx context.Context, tx Events, workspaceID str
 	}
 	s.indep.put(workspaceID, cachedIndependence{at: head, fold: fold})
 	return fold, nil
+}
+
+// independenceBefore is the workspace's fold for a transaction that has
+// just appended posted, an event that is not itself a claim event: the
+// cached fold when it stands at the event posted extends (its position's
+// hash is posted's prev_hash, which this transaction read under the head
+// lock), so a report costs no read; else readIndependence. The fold then
+// stands at posted. Should this transaction roll back, that position is
+// never taken for the journal's: every later use compares it with the
+// head or the stored event it names, and a different event at that
+// sequence has a different hash.
+func (s *Store) independenceBefore(ctx context.Context, tx Events, workspaceID string, posted journal.Event) (independence, error) {
+	if c, ok := s.indep.get(workspaceID); ok && c.at == (journal.Anchor{EpochID: posted.EpochID, Sequence: posted.Sequence - 1, Hash: posted.PrevHash}) {
+		s.indep.put(workspaceID, cachedIndependence{at: journal.Anchor{EpochID: posted.EpochID, Sequence: posted.Sequence, Hash: posted.Hash}, fold: c.fold})
+		return c.fold, nil
+	}
+	return s.readIndependence(ctx, tx, workspaceID)
 }
 
 // workspaceHead reads one workspace's head without taking the head lock a

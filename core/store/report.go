@@ -169,11 +169,11 @@ func (s *Store) AppendReport(ctx context.Context, cred Credential, in AppendRepo
 			if err := validateReportInput(ctx, tx, sess, d); err != nil {
 				return nil, err
 			}
-			r, err := s.appendReportInternal(ctx, tx, sess, d)
+			r, posted, err := s.postReport(ctx, tx, sess, d)
 			if err != nil {
 				return nil, err
 			}
-			if err := s.releaseByFinding(ctx, tx, sess, r); err != nil {
+			if err := s.releaseByFinding(ctx, tx, sess, r, posted); err != nil {
 				return nil, err
 			}
 			return &ReportAnswer{Report: r}, nil
@@ -185,13 +185,20 @@ func (s *Store) AppendReport(ctx context.Context, cred Credential, in AppendRepo
 // workspace: first its report.posted event, then the row that points at
 // that event's sequence. Completion and review reports use it directly.
 func (s *Store) appendReportInternal(ctx context.Context, tx reportWriter, sess CoordinationSession, d reportDraft) (Report, error) {
+	r, _, err := s.postReport(ctx, tx, sess, d)
+	return r, err
+}
+
+// postReport is appendReportInternal that also hands back the
+// report.posted event it appended.
+func (s *Store) postReport(ctx context.Context, tx reportWriter, sess CoordinationSession, d reportDraft) (Report, journal.Event, error) {
 	id := "report_" + newUUID()
 	sessionID := sess.ID
 	e, err := s.appendEvent(ctx, tx, sess.WorkspaceID, newEvent{
 		Type: journal.KindReportPosted, EntityID: id, Actor: sess.Actor, SessionID: &sessionID, Payload: d.fields(),
 	})
 	if err != nil {
-		return Report{}, err
+		return Report{}, journal.Event{}, err
 	}
 	r := Report{
 		ID: id, WorkspaceID: sess.WorkspaceID, TaskID: d.TaskID, FromSessionID: &sessionID, FromActor: sess.Actor,
@@ -201,9 +208,9 @@ func (s *Store) appendReportInternal(ctx context.Context, tx reportWriter, sess 
 		CreatedAt: e.OccurredAt, EventSequence: e.Sequence,
 	}
 	if err := tx.InsertReport(ctx, r); err != nil {
-		return Report{}, err
+		return Report{}, journal.Event{}, err
 	}
-	return r, nil
+	return r, e, nil
 }
 
 // reportWriter is what posting a report needs: the journal, for its

@@ -129,12 +129,12 @@ func (s *Store) completeTaskAsSession(ctx context.Context, cred Credential, in C
 }
 
 func (s *Store) recordCompletion(ctx context.Context, tx Tx, sess CoordinationSession, t Task, f completeFields, prep prepared, now string) (*TaskAnswer, error) {
-	report, err := s.appendReportInternal(ctx, tx, sess, reportDraft{TaskID: &t.ID, Kind: "observation", Body: f.summary,
+	report, posted, err := s.postReport(ctx, tx, sess, reportDraft{TaskID: &t.ID, Kind: "observation", Body: f.summary,
 		EvidenceRefs: f.refs, Confidence: f.confidence, ConfidenceBasis: f.basis, Limits: f.limits, Relation: "informs"})
 	if err != nil {
 		return nil, err
 	}
-	if err := s.releaseByFinding(ctx, tx, sess, report); err != nil {
+	if err := s.releaseByFinding(ctx, tx, sess, report, posted); err != nil {
 		return nil, err
 	}
 	if err := s.expireTaskHandoffs(ctx, tx, t.WorkspaceID, t.ID, "task_reported_complete", sess.Actor, nil, now); err != nil {

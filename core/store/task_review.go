@@ -309,7 +309,7 @@ func (s *Store) recordReview(ctx context.Context, tx Tx, sess CoordinationSessio
 	if err := tx.InsertReview(ctx, Review(review)); err != nil {
 		return nil, err
 	}
-	if err := s.releaseByFinding(ctx, tx, sess, report); err != nil {
+	if err := s.releaseByFinding(ctx, tx, sess, report, ev); err != nil {
 		return nil, err
 	}
 	if err := s.markIndependentReview(ctx, tx, sess, review, report.ID); err != nil {
