@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"io"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -153,6 +155,16 @@ func TestIndependenceClaimWithholdsUntilTheClaimantsFinding(t *testing.T) {
 	reviews := get(b.call(ben, "collab_independence_list", in(nil)), "independent_reviews").([]any)
 	if len(reviews) != 1 || get(reviews[0], "outcome") != "accepted" || get(reviews[0], "claim_id") != claimID {
 		t.Errorf("ben's review is not marked independent: %v", reviews)
+	}
+	web := startWeb(t, sb, sb.db)
+	resp, err := http.Get(web.url + "/w/" + ws + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	board, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(board), "accepted after an independent review by <strong>ben</strong>") {
+		t.Errorf("the web board does not say rl was accepted after ben's independent review:\n%s", board)
 	}
 }
 

@@ -47,12 +47,33 @@ func (s *Server) board(r *http.Request, d *pageData) (string, error) {
 			cols = append(cols, column{Status: st, Tasks: ts})
 		}
 	}
+	blind, err := s.blindReviews(r, d.WS.ID)
+	if err != nil {
+		return "", err
+	}
 	d.Title, d.Tab, d.Now = "Board", "board", v.Now
 	d.Body = struct {
 		Columns []column
 		Total   int
-	}{cols, len(v.Tasks)}
+		Blind   map[string]store.IndependentReview
+	}{cols, len(v.Tasks), blind}
 	return "board", nil
+}
+
+// blindReviews is each task's latest review marked independent (formed
+// while its reviewer verified blind; docs/independence.md), by task id.
+func (s *Server) blindReviews(r *http.Request, ws string) (map[string]store.IndependentReview, error) {
+	in, err := s.opts.Store.Independence(r.Context(), ws)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]store.IndependentReview{}
+	for _, rv := range in.Reviews {
+		if rv.EventSequence >= out[rv.TaskID].EventSequence {
+			out[rv.TaskID] = rv
+		}
+	}
+	return out, nil
 }
 
 func (s *Server) sessions(r *http.Request, d *pageData) (string, error) {
