@@ -234,7 +234,12 @@ func TestPersonsIndependenceClaimWithholdsFromTheirCommands(t *testing.T) {
 	cli("tail")
 	cli("tail", "--json")
 	cli("independence", "list")
+	found := cli("search", "limits", "hold")
+	cli("search", "psst", "--json")
 	all := strings.Join(seen, "\n")
+	if !strings.Contains(found, "withheld by your open independence claim") {
+		t.Errorf("search does not say that hits were withheld:\n%s", found)
+	}
 	for _, s := range secrets {
 		if strings.Contains(all, s) {
 			t.Errorf("pat's commands printed %s while the claim was open", s)
@@ -249,6 +254,7 @@ func TestPersonsIndependenceClaimWithholdsFromTheirCommands(t *testing.T) {
 	cli("show", "rl", "--json")
 	cli("reports", "--json")
 	cli("tail", "--json")
+	cli("search", "limits", "hold")
 	all = strings.Join(seen, "\n")
 	for _, s := range secrets {
 		if !strings.Contains(all, s) {

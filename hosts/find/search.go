@@ -96,6 +96,10 @@ func runSearch(ctx context.Context, db string, rebuild bool, q search.Query, mar
 	if err != nil {
 		return command.Failure(stderr, err)
 	}
+	var withheld int
+	if res.Hits, withheld, err = withholdHits(ctx, st, res.Hits); err != nil {
+		return command.Failure(stderr, err)
+	}
 	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -108,10 +112,17 @@ func runSearch(ctx context.Context, db string, rebuild bool, q search.Query, mar
 		if res.NextCursor != "" {
 			next = &res.NextCursor
 		}
-		enc.Encode(map[string]any{"query": q.Text, "interpreted_as": res.Interpreted, "hits": hits, "next_cursor": next})
+		out := map[string]any{"query": q.Text, "interpreted_as": res.Interpreted, "hits": hits, "next_cursor": next}
+		if withheld > 0 {
+			out["withheld"] = withheld
+		}
+		enc.Encode(out)
 		return 0
 	}
 	printHits(stdout, q, res, marks)
+	if withheld > 0 {
+		fmt.Fprintf(stdout, "%d more withheld by your open independence claim (docs/independence.md)\n", withheld)
+	}
 	return 0
 }
 
