@@ -24,6 +24,7 @@ func TestNoSecretReachesAnyResultOrStderr(t *testing.T) {
 	w.driveTaskLifecycle()
 	w.driveRecovery()
 	w.driveReports()
+	w.driveIndependence()
 	w.driveJournal()
 	w.driveCredentialFailures()
 	w.p.requireCoverage()
@@ -226,6 +227,17 @@ func (w *secretWorld) driveReports() {
 	p.expect(w.alice, "collab_report_mark", w.args("report_id", id, "state", "handled"), "delivery_not_addressed")
 	p.ok(w.alice, "collab_report_receipts", w.args("report_ids", []any{id}))
 	p.expect(w.alice, "collab_report_receipts", map[string]any{"workspace_id": "ws_missing", "report_ids": []any{id}}, anyRefusal)
+}
+
+func (w *secretWorld) driveIndependence() {
+	p := w.p
+	claim := p.ok(w.bob, "collab_independence_claim", w.args("topic", "limits", "note", "checking blind"))
+	id := str(claim, "claim.id")
+	p.expect(w.bob, "collab_independence_claim", w.args(), "invalid_independence_subject")
+	p.ok(w.alice, "collab_independence_list", w.args())
+	p.expect(w.alice, "collab_independence_list", map[string]any{"workspace_id": "ws_missing"}, "workspace_not_found")
+	p.expect(w.alice, "collab_independence_release", w.args("claim_id", id, "reason", "not mine"), "independence_not_claimant")
+	p.ok(w.bob, "collab_independence_release", w.args("claim_id", id, "reason", "done looking"))
 }
 
 func (w *secretWorld) driveJournal() {

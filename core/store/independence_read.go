@@ -142,7 +142,7 @@ func (c *independenceCache) put(workspaceID string, v cachedIndependence) {
 
 // readIndependence folds the workspace's claims as of the transaction's
 // snapshot, from the cached fold when its position is still in the journal.
-func (s *Store) readIndependence(ctx context.Context, tx Events, workspaceID string) (independence, error) {
+func (s *Store) readIndependence(ctx context.Context, tx independenceReader, workspaceID string) (independence, error) {
 	head, found, err := workspaceHead(ctx, tx, workspaceID)
 	if err != nil || !found {
 		return independence{}, err
@@ -186,7 +186,7 @@ func (s *Store) readIndependence(ctx context.Context, tx Events, workspaceID str
 // never taken for the journal's: every later use compares it with the
 // head or the stored event it names, and a different event at that
 // sequence has a different hash.
-func (s *Store) independenceBefore(ctx context.Context, tx Events, workspaceID string, posted journal.Event) (independence, error) {
+func (s *Store) independenceBefore(ctx context.Context, tx independenceReader, workspaceID string, posted journal.Event) (independence, error) {
 	if c, ok := s.indep.get(workspaceID); ok && c.at == (journal.Anchor{EpochID: posted.EpochID, Sequence: posted.Sequence - 1, Hash: posted.PrevHash}) {
 		s.indep.put(workspaceID, cachedIndependence{at: journal.Anchor{EpochID: posted.EpochID, Sequence: posted.Sequence, Hash: posted.Hash}, fold: c.fold})
 		return c.fold, nil
@@ -194,20 +194,22 @@ func (s *Store) independenceBefore(ctx context.Context, tx Events, workspaceID s
 	return s.readIndependence(ctx, tx, workspaceID)
 }
 
-// workspaceHead reads one workspace's head without taking the head lock a
-// write transaction's Head takes on PostgreSQL: a read must not serialise
-// with appends.
-func workspaceHead(ctx context.Context, tx Events, workspaceID string) (journal.Anchor, bool, error) {
-	heads, err := tx.Heads(ctx)
-	if err != nil {
-		return journal.Anchor{}, false, err
+// workspaceHead reads one workspace's head from its row, which takes no
+// lock (a read must not serialise with appends) and is the read a poll
+// already makes, so the PostgreSQL read-ahead answers it from its batch.
+func workspaceHead(ctx context.Context, tx independenceReader, workspaceID string) (journal.Anchor, bool, error) {
+	w, found, err := tx.Workspace(ctx, workspaceID)
+	if err != nil || !found {
+		return journal.Anchor{}, found, err
 	}
-	for _, h := range heads {
-		if h.WorkspaceID == workspaceID {
-			return h.Anchor, true, nil
-		}
-	}
-	return journal.Anchor{}, false, nil
+	return journal.Anchor{EpochID: w.EpochID, Sequence: w.EventHeadSequence, Hash: w.EventHeadHash}, true, nil
+}
+
+// independenceReader is what folding the claims reads: the workspace's
+// head and its events.
+type independenceReader interface {
+	Events
+	Workspaces
 }
 
 // IndependenceView is every claim of a workspace, as of now, and every
