@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/user"
 
 	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/collaberr"
-	"github.com/agenttool/collab/core/credfile"
 	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/seat"
 	"github.com/agenttool/collab/core/store"
@@ -36,24 +34,17 @@ func seatPath(db, ws string) (string, error) {
 	return path, err
 }
 
-// defaultActor names the person: --as, else $COLLAB_PERSON, else the login.
+// defaultActor names the person: --as, else $COLLAB_PERSON, else the login
+// (seat.PersonActor, which the web view's --act uses too).
 func defaultActor(as string) string {
-	if as != "" {
-		return as
-	}
-	if v := os.Getenv(place.EnvPerson); v != "" {
-		return v
-	}
-	if u, err := user.Current(); err == nil && u.Username != "" {
-		return "person:" + u.Username
-	}
-	return "person"
+	return seat.PersonActor(as, place.OS())
 }
 
 // takeSeat binds the person's session on the selected workspace, or
 // starts one (and keeps its credential in the state directory) on first
-// use. Binding does not resume: the session is held at the generation its
-// file records, so a command appends only the events of its own write (a
+// use: seat.TakePerson, the seat every face a person acts from takes.
+// Binding does not resume: the session is held at the generation its file
+// records, so a command appends only the events of its own write (a
 // read-only or refused command appends none). Only when another process
 // has resumed the session from a copy of the file is it resumed here,
 // which the journal records as any resume.
@@ -68,67 +59,30 @@ func takeSeat(ctx context.Context, c *common, actor string) (*personSeat, error)
 	if err != nil {
 		return nil, err
 	}
+	_, statErr := os.Stat(credPath)
+	first := errors.Is(statErr, os.ErrNotExist)
+	if first {
+		if _, err := checked("collab_session_start", map[string]string{"root_path": ws.RootPath, "actor": actor}); err != nil {
+			return nil, err
+		}
+	}
 	st, err := backend.Open(ctx, backend.Options{Path: db})
 	if err != nil {
 		return nil, fmt.Errorf("open %s to act: %w", place.Shown(db), err)
 	}
-	s := &personSeat{st: st, ws: ws, credPath: credPath}
-	if _, err := os.Stat(credPath); errors.Is(err, os.ErrNotExist) {
-		if err := s.start(ctx, actor); err != nil {
-			st.Close()
-			return nil, err
-		}
-	}
-	if err := s.bind(ctx); err != nil {
+	bound, err := seat.TakePerson(ctx, st, credPath, ws, actor)
+	if err != nil {
 		st.Close()
-		return nil, err
-	}
-	return s, nil
-}
-
-// start begins the person's session and moves its credential from beside
-// the database into the state directory. The seat that started it is
-// dropped: the session is then bound from its new place, as on every
-// later command.
-func (s *personSeat) start(ctx context.Context, actor string) error {
-	in, err := checked("collab_session_start", map[string]string{"root_path": s.ws.RootPath, "actor": actor})
-	if err != nil {
-		return err
-	}
-	starter := seat.New(s.st, "")
-	started, err := starter.Start(ctx, store.StartSessionInput{RootPath: in["root_path"], Actor: in["actor"]})
-	if err != nil {
-		return refusal(err, starter.Scrub)
-	}
-	original, err := credfile.PathFor(s.st.Path(), started.Session.ID)
-	if err != nil {
-		return err
-	}
-	cred, err := credfile.Read(original)
-	if err != nil {
-		return fmt.Errorf("read the new session's credential: %w", err)
-	}
-	if err := credfile.Write(s.credPath, cred, false); err != nil {
-		return fmt.Errorf("keep the session credential in your state directory: %w", err)
-	}
-	return credfile.Remove(original)
-}
-
-// bind holds the person's session at its current generation, resuming it
-// only when another process moved it on (see takeSeat).
-func (s *personSeat) bind(ctx context.Context) error {
-	bound := seat.New(s.st, "")
-	current, err := bound.Hold(ctx, s.credPath)
-	if err == nil && !current {
-		err = bound.Resume(ctx, s.credPath, false)
-	}
-	if err != nil {
-		return &problem{what: "your collab session could not be resumed: " + bound.Scrub(err.Error()),
+		scrub := func(text string) string { return seat.ScrubFor(db, "", text) }
+		if first {
+			return nil, refusal(err, scrub)
+		}
+		return nil, &problem{what: "your collab session could not be resumed: " + scrub(err.Error()),
 			fix: "if it has ended, run `collab logout` to forget it; your next action starts a new one", code: ExitRefused}
 	}
-	s.seat = bound
+	s := &personSeat{st: st, ws: ws, credPath: credPath, seat: bound}
 	s.describe(ctx)
-	return nil
+	return s, nil
 }
 
 // describe records the session's host as a person at the terminal, unless
