@@ -158,16 +158,29 @@ func TestPerClientConcurrencyIsBounded(t *testing.T) {
 	tok := r.token("dave")
 	c := r.client(tok, "")
 	other := r.client(r.token("erin"), "")
-	// Hold one request open: its body never ends until we say so.
-	pr, pw := io.Pipe()
-	held := make(chan struct{})
-	go func() {
-		defer close(held)
-		c.Post(context.Background(), pr, -1)
-	}()
-	pw.Write([]byte(`{"jsonrpc":"2.0","id":77,"method":"ping"`))
-	// Wait for the server to be holding it: a second request is 429 once
-	// the slot is taken; until then it may pass (nothing else is sent).
+	// Hold one request open on a connection of its own (never one from
+	// a pool): its body never ends until we say so. A poll may reach the
+	// server first and take the slot for a moment; the held request is
+	// then refused, and held again.
+	holder := &httpmcptest.Client{URL: r.url, Token: tok,
+		HTTP: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}}
+	var pw *io.PipeWriter
+	held := make(chan error, 1)
+	hold := func() {
+		var pr *io.PipeReader
+		pr, pw = io.Pipe()
+		go func() {
+			status, body, err := holder.Post(context.Background(), pr, -1)
+			if err == nil {
+				err = &httpmcptest.StatusError{Status: status, Body: body}
+			}
+			held <- err
+		}()
+		pw.Write([]byte(`{"jsonrpc":"2.0","id":77,"method":"ping"`))
+	}
+	hold()
+	// A second request is 429 once the held one has the slot; until then
+	// it may pass.
 	var status int
 	for wait := time.Now().Add(deadline); time.Now().Before(wait); {
 		var err error
@@ -178,7 +191,15 @@ func TestPerClientConcurrencyIsBounded(t *testing.T) {
 		if status == http.StatusTooManyRequests {
 			break
 		}
-		time.Sleep(10 * time.Millisecond) // poll, bounded by deadline
+		select {
+		case err := <-held:
+			var se *httpmcptest.StatusError
+			if !errors.As(err, &se) || se.Status != http.StatusTooManyRequests {
+				t.Fatalf("the held request ended before its body did: %v", err)
+			}
+			hold()
+		case <-time.After(10 * time.Millisecond): // poll, bounded by deadline
+		}
 	}
 	if status != http.StatusTooManyRequests {
 		t.Fatalf("second request in flight: %d, want 429", status)
