@@ -2,8 +2,10 @@ package web
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 
+	"github.com/agenttool/collab/core/liveness"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -34,11 +36,20 @@ func (s *Server) reports(r *http.Request, d *pageData) (string, error) {
 		return "", err
 	}
 	q := store.ReportQuery{Kind: r.URL.Query().Get("kind")}
-	// to names a session as a person would (a label, a short id or an id);
-	// a name that picks no single session lists nothing and says why.
+	// to names a session as a person would (a label, a short id or an id),
+	// a label naming only the live sessions bearing it, as the people's
+	// commands read it (an ended one's host is gone: core/liveness); a
+	// name that picks no single session lists nothing and says why.
 	var refusal string
 	if to := r.URL.Query().Get("to"); to != "" {
-		sess, err := store.ChooseSession(v.Sessions, to)
+		now, err := store.ParseTime(v.Now)
+		if err != nil {
+			return "", fmt.Errorf("read the view's clock: %w", err)
+		}
+		lives := liveness.All(v.Sessions, v.Hosts, v.Tasks, now, liveness.LocalProbe())
+		sess, err := store.ChooseLiveSession(v.Sessions, to, func(s store.CoordinationSession) bool {
+			return s.Status == store.SessionActive && lives[s.ID].State != liveness.Ended
+		})
 		var un *store.UnresolvedSession
 		switch {
 		case errors.As(err, &un):

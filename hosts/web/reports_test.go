@@ -3,9 +3,12 @@ package web_test
 import (
 	"context"
 	"net/http"
+	"os/exec"
 	"regexp"
+	"strings"
 	"testing"
 
+	"github.com/agenttool/collab/core/liveness"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -65,3 +68,40 @@ func TestReportsPageMarksOnlyReportsOutOfForce(t *testing.T) {
 
 // articles finds each report's article: its out-of-force class, its id.
 var articles = regexp.MustCompile(`<article class="report k-\w+( superseded)?" id="report-([^"]+)"`)
+
+// A label in the reports filter names the live session bearing it: one
+// whose host process has exited is ended for a person, though its row
+// still says active, and does not make the label ambiguous.
+func TestReportsFilterNamesTheLiveSessionOfALabel(t *testing.T) {
+	w := newActWorld(t, false)
+	ctx := context.Background()
+	start := func(actor string) store.Credential {
+		t.Helper()
+		ss, err := w.rw.StartSession(ctx, store.StartSessionInput{RootPath: w.ws.RootPath, Actor: actor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return store.Credential{SessionID: ss.Session.ID, Token: ss.Token, Generation: ss.Session.Generation}
+	}
+	gone, live, pat := start("ana"), start("ana"), start("pat")
+	exited := exec.Command("true")
+	if err := exited.Run(); err != nil {
+		t.Skipf("no process to outlive: %v", err)
+	}
+	h := liveness.Holder(store.HostStdio)
+	h.PID, h.ProcessStart = int64(exited.Process.Pid), 0
+	if err := w.rw.RecordSessionHost(ctx, gone, h); err != nil {
+		t.Fatal(err)
+	}
+	for i, to := range []store.Credential{gone, live} {
+		if _, err := w.rw.AppendReport(ctx, pat, store.AppendReportInput{IdempotencyKey: "to" + string(rune('0'+i)),
+			Kind: "observation", Body: "for session " + to.SessionID, ToSessionID: &to.SessionID}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	resp, body := get(t, w.client, w.ts.URL+"/w/"+w.ws.ID+"/reports?to=ana")
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "for session "+live.SessionID) ||
+		strings.Contains(body, "for session "+gone.SessionID) {
+		t.Fatalf("?to=ana should list the live ana's report only: %d\n%s", resp.StatusCode, body)
+	}
+}
