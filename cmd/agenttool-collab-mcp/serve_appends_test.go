@@ -4,7 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
+	"os/exec"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -44,7 +47,7 @@ func startServeAppends(t testing.TB, sb *sandbox, repo string, n, round int) *se
 	a.cond = sync.NewCond(&a.mu)
 	tokens := make([]string, n)
 	for i := range tokens {
-		tokens[i] = sb.token(fmt.Sprintf("appender-%d-%d", round, i))
+		tokens[i] = serverToken(t, sb, fmt.Sprintf("appender-%d-%d", round, i))
 	}
 	a.callers = make([]caller, n)
 	for i := range a.callers {
@@ -178,4 +181,18 @@ func (a *serveAppends) unjournalled(db *sql.DB) (acked, lost int) {
 		}
 	}
 	return acked, lost
+}
+
+// serverToken runs `token add NAME` as a process of the sandbox, so that
+// the token lands where the sandbox's servers look for it: in the file of
+// a SQLite database, beside the sandbox's local data for PostgreSQL.
+func serverToken(t testing.TB, sb *sandbox, name string) string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "token", "add", name, "--db", sb.db)
+	cmd.Env = sb.env()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("token add %s: %v", name, err)
+	}
+	return strings.TrimSpace(string(out))
 }
