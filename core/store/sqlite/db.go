@@ -22,6 +22,7 @@ import (
 
 	"github.com/agenttool/collab/core/gitstate"
 	"github.com/agenttool/collab/core/place"
+	"github.com/agenttool/collab/core/store/sqltx"
 
 	_ "modernc.org/sqlite" // registers the CGO-free "sqlite" driver
 )
@@ -72,6 +73,8 @@ type DB struct {
 	sync    string
 	// lockWait is every pooled connection's busy timeout.
 	lockWait time.Duration
+	// writers batches concurrent Write calls (groupcommit.go).
+	writers sqltx.Group[writeFn]
 	// writeStmts and readStmts cache prepared statements per pool.
 	writeStmts, readStmts *stmtCache
 	// readOnly stores refuse every mutation.

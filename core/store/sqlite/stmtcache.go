@@ -124,6 +124,9 @@ type Tx struct {
 	sqltx.Tx
 	tx    *sql.Tx
 	stmts *stmtCache
+	// batch is the context of the write batch the transaction serves
+	// (groupcommit.go); nil outside one.
+	batch context.Context
 }
 
 // newTx wraps tx; stmts may be nil (no cache, as inside a migration).
@@ -135,6 +138,7 @@ func newTx(tx *sql.Tx, stmts *stmtCache) *Tx {
 
 // ExecContext runs a statement inside the transaction.
 func (t *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	ctx = t.stmtCtx(ctx)
 	if st := t.stmts.get(query); st != nil {
 		return t.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
 	}
@@ -143,6 +147,7 @@ func (t *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Re
 
 // QueryContext runs a query inside the transaction.
 func (t *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	ctx = t.stmtCtx(ctx)
 	if st := t.stmts.get(query); st != nil {
 		return t.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
 	}
@@ -151,8 +156,22 @@ func (t *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.
 
 // QueryRowContext runs a single-row query inside the transaction.
 func (t *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	ctx = t.stmtCtx(ctx)
 	if st := t.stmts.get(query); st != nil {
 		return t.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
 	}
 	return t.tx.QueryRowContext(ctx, query, args...)
+}
+
+// stmtCtx is the context a statement of the transaction runs under: in a
+// write batch, the batch's (sqltx.BatchContext), so that a member whose
+// caller has gone does not interrupt a statement, which in SQLite can
+// roll back the whole transaction and with it the other members' writes;
+// once the caller's own ctx has ended, that ctx, with which the statement
+// fails before it reaches SQLite.
+func (t *Tx) stmtCtx(ctx context.Context) context.Context {
+	if t.batch == nil || ctx.Err() != nil {
+		return ctx
+	}
+	return t.batch
 }

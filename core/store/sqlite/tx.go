@@ -75,36 +75,14 @@ func pause(ctx context.Context, d time.Duration) error {
 
 // Write runs fn in one BEGIN IMMEDIATE transaction and commits it when fn
 // returns nil. Any error rolls everything back, so a refusal never leaves a
-// partial write.
+// partial write. Concurrent calls share a transaction and its COMMIT, each
+// in a savepoint of its own (groupcommit.go); each is answered only once
+// that COMMIT is done.
 func (s *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
 	if s.readOnly {
 		return errReadOnly
 	}
-	if err := s.CheckSameFile(); err != nil {
-		return err
-	}
-	tx, err := beginImmediate(ctx, s.write, writeRetryWindow)
-	if err != nil {
-		return err
-	}
-	defer s.writeStmts.flush(ctx)
-	if err := fn(newTx(tx, s.writeStmts)); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		_ = tx.Rollback()
-		return fmt.Errorf("commit: %w", err)
-	}
-	if s.memory {
-		return nil
-	}
-	if err := s.CheckSameFile(); err != nil {
-		// Committed into a file that is gone from its path: not durable
-		// where anyone will look, so not acknowledged either.
-		return err
-	}
-	return tightenModes(s.path)
+	return s.writers.Do(ctx, fn, s.runBatch)
 }
 
 // Read runs fn in one deferred transaction: every query inside reads the

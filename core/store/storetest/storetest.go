@@ -23,6 +23,7 @@ func Run(t *testing.T, open Open) {
 	t.Run("AppendExtendsTheChain", func(t *testing.T) { appendExtendsTheChain(t, open(t)) })
 	t.Run("RefusedWriteLeavesNothing", func(t *testing.T) { refusedWriteLeavesNothing(t, open(t)) })
 	t.Run("ConcurrentWritersKeepSequencesContiguous", func(t *testing.T) { concurrentWriters(t, open(t)) })
+	t.Run("ConcurrentWritersFailAlone", func(t *testing.T) { concurrentWritersFailAlone(t, open(t)) })
 	t.Run("ReceiptsAreUniquePerScope", func(t *testing.T) { receiptsUniquePerScope(t, open(t)) })
 	t.Run("ContestedClaimHasOneWinner", func(t *testing.T) { contestedClaim(t, open(t)) })
 	t.Run("TaskUpdateStoresRows", func(t *testing.T) { taskUpdateStoresRows(t, open(t)) })
