@@ -182,3 +182,23 @@ func processCPU(b *testing.B, pid int) int64 {
 	}
 	return ticks * 10000
 }
+
+// BenchmarkAckUnchangedCursor times a host's idle round through the
+// binary: a poll at the head that finds nothing new and the ack of the
+// same anchor again. It guards core/seat/cursor_unchanged.go, which skips
+// the credential file's rewrite when the cursor did not move.
+func BenchmarkAckUnchangedCursor(b *testing.B) {
+	e := newBenchEnv(b)
+	e.must(b, "collab_report_append", map[string]any{"workspace_id": e.ws, "idempotency_key": "r0",
+		"kind": "observation", "body": "progress"})
+	e.cpu0 = processCPU(b, e.c.Pid())
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		next := e.must(b, "collab_next", map[string]any{"workspace_id": e.ws, "event_limit": 50})
+		acked := e.must(b, "collab_cursor_ack", map[string]any{"workspace_id": e.ws,
+			"anchor": get(next, "events.next_anchor"), "expected_cursor_version": e.version})
+		e.version, _ = get(acked, "session.cursor_version").(float64)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(processCPU(b, e.c.Pid())-e.cpu0)/float64(b.N), "cpu-us/op")
+}
