@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/store"
@@ -15,8 +16,10 @@ import (
 
 // BenchmarkRound3Floor sets each hot call through the binary (one server
 // process over stdio, one client) beside the same store work run in this
-// process: the floor under the call, database and Git included. Both run
-// their calls back to back, so both see the same warm caches; the ratio of
+// process: the floor under the call, database and Git included. Both pause
+// floorPause between calls, untimed, so both see the same idle pattern
+// (statements run markedly slower after an idle wait than back to back,
+// and a server always idles for the client's turnaround); the ratio of
 // via=binary to via=in-process is issue 41's "near the floor" figure. The
 // binary halves also report the server's CPU per call ("cpu-us/op", from
 // /proc/<pid>/stat), which a busy shared machine disturbs less than wall
@@ -37,6 +40,7 @@ func BenchmarkRound3Floor(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				op.binary(b, e, i)
+				idle(b)
 			}
 			b.StopTimer()
 			b.ReportMetric(float64(processCPU(b, e.c.Pid())-e.cpu0)/float64(b.N), "cpu-us/op")
@@ -46,9 +50,22 @@ func BenchmarkRound3Floor(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				op.inProcess(b, f, i)
+				idle(b)
 			}
 		})
 	}
+}
+
+// floorPause is the untimed wait between two calls of either half: long
+// against a client's turnaround (tens of microseconds), short against the
+// run.
+const floorPause = time.Millisecond
+
+// idle waits floorPause with the timer stopped.
+func idle(b *testing.B) {
+	b.StopTimer()
+	time.Sleep(floorPause)
+	b.StartTimer()
 }
 
 const floorBody = "The parser handles nested quotes; tokenizer tests pass."
