@@ -20,6 +20,10 @@ type benchEnv struct {
 	s  *sandbox
 	c  *mcptest.Client
 	ws string
+	// version is the session's cursor version after the last ack.
+	version float64
+	// cpu0 is the server's CPU time (µs) when the timed calls began.
+	cpu0 int64
 }
 
 func newBenchEnv(b *testing.B) *benchEnv {
