@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agenttool/collab/core/backend"
+	"github.com/agenttool/collab/core/journal"
 )
 
 // mixVersion names the generator's mix; change it whenever mix.go
@@ -27,6 +28,8 @@ type Fixture struct {
 	Root        string `json:"-"`
 	WorkspaceID string `json:"workspace_id"`
 	Events      int64  `json:"events"`
+	// Head is the journal's head anchor when the fixture was made.
+	Head journal.Anchor `json:"head"`
 	// GenerateSeconds is how long Generate took when the fixture was made.
 	GenerateSeconds float64 `json:"generate_seconds"`
 }
@@ -95,7 +98,8 @@ func build(ctx context.Context, dir string, n int64) error {
 	if err != nil {
 		return err
 	}
-	meta, err := json.Marshal(Fixture{WorkspaceID: res.WorkspaceID, Events: res.Events, GenerateSeconds: res.Elapsed.Seconds()})
+	meta, err := json.Marshal(Fixture{WorkspaceID: res.WorkspaceID, Events: res.Events, Head: res.Head,
+		GenerateSeconds: res.Elapsed.Seconds()})
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/agenttool/collab/core/backend"
 	"github.com/agenttool/collab/core/gitstate"
+	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -43,6 +44,7 @@ type Options struct {
 type Result struct {
 	WorkspaceID string
 	Events      int64
+	Head        journal.Anchor
 	Elapsed     time.Duration
 }
 
@@ -84,7 +86,12 @@ func Generate(ctx context.Context, opts Options) (Result, error) {
 	if err := bb.batch(ctx, func() error { return m.endTeam(ctx) }); err != nil {
 		return Result{}, err
 	}
-	return Result{WorkspaceID: m.ws, Events: m.head, Elapsed: time.Since(began)}, nil
+	w, err := st.Workspace(ctx, m.ws)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{WorkspaceID: m.ws, Events: m.head, Elapsed: time.Since(began),
+		Head: journal.Anchor{EpochID: w.EpochID, Sequence: w.EventHeadSequence, Hash: w.EventHeadHash}}, nil
 }
 
 // clock is the generator's store clock: each reading is Step after the
