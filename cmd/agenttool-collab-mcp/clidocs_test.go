@@ -177,7 +177,9 @@ colour appears only on a terminal and never with ` + "`NO_COLOR`" + `. The datab
 server would open (` + "`AGENTOOL_COLLAB_DB`" + `, else the default path); the workspace is ` + "`--workspace W`" + ` (its name,
 its id or a prefix of it, or any directory inside the repository or one of its worktrees), else the one whose
 repository holds ` + "`--root DIR`" + ` (default: the current directory), else the only one there is. The read commands
-open the database read-only and never create or migrate it. The examples below read a journal kept by
+open the database read-only and never create or migrate it. With ` + "`--json`" + ` a refusal is one object on stdout too,
+` + "`{\"error\": ..., \"code\": ..., \"fix\": ...}`" + ` (` + "`code`" + ` is the refusal code when the journal refused), and the exit
+status is the same as without it. The examples below read a journal kept by
 ` + "`collab demo --keep`" + ` and pass ` + "`--db`" + ` (not shown).
 
 Sessions are named the way a person thinks of them. Wherever a command takes a session ` + "`NAME`" + ` (` + "`post --to`" + `,

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agenttool/collab/hosts/mcp"
 	"github.com/agenttool/collab/hosts/mcp/mcptest"
@@ -50,7 +51,7 @@ func (r *claimantBytes) leaks() []string {
 // scenario with three real server processes: alice completes a task with
 // a report and evidence; ben claims independence on it; every read path of
 // ben (collab_next, report and task reads, events, search, its channel
-// notices and a peek) shows the completion only as withheld, and carol's
+// notices, a watch process and a peek) shows the completion only as withheld, and carol's
 // report addressed to ben on the task as held. Ben's own finding releases
 // the claim; then he reads everything, and his review is marked
 // independent. Alice and carol saw the claim in their journals.
@@ -79,6 +80,7 @@ func TestIndependenceClaimWithholdsUntilTheClaimantsFinding(t *testing.T) {
 	benFile := filepath.Join(filepath.Dir(sb.db), "collab-sessions", str(bs, "session_file_name"))
 	claim := b.call(ben, "collab_independence_claim", in(map[string]any{"task_id": "rl", "note": "re-verifying the limiter"}))
 	claimID := str(claim, "claim.id")
+	_, watched := startWatch(t, sb, benFile)
 	carol, _, _ := startSession(t, sb, repo, "carol")
 	held := str(ok(t, carol, "collab_report_append", in(map[string]any{"idempotency_key": "r", "task_id": "rl", "to_session_id": benID,
 		"kind": "observation", "body": "psst FROM-CAROL-c0ff"})), "report.id")
@@ -89,6 +91,23 @@ func TestIndependenceClaimWithholdsUntilTheClaimantsFinding(t *testing.T) {
 	b.bytes = append(b.bytes, note["_raw"].(string))
 	if !strings.Contains(note["_raw"].(string), "held") {
 		t.Errorf("the channel notice does not say the report is held: %s", note["_raw"])
+	}
+
+	// ben's watch process announces carol's report too, as held.
+	for seen := false; !seen; {
+		select {
+		case l, open := <-watched:
+			if !open {
+				t.Fatal("watch ended before it announced carol's report")
+			}
+			b.bytes = append(b.bytes, l.text)
+			seen = strings.Contains(l.text, "from carol")
+		case <-time.After(wakeDeadline):
+			t.Fatal("watch never announced carol's report")
+		}
+	}
+	if last := b.bytes[len(b.bytes)-1]; !strings.Contains(last, "held") {
+		t.Errorf("watch announced carol's report without saying it is held: %s", last)
 	}
 
 	next := b.call(ben, "collab_next", in(map[string]any{"event_limit": 50}))

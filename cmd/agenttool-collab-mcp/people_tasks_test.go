@@ -274,6 +274,15 @@ func TestPersonTaskRefusalsNameTheRuleAndWriteNothing(t *testing.T) {
 			if strings.Contains(errs, "collab-person") || strings.Contains(errs, "token") {
 				t.Errorf("a refusal shows a credential:\n%s", errs)
 			}
+			if tc.code == 1 { // a refusal: --json gives a script its code
+				out, errs, code = runCLI(t, pat, append(tc.args, "--db", db, "--json")...)
+				var doc struct{ Error, Code, Fix string }
+				if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 1 || errs != "" ||
+					doc.Code != tc.says[0] || doc.Fix == "" || !strings.Contains(doc.Error, tc.says[0]) {
+					t.Errorf("--json: exit %d, stderr %q, stdout %s; want one object with code %s and a fix",
+						code, errs, out, tc.says[0])
+				}
+			}
 			if written := eventsAfter(t, pat, db, head); len(written) > 0 {
 				t.Errorf("the refusal wrote %v", written)
 			}

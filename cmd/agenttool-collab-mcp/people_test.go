@@ -282,4 +282,9 @@ func TestUsageNamesTheCommandAsTyped(t *testing.T) {
 	if !strings.Contains(string(out), "usage: collab status") {
 		t.Fatalf("collab status --bogus should print collab's usage:\n%s", out)
 	}
+	cmd = exec.Command(short, "--version")
+	cmd.Env = inherited(serveEnv+"=1", "XDG_STATE_HOME="+t.TempDir())
+	if out, err := cmd.Output(); err != nil || !strings.HasPrefix(string(out), "collab ") {
+		t.Fatalf("collab --version: %v, printed %q; want it to name collab", err, out)
+	}
 }

@@ -11,48 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
-
-// fakeAgentEnv makes the test binary a stand-in terminal agent: it puts
-// its terminal in raw mode, asks for bracketed paste as Codex's TUI and
-// aider do, and appends every read from the terminal to the named file as
-// "<unix nanoseconds> <hex bytes>" lines, so a test sees exactly what push
-// typed and when it arrived.
-const fakeAgentEnv = "COLLAB_TEST_FAKE_AGENT"
-
-func fakeAgent(record string) int {
-	fd := int(os.Stdin.Fd())
-	tio, err := unix.IoctlGetTermios(fd, unix.TCGETS)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "fake agent: not a terminal:", err)
-		return 1
-	}
-	raw := *tio
-	raw.Iflag &^= unix.ICRNL | unix.IXON | unix.INLCR | unix.IGNCR
-	raw.Lflag &^= unix.ECHO | unix.ICANON | unix.ISIG | unix.IEXTEN
-	raw.Cc[unix.VMIN], raw.Cc[unix.VTIME] = 1, 0
-	if err := unix.IoctlSetTermios(fd, unix.TCSETS, &raw); err != nil {
-		fmt.Fprintln(os.Stderr, "fake agent:", err)
-		return 1
-	}
-	out, err := os.OpenFile(record, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return 1
-	}
-	os.Stdout.WriteString("\x1b[?2004hfake agent ready\r\n")
-	buf := make([]byte, 4096)
-	for {
-		n, err := os.Stdin.Read(buf)
-		if n > 0 {
-			fmt.Fprintf(out, "%d %x\n", time.Now().UnixNano(), buf[:n])
-		}
-		if err != nil {
-			return 0
-		}
-	}
-}
 
 // received is what the fake agent read: all bytes, and when each read
 // ended.

@@ -126,20 +126,21 @@ func newestFirst(reports []Report) {
 	})
 }
 
-// obsoletedReports returns the ids of the workspace's reports that an
-// active withdraws, corrects or supersedes report points at. Walking from
-// the newest relation back, a relation that is itself obsoleted does not
-// count, so withdrawing a withdrawal re-activates its target.
-func obsoletedReports(ctx context.Context, q Reports, workspaceID string) (map[string]bool, error) {
+// obsoletedReports maps each of the workspace's reports that an active
+// withdraws, corrects or supersedes report points at to that report's
+// relation. Walking from the newest relation back, a relation that is
+// itself obsoleted does not count, so withdrawing a withdrawal
+// re-activates its target.
+func obsoletedReports(ctx context.Context, q Reports, workspaceID string) (map[string]string, error) {
 	links, err := q.Reports(ctx, workspaceID, ReportFilter{Relations: obsoletingRelations(), Targeted: true})
 	if err != nil {
 		return nil, err
 	}
 	newestFirst(links)
-	obsolete := map[string]bool{}
+	obsolete := map[string]string{}
 	for _, l := range links {
-		if l.TargetReportID != nil && !obsolete[l.ID] {
-			obsolete[*l.TargetReportID] = true
+		if l.TargetReportID != nil && obsolete[l.ID] == "" && obsolete[*l.TargetReportID] == "" {
+			obsolete[*l.TargetReportID] = l.Relation
 		}
 	}
 	return obsolete, nil
@@ -147,12 +148,12 @@ func obsoletedReports(ctx context.Context, q Reports, workspaceID string) (map[s
 
 // activeRelations returns the reports outside obsolete that point at
 // reportID with one of relations, in no particular order.
-func activeRelations(ctx context.Context, q Reports, workspaceID, reportID string, obsolete map[string]bool, relations ...string) ([]Report, error) {
+func activeRelations(ctx context.Context, q Reports, workspaceID, reportID string, obsolete map[string]string, relations ...string) ([]Report, error) {
 	found, err := q.Reports(ctx, workspaceID, ReportFilter{Target: reportID, Relations: relations})
 	if err != nil {
 		return nil, err
 	}
-	return slices.DeleteFunc(found, func(r Report) bool { return obsolete[r.ID] }), nil
+	return slices.DeleteFunc(found, func(r Report) bool { return obsolete[r.ID] != "" }), nil
 }
 
 // completionObsolete reports whether an active withdrawal, correction or

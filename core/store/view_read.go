@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/agenttool/collab/core/journal"
@@ -157,6 +158,25 @@ func (s *Store) Reports(ctx context.Context, workspaceID string, q ReportQuery) 
 	})
 	slices.SortFunc(out, func(a, b Report) int { return int(a.EventSequence - b.EventSequence) })
 	return out, err
+}
+
+// Overturned maps each report of the workspace that is out of force to
+// the relation of the report that took it out: "withdraws", "corrects"
+// or "supersedes". A report whose overturning report was itself
+// withdrawn (or corrected, or superseded) is in force again and is not
+// listed: the same rule the journal applies to completions and
+// challenges.
+func (s *Store) Overturned(ctx context.Context, workspaceID string) (map[string]string, error) {
+	var out map[string]string
+	err := s.engine().Read(ctx, func(tx Tx) error {
+		var err error
+		out, err = obsoletedReports(ctx, tx, workspaceID)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read overturned reports: %w", err)
+	}
+	return out, nil
 }
 
 // addTargets appends the reports that listed ones point at but that the

@@ -30,22 +30,22 @@ func checkedAct(ctx context.Context, fs *flag.FlagSet, c *common, args []string,
 	if check != nil {
 		v, err := c.open(ctx)
 		if err != nil {
-			return report(stderr, err)
+			return c.fail(stdout, stderr, err)
 		}
 		err = check(v)
 		v.st.Close()
 		if err != nil {
-			return report(stderr, err)
+			return c.fail(stdout, stderr, err)
 		}
 	}
 	s, err := takeSeat(ctx, c, defaultActor(*as))
 	if err != nil {
-		return report(stderr, err)
+		return c.fail(stdout, stderr, err)
 	}
 	defer s.close()
 	result, text, err := body(s)
 	if err != nil {
-		return report(stderr, err)
+		return c.fail(stdout, stderr, err)
 	}
 	p := newPrinter(stdout)
 	if c.json {

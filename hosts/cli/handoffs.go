@@ -30,7 +30,7 @@ type handoffView struct {
 func Handoffs(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs, c := newFlags("handoffs", "handoffs [--all] [--db FILE] [--root DIR | --workspace W] [--ids] [--json]", stdout, stderr)
 	all := fs.Bool("all", false, "include answered and expired handoffs")
-	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
+	return readCommand(ctx, fs, c, args, stdout, stderr, func(v *view) error {
 		list, err := journalHandoffs(ctx, v, store.FormatTime(time.Now()))
 		if err != nil {
 			return err

@@ -83,7 +83,7 @@ func independenceRelease(ctx context.Context, args []string, stdout, stderr io.W
 func independenceList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs, c := newFlags("independence list", independenceUsage, stdout, stderr)
 	open := fs.Bool("open", false, "only open claims")
-	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
+	return readCommand(ctx, fs, c, args, stdout, stderr, func(v *view) error {
 		all, err := v.st.Independence(ctx, v.ws.ID)
 		if err != nil {
 			return err

@@ -16,7 +16,7 @@ import (
 func Tasks(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs, c := newFlags("tasks", "tasks [--status open|claimed|blocked|completed] [--db FILE] [--root DIR | --workspace W] [--ids] [--json]", stdout, stderr)
 	status := fs.String("status", "", "only tasks whose stored status is `S`")
-	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
+	return readCommand(ctx, fs, c, args, stdout, stderr, func(v *view) error {
 		if err := checkTaskStatus(*status); err != nil {
 			return err
 		}
@@ -69,7 +69,7 @@ func checkTaskStatus(status string) error {
 // reports about it.
 func Show(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs, c := newFlags("show", "show TASK [--db FILE] [--root DIR | --workspace W] [--ids] [--json]", stdout, stderr)
-	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
+	return readCommand(ctx, fs, c, args, stdout, stderr, func(v *view) error {
 		if len(c.args) != 1 {
 			return &problem{what: "show needs exactly one task id", fix: "list them with `collab tasks`", code: ExitUsage}
 		}
@@ -123,7 +123,7 @@ func Reports(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs, c := newFlags("reports", "reports [--to NAME] [--kind K] [--db FILE] [--root DIR | --workspace W] [--ids] [--json]", stdout, stderr)
 	to := c.sessionFlag(fs, "to", "only reports addressed to session `NAME`: an actor label, a short id or an id")
 	kind := fs.String("kind", "", "only reports of kind `K` (observation, inference, proposal, decision)")
-	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
+	return readCommand(ctx, fs, c, args, stdout, stderr, func(v *view) error {
 		in := store.ListReportsInput{WorkspaceID: v.ws.ID}
 		if to.Given() {
 			id := to.ID()
@@ -175,7 +175,7 @@ func Reports(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // journals, the ten most recent legacy decision rows.
 func Decisions(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs, c := newFlags("decisions", "decisions [--db FILE] [--root DIR | --workspace W] [--ids] [--json]", stdout, stderr)
-	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
+	return readCommand(ctx, fs, c, args, stdout, stderr, func(v *view) error {
 		st, err := v.st.Status(ctx, v.ws.ID)
 		if err != nil {
 			return err
@@ -217,7 +217,7 @@ func Decisions(ctx context.Context, args []string, stdout, stderr io.Writer) int
 // is shared), ended ones included.
 func Sessions(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs, c := newFlags("sessions", "sessions [NAME] [--db FILE] [--root DIR | --workspace W] [--ids] [--json]", stdout, stderr)
-	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
+	return readCommand(ctx, fs, c, args, stdout, stderr, func(v *view) error {
 		if len(c.args) > 1 {
 			return &problem{what: "sessions takes at most one name", fix: "quote a label with spaces: collab sessions 'pat at home'", code: ExitUsage}
 		}
@@ -292,17 +292,17 @@ func namedSessions(ctx context.Context, v *view, c *common, name string, p *prin
 }
 
 // readCommand parses flags, opens the workspace read-only and runs body.
-func readCommand(ctx context.Context, fs *flag.FlagSet, c *common, args []string, stderr io.Writer, body func(*view) error) int {
+func readCommand(ctx context.Context, fs *flag.FlagSet, c *common, args []string, stdout, stderr io.Writer, body func(*view) error) int {
 	if err := parse(fs, c, args); err != nil {
 		return UsageExit(err)
 	}
 	v, err := c.open(ctx)
 	if err != nil {
-		return report(stderr, err)
+		return c.fail(stdout, stderr, err)
 	}
 	defer v.st.Close()
 	if err := body(v); err != nil {
-		return report(stderr, err)
+		return c.fail(stdout, stderr, err)
 	}
 	return ExitOK
 }

@@ -131,7 +131,7 @@ func unresolved(flag string, un *store.UnresolvedSession, lives map[string]liven
 	if len(un.Candidates) > 0 {
 		fix = fmt.Sprintf("give %s a short id from the list (%s %s) or a label only one live session bears", flag, flag, un.Candidates[0].ShortID)
 	}
-	return &problem{what: what.String(), fix: fix, code: ExitRefused}
+	return &problem{what: what.String(), fix: fix, code: ExitRefused, refusal: "session_not_found"}
 }
 
 // candidateLine is one candidate: label, state, host, last seen, short id.

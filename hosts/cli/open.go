@@ -77,6 +77,9 @@ func ProgramName() string { return command.ProgramName() }
 type problem struct {
 	what, fix string
 	code      int
+	// refusal is the store's refusal code (session_not_found, ...), ""
+	// for a problem of the command line or the files.
+	refusal string
 }
 
 func (p *problem) Error() string { return p.what + "; " + p.fix }
@@ -90,6 +93,29 @@ func report(stderr io.Writer, err error) int {
 	}
 	fmt.Fprintf(stderr, "✖ %s\n", termtext.Body(err.Error()))
 	return ExitRefused
+}
+
+// fail reports err in the command's output mode and returns the exit
+// status it calls for: with --json one object on stdout, {"error": what,
+// "code": the refusal code when the store refused, "fix": what to do},
+// as every subcommand's Parser.Fail answers; otherwise report's text on
+// stderr.
+func (c *common) fail(stdout, stderr io.Writer, err error) int {
+	code := report(io.Discard, err)
+	if !c.json {
+		return report(stderr, err)
+	}
+	out := struct {
+		Error string `json:"error"`
+		Code  string `json:"code,omitempty"`
+		Fix   string `json:"fix,omitempty"`
+	}{Error: err.Error()}
+	var p *problem
+	if errors.As(err, &p) {
+		out.Error, out.Code, out.Fix = p.what, p.refusal, p.fix
+	}
+	newPrinter(stdout).json(out)
+	return code
 }
 
 // view is one opened database and the workspace a command looks at.

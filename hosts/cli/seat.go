@@ -140,7 +140,7 @@ func refusalProblem(code, message string) error {
 	if !ok {
 		fix = "see docs/cli.md and the refusal code " + code
 	}
-	return &problem{what: "refused (" + code + "): " + message, fix: fix, code: ExitRefused}
+	return &problem{what: "refused (" + code + "): " + message, fix: fix, code: ExitRefused, refusal: code}
 }
 
 // fixes says what to do about the refusals a person meets most.

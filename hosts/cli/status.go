@@ -48,14 +48,14 @@ func Status(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	v, err := c.open(ctx)
 	if err != nil {
-		return report(stderr, err)
+		return c.fail(stdout, stderr, err)
 	}
 	defer v.st.Close()
 	stop := progress(stderr, "verifying the journal")
 	sv, err := loadStatus(ctx, v)
 	stop()
 	if err != nil {
-		return report(stderr, err)
+		return c.fail(stdout, stderr, err)
 	}
 	p := newPrinter(stdout)
 	if c.json {

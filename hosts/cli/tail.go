@@ -48,7 +48,7 @@ func Tail(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	v, err := c.open(ctx)
 	if err != nil {
-		return report(stderr, err)
+		return c.fail(stdout, stderr, err)
 	}
 	defer v.st.Close()
 	p := newPrinter(stdout)
@@ -56,7 +56,7 @@ func Tail(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for {
 		next, err := printEvents(ctx, v, p, c, f, after)
 		if err != nil {
-			return report(stderr, err)
+			return c.fail(stdout, stderr, err)
 		}
 		after = next
 		if !*follow {

@@ -86,7 +86,7 @@ func ruleProblem(code, inTheWay string) error {
 	if fix == "" {
 		fix = "see docs/errors.md for " + code
 	}
-	return &problem{what: "refused (" + code + "): " + taskRules[code] + inTheWay, fix: fix, code: ExitRefused}
+	return &problem{what: "refused (" + code + "): " + taskRules[code] + inTheWay, fix: fix, code: ExitRefused, refusal: code}
 }
 
 // inTheWay names, from a refusal's details, who holds what it wanted and

@@ -13,7 +13,7 @@ import (
 // without resuming it (no generation moves). The token is never shown.
 func Whoami(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs, c := newFlags("whoami", "whoami [--db FILE] [--root DIR | --workspace W] [--json]", stdout, stderr)
-	return readCommand(ctx, fs, c, args, stderr, func(v *view) error {
+	return readCommand(ctx, fs, c, args, stdout, stderr, func(v *view) error {
 		path, err := seatPath(v.path, v.ws.ID)
 		if err != nil {
 			return err
@@ -48,15 +48,15 @@ func Logout(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	v, err := c.open(ctx)
 	if err != nil {
-		return report(stderr, err)
+		return c.fail(stdout, stderr, err)
 	}
 	path, err := seatPath(v.path, v.ws.ID)
 	v.st.Close()
 	if err != nil {
-		return report(stderr, err)
+		return c.fail(stdout, stderr, err)
 	}
 	if !fileExists(path) {
-		return report(stderr, &problem{what: "you have no collab session on workspace " + v.ws.ID, fix: "nothing to do", code: ExitRefused})
+		return c.fail(stdout, stderr, &problem{what: "you have no collab session on workspace " + v.ws.ID, fix: "nothing to do", code: ExitRefused})
 	}
 	return actCommand(ctx, fs, c, nil, stdout, stderr, func(s *personSeat) (any, string, error) {
 		reason := "person logged out"

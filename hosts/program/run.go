@@ -29,8 +29,9 @@ func Main(ctx context.Context, argv []string, stamp string, s command.IO) int {
 }
 
 // Run dispatches one invocation (args after the program name) and returns
-// its exit status: no arguments serve MCP on stdio, --version and --help
-// are the program's own, anything else names a command of Commands.
+// its exit status: no arguments serve MCP on stdio, --version (the name
+// typed and the version) and --help are the program's own, anything else
+// names a command of Commands.
 func Run(ctx context.Context, stamp string, args []string, s command.IO) int {
 	version := buildinfo.Version(stamp)
 	if len(args) == 0 {
@@ -38,7 +39,7 @@ func Run(ctx context.Context, stamp string, args []string, s command.IO) int {
 	}
 	switch args[0] {
 	case "--version", "-version", "version":
-		fmt.Fprintf(s.Stdout, "agenttool-collab-mcp %s\n", version)
+		fmt.Fprintf(s.Stdout, "%s %s\n", command.ProgramName(), version)
 		return command.ExitOK
 	case "--help", "-help", "-h":
 		PrintUsage(s.Stdout)

@@ -2,8 +2,10 @@ package web
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 
+	"github.com/agenttool/collab/core/liveness"
 	"github.com/agenttool/collab/core/store"
 )
 
@@ -12,7 +14,8 @@ import (
 type thread struct {
 	Report  store.Report
 	Replies []*thread
-	// Superseded marks a report another supersedes, corrects or withdraws.
+	// Superseded says how a report is out of force ("superseded",
+	// "corrected", "withdrawn"), "" while it is in force.
 	Superseded string
 	// Delivery holds the receipts of a report addressed to a session;
 	// nil for one addressed to no one.
@@ -22,8 +25,10 @@ type thread struct {
 	ToActor string
 }
 
-// overturned names what a reply of each relation does to its target.
-var overturned = map[string]string{"supersedes": "superseded", "corrects": "corrected", "withdraws": "withdrawn"}
+// pastTense names, for a page, what a report of an overturning relation
+// did to its target; which relations overturn, and when, is the store's
+// rule (Store.Overturned).
+var pastTense = map[string]string{"supersedes": "superseded", "corrects": "corrected", "withdraws": "withdrawn"}
 
 func (s *Server) reports(r *http.Request, d *pageData) (string, error) {
 	v, err := s.view(r, d)
@@ -31,11 +36,20 @@ func (s *Server) reports(r *http.Request, d *pageData) (string, error) {
 		return "", err
 	}
 	q := store.ReportQuery{Kind: r.URL.Query().Get("kind")}
-	// to names a session as a person would (a label, a short id or an id);
-	// a name that picks no single session lists nothing and says why.
+	// to names a session as a person would (a label, a short id or an id),
+	// a label naming only the live sessions bearing it, as the people's
+	// commands read it (an ended one's host is gone: core/liveness); a
+	// name that picks no single session lists nothing and says why.
 	var refusal string
 	if to := r.URL.Query().Get("to"); to != "" {
-		sess, err := store.ChooseSession(v.Sessions, to)
+		now, err := store.ParseTime(v.Now)
+		if err != nil {
+			return "", fmt.Errorf("read the view's clock: %w", err)
+		}
+		lives := liveness.All(v.Sessions, v.Hosts, v.Tasks, now, liveness.LocalProbe())
+		sess, err := store.ChooseLiveSession(v.Sessions, to, func(s store.CoordinationSession) bool {
+			return s.Status == store.SessionActive && lives[s.ID].State != liveness.Ended
+		})
 		var un *store.UnresolvedSession
 		switch {
 		case errors.As(err, &un):
@@ -52,7 +66,11 @@ func (s *Server) reports(r *http.Request, d *pageData) (string, error) {
 			return "", err
 		}
 	}
-	ts := threads(list)
+	overturned, err := s.opts.Store.Overturned(r.Context(), d.WS.ID)
+	if err != nil {
+		return "", err
+	}
+	ts := threads(list, overturned)
 	labelThreads(ts, v.Sessions)
 	if err := s.addDeliveries(r, d.WS.ID, ts); err != nil {
 		return "", err
@@ -114,12 +132,13 @@ func (s *Server) addDeliveries(r *http.Request, workspaceID string, roots []*thr
 }
 
 // threads arranges reports (oldest first) under the reports they target;
-// a report whose target is absent starts a thread of its own. Threads are
+// a report whose target is absent starts a thread of its own, and a report
+// in overturned (Store.Overturned) is marked out of force. Threads are
 // returned newest first.
-func threads(list []store.Report) []*thread {
+func threads(list []store.Report, overturned map[string]string) []*thread {
 	nodes := map[string]*thread{}
 	for _, r := range list {
-		nodes[r.ID] = &thread{Report: r}
+		nodes[r.ID] = &thread{Report: r, Superseded: pastTense[overturned[r.ID]]}
 	}
 	var roots []*thread
 	for _, r := range list {
@@ -133,9 +152,6 @@ func threads(list []store.Report) []*thread {
 			continue
 		}
 		parent.Replies = append(parent.Replies, n)
-		if past, ok := overturned[r.Relation]; ok {
-			parent.Superseded = past
-		}
 	}
 	for i, j := 0, len(roots)-1; i < j; i, j = i+1, j-1 {
 		roots[i], roots[j] = roots[j], roots[i]

@@ -46,8 +46,9 @@ const (
 	// version): only PostgreSQL has them.
 	PostgresSchema
 	// Beside tables hold facts kept outside the hash chain (delivery
-	// receipts): both engines have them, SQLite from their first use
-	// rather than in a fresh file; a copy does not carry them.
+	// receipts, session hosts): both engines have them, SQLite from their
+	// first use rather than in a fresh file; a copy carries their rows
+	// where the source has them (core/store/transfer).
 	Beside
 )
 

@@ -136,6 +136,18 @@ func (w postgresWriter) clear(ctx context.Context) error {
 
 func (postgresWriter) batch(table) int { return postgresBatchRows }
 
+func (w postgresWriter) exec(ctx context.Context, stmt string) error {
+	_, err := w.tx.Exec(ctx, stmt)
+	return err
+}
+
+// create refuses: a PostgreSQL journal makes its tables beside the journal
+// when its owner opens it, and only a role that may not create tables
+// lacks one.
+func (postgresWriter) create(_ context.Context, name string, _ []string) error {
+	return fmt.Errorf("the target has no %s table to carry the source's rows into: open it once as the schema's owner, then copy again", name)
+}
+
 // insert loads rows with COPY, in order: the identity row_id is assigned
 // in the order rows arrive, which keeps the source's row order.
 func (w postgresWriter) insert(ctx context.Context, t table, rows [][]any) error {

@@ -28,6 +28,12 @@ type writer interface {
 	insert(ctx context.Context, t table, rows [][]any) error
 	// batch is how many rows of t one insert call should carry.
 	batch(t table) int
+	// exec runs one statement that takes no arguments.
+	exec(ctx context.Context, stmt string) error
+	// create makes a table kept beside the journal that the target
+	// lacks, from its SQLite statements, or refuses where the engine
+	// makes its own.
+	create(ctx context.Context, name string, ddl []string) error
 }
 
 // source is a database a copy reads.

@@ -203,6 +203,20 @@ func (w sqliteWriter) clear(ctx context.Context) error {
 	return nil
 }
 
+func (w sqliteWriter) exec(ctx context.Context, stmt string) error {
+	_, err := w.q.ExecContext(ctx, stmt)
+	return err
+}
+
+func (w sqliteWriter) create(ctx context.Context, name string, ddl []string) error {
+	for _, stmt := range ddl {
+		if err := w.exec(ctx, stmt); err != nil {
+			return fmt.Errorf("create %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
 func (w sqliteWriter) batch(t table) int {
 	return max(1, min(sqliteBatchRows, sqliteVariables/len(t.columns)))
 }

@@ -15,6 +15,9 @@
 //     verifies every chain again; any failure rolls it back, so the target
 //     is either the whole copy or as it was (a SQLite target file the copy
 //     created is removed again);
+//   - the tables kept beside the journal (delivery receipts, session
+//     hosts) are carried and checked the same way, where the source has
+//     them;
 //   - a target holding any journal row is refused unless Replace is set,
 //     and Replace swaps its whole journal for the source's in that same
 //     transaction.
@@ -186,6 +189,9 @@ func fill(ctx context.Context, r reader, w writer, replace bool, progress func(P
 		if !replace || !errors.Is(err, ErrTargetNotEmpty) {
 			return err
 		}
+		if err := clearBeside(ctx, w); err != nil {
+			return err
+		}
 		if err := w.clear(ctx); err != nil {
 			return err
 		}
@@ -203,8 +209,15 @@ func fill(ctx context.Context, r reader, w writer, replace bool, progress func(P
 		sum.Rows += int64(len(d))
 		progress(Progress{Step: "copy", Table: t.name, Rows: int64(len(d)), Done: true})
 	}
+	beside, err := copyBeside(ctx, r, w, progress, sum)
+	if err != nil {
+		return err
+	}
 	progress(Progress{Step: "check target"})
 	if err := checkTarget(ctx, w, digests, sum.Chains); err != nil {
+		return err
+	}
+	if err := checkBeside(ctx, w, beside); err != nil {
 		return err
 	}
 	progress(Progress{Step: "check target", Done: true})
@@ -247,18 +260,8 @@ func copyTable(ctx context.Context, r reader, w writer, t table) (rowDigests, er
 // compares it with the source's digests, then verifies every chain.
 func checkTarget(ctx context.Context, w writer, want map[string]rowDigests, chains []Chain) error {
 	for _, t := range tables {
-		var got rowDigests
-		err := w.each(ctx, "SELECT "+t.columnList()+" FROM "+t.name+" ORDER BY "+w.orderBy(t), nil, func(vals []any) error {
-			d, err := digestRow(vals)
-			got = append(got, d)
+		if err := checkTable(ctx, w, t, want[t.name]); err != nil {
 			return err
-		})
-		if err != nil {
-			return fmt.Errorf("re-read the target's %s: %w", t.name, err)
-		}
-		if !want[t.name].same(got, t.ordered) {
-			return fmt.Errorf("the target's %s does not hold the source's rows byte for byte after the copy; "+
-				"the copy was rolled back", t.name)
 		}
 	}
 	got, err := verifyChains(ctx, w, "target")
@@ -271,11 +274,40 @@ func checkTarget(ctx context.Context, w writer, want map[string]rowDigests, chai
 	return nil
 }
 
+// checkTable re-reads t in the target and compares its rows with the
+// source's digests.
+func checkTable(ctx context.Context, w writer, t table, want rowDigests) error {
+	var got rowDigests
+	err := w.each(ctx, "SELECT "+t.columnList()+" FROM "+t.name+" ORDER BY "+w.orderBy(t), nil, func(vals []any) error {
+		d, err := digestRow(vals)
+		got = append(got, d)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("re-read the target's %s: %w", t.name, err)
+	}
+	if !want.same(got, t.ordered) {
+		return fmt.Errorf("the target's %s does not hold the source's rows byte for byte after the copy; "+
+			"the copy was rolled back", t.name)
+	}
+	return nil
+}
+
 // refuseRows returns ErrTargetNotEmpty, with the tables that hold rows,
 // when any copied table of r holds one.
 func refuseRows(ctx context.Context, r reader) error {
 	var full []string
-	for _, t := range tables {
+	counted := slices.Clone(tables)
+	for _, t := range besideTables {
+		ok, err := present(ctx, r, t, "target")
+		if err != nil {
+			return err
+		}
+		if ok {
+			counted = append(counted, t)
+		}
+	}
+	for _, t := range counted {
 		var n int64
 		if err := r.each(ctx, "SELECT count(*) FROM "+t.name, nil, func(vals []any) error {
 			n, _ = vals[0].(int64)
