@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/agenttool/collab/core/store/layout"
-	"github.com/agenttool/collab/core/store/sqltx"
+	"github.com/agenttool/collab/core/store/sqlite"
 )
 
 // besideTables are the tables kept beside the journal, outside its hash
@@ -25,13 +25,6 @@ func besideOf(all []layout.Table) []table {
 		out = append(out, table{name: t.Name, columns: layout.Names(t.All()), key: t.Key, ordered: t.RowOrdered})
 	}
 	return out
-}
-
-// besideDDL creates a beside table in a SQLite target (a PostgreSQL
-// schema makes its own at open).
-var besideDDL = map[string][]string{
-	sqltx.DeliveriesTable:   sqltx.DeliveriesDDL,
-	sqltx.SessionHostsTable: sqltx.SessionHostsDDL,
 }
 
 // present reports whether r holds t, refusing one whose columns differ
@@ -85,7 +78,8 @@ func copyBeside(ctx context.Context, r reader, w writer, progress func(Progress)
 			return out, err
 		}
 		if !ok {
-			if err := w.create(ctx, t.name, besideDDL[t.name]); err != nil {
+			ddl, _ := sqlite.BesideDDL(t.name) // a PostgreSQL schema makes its own
+			if err := w.create(ctx, t.name, ddl); err != nil {
 				return out, err
 			}
 		}
