@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/agenttool/collab/core/historygen"
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/hosts/mcp/mcptest"
 )
 
@@ -27,7 +28,7 @@ var historyOps = []string{"spawn", "next", "status", "search", "person-status", 
 // The million-event case runs only when asked: COLLAB_HISTORY_1M=1, or a
 // -bench pattern naming events=1000000. COLLAB_HISTORY_DIR keeps the
 // generated fixtures (default os.TempDir()); COLLAB_HISTORY_EVENTS=N adds
-// an events=N case.
+// an events=N case; AGENTOOL_COLLAB_PPROF profiles the timed processes.
 func BenchmarkRound3History(b *testing.B) {
 	sizes := []int64{1000, 1000000}
 	if extra, err := strconv.ParseInt(os.Getenv("COLLAB_HISTORY_EVENTS"), 10, 64); err == nil && extra > 0 {
@@ -73,7 +74,11 @@ func newHistoryEnv(b *testing.B, f historygen.Fixture) *historyEnv {
 	if err := copyHistoryDB(f.DB, s.db); err != nil {
 		b.Fatal(err)
 	}
-	return &historyEnv{f: f, s: s, env: s.env()}
+	env := s.env()
+	if prefix := os.Getenv(place.EnvPprof); prefix != "" { // profile the servers and commands timed
+		env = append(env, place.EnvPprof+"="+prefix)
+	}
+	return &historyEnv{f: f, s: s, env: env}
 }
 
 func copyHistoryDB(from, to string) error {
