@@ -12,7 +12,7 @@ import (
 // checks never write, and a server has already recovered the WAL. Queries
 // on it go through inspect (inspect_test.go), which adapts them to the
 // engine.
-func openDB(t *testing.T, setting string) *sql.DB {
+func openDB(t testing.TB, setting string) *sql.DB {
 	t.Helper()
 	db, err := openInspector(setting)
 	if err != nil {

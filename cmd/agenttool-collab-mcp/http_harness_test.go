@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"database/sql"
 	"io"
 	"os"
 	"os/exec"
@@ -56,7 +55,14 @@ var listenLine = regexp.MustCompile(`listening on (http://\S+/mcp)`)
 // listening line.
 func (s *sandbox) serveHTTP(args ...string) *httpServer {
 	s.t.Helper()
-	cmd := exec.Command(os.Args[0], append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
+	return s.startServe(exec.Command(os.Args[0], append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...))
+}
+
+// startServe starts cmd, a `serve --http` command line (possibly wrapped,
+// as in another network namespace), with the sandbox's environment, and
+// waits for its listening line. The process is killed when the test ends.
+func (s *sandbox) startServe(cmd *exec.Cmd) *httpServer {
+	s.t.Helper()
 	cmd.Env = s.env()
 	pipe, err := cmd.StderrPipe()
 	if err != nil {
@@ -139,12 +145,12 @@ type journalFacts struct {
 
 func readJournal(t testing.TB, db, ws string) journalFacts {
 	t.Helper()
-	conn, err := sql.Open("sqlite", "file:"+db+"?mode=ro")
+	conn, err := openInspector(db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	rows, err := conn.Query(`SELECT sequence, type, entity_id FROM events WHERE workspace_id = ? ORDER BY sequence`, ws)
+	rows, err := conn.Query(inspect(conn, `SELECT sequence, type, entity_id FROM events WHERE workspace_id = ? ORDER BY sequence`), ws)
 	if err != nil {
 		t.Fatal(err)
 	}

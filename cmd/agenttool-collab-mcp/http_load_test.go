@@ -165,7 +165,7 @@ func (l *loadLedger) check(t *testing.T, db, ws string, contested []contestedTas
 
 // setupContested opens the workspace and creates the tasks every client
 // will race to claim.
-func setupContested(t *testing.T, call caller, repo string, rounds int) (string, []contestedTask) {
+func setupContested(t testing.TB, call caller, repo string, rounds int) (string, []contestedTask) {
 	t.Helper()
 	r, err := call("collab_workspace_open", map[string]any{"root_path": repo, "actor": "setup"})
 	if err != nil || r.IsError {

@@ -30,16 +30,20 @@ func withPassword(t *testing.T, raw, user string) string {
 	return u.String()
 }
 
-// pgBurst is several server processes on one journal, each under its own
-// session, appending reports with fresh idempotency keys until stopped.
+// pgBurst is several clients of one journal (each a stdio server process,
+// or an HTTP client of a `serve`), each under its own session, appending
+// reports with fresh idempotency keys until stopped.
 // A worker repeats a key until the server acknowledges it, so a call
 // whose outcome the client cannot know (a lost connection) is replayed
 // with the same key, as the tools' contract asks. The test waits on its
 // counters (waitUntil), which move only when a worker hears an answer.
 type pgBurst struct {
-	t       *testing.T
-	s       *sandbox
-	ws      string
+	t  *testing.T
+	s  *sandbox
+	ws string
+	// calls are the workers' clients; clients, for a stdio burst, are
+	// the server processes behind them.
+	calls   []caller
 	clients []*mcptest.Client
 	ledger  *ackLedger
 	// accept says whether a refusal is one the drill expects while it
@@ -67,16 +71,31 @@ func startPgBurst(t *testing.T, s *sandbox, n int, accept func(mcptest.Result) b
 	repo := s.repo("main", map[string]string{"a.go": "package a\n"})
 	sh := &stressShared{ledger: &ackLedger{}, book: newOutcomeBook()}
 	clients, _ := startStressSessions(t, s, repo, n, sh)
+	calls := make([]caller, n)
+	for i, c := range clients {
+		calls[i] = c.Call
+	}
+	b := startBurst(t, s, sh.ws, calls, accept, afterError)
+	b.clients = clients
+	return b
+}
+
+// startBurst starts a worker for each of calls, clients whose sessions
+// are already bound in workspace ws of s's journal. accept and afterError
+// are startPgBurst's.
+func startBurst(t *testing.T, s *sandbox, ws string, calls []caller, accept func(mcptest.Result) bool, afterError func(int, <-chan struct{})) *pgBurst {
+	t.Helper()
 	if accept == nil {
 		accept = func(mcptest.Result) bool { return false }
 	}
 	if afterError == nil {
 		afterError = func(int, <-chan struct{}) {}
 	}
-	b := &pgBurst{t: t, s: s, ws: sh.ws, clients: clients, ledger: sh.ledger, accept: accept, afterError: afterError,
+	n := len(calls)
+	b := &pgBurst{t: t, s: s, ws: ws, calls: calls, ledger: &ackLedger{}, accept: accept, afterError: afterError,
 		stop: make(chan struct{}), acks: make([]int, n), refused: make([]int, n), gone: make([]bool, n), running: n}
 	b.cond = sync.NewCond(&b.mu)
-	for i := range clients {
+	for i := range calls {
 		b.wg.Add(1)
 		go b.work(i)
 	}
@@ -97,11 +116,11 @@ func (b *pgBurst) stopped() bool {
 func (b *pgBurst) work(i int) {
 	defer b.wg.Done()
 	defer b.note(func() { b.running-- })
-	c := b.clients[i]
+	call := b.calls[i]
 	for n := 0; !b.stopped(); n++ {
 		key := fmt.Sprintf("drill-%d-%d", i, n)
 		for !b.stopped() {
-			r, err := c.Call("collab_report_append", map[string]any{"workspace_id": b.ws, "idempotency_key": key,
+			r, err := call("collab_report_append", map[string]any{"workspace_id": b.ws, "idempotency_key": key,
 				"kind": "proposal", "body": fmt.Sprintf("worker %d, report %d", i, n)})
 			if err != nil {
 				b.note(func() { b.gone[i] = true })
@@ -167,7 +186,7 @@ func (b *pgBurst) progressed(who []int, more int) func() bool {
 
 // all lists every worker's index.
 func (b *pgBurst) all() []int {
-	out := make([]int, len(b.clients))
+	out := make([]int, len(b.calls))
 	for i := range out {
 		out[i] = i
 	}
@@ -193,7 +212,7 @@ func (b *pgBurst) finish(killed ...int) []string {
 	if len(b.bad) > 0 {
 		b.t.Fatalf("unexpected outcomes:\n%s", strings.Join(b.bad, "\n"))
 	}
-	for i, c := range b.clients {
+	for i := range b.calls {
 		wasKilled := false
 		for _, k := range killed {
 			wasKilled = wasKilled || k == i
@@ -202,7 +221,14 @@ func (b *pgBurst) finish(killed ...int) []string {
 			continue
 		}
 		if b.gone[i] {
-			b.t.Errorf("server %d stopped answering: %s", i, c.Stderr())
+			b.t.Errorf("worker %d's server stopped answering", i)
+		}
+		if i >= len(b.clients) {
+			continue
+		}
+		c := b.clients[i]
+		if b.gone[i] {
+			b.t.Errorf("server %d's stderr: %s", i, c.Stderr())
 		}
 		if strings.Contains(c.Stderr(), drillPassword) {
 			b.t.Errorf("server %d logged the password: %s", i, c.Stderr())

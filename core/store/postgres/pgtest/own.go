@@ -19,7 +19,11 @@ type OwnServer struct {
 	URL string
 	// Dir is the server's directory (data and socket), as
 	// COLLAB_TEST_POSTGRES_DIR.
-	Dir    string
+	Dir string
+	// TCPURL, for a server started by StartTeamServer, names the same
+	// database over TCP with the superuser's password, as a team's
+	// machines reach their server. Never log it.
+	TCPURL string
 	script string
 }
 
@@ -43,6 +47,19 @@ func StartDurableServer(t testing.TB) *OwnServer {
 	return startOwn(t, "--durable")
 }
 
+// StartTeamServer is StartDurableServer also listening on TCP at listen
+// (an IPv4 host:port of this machine), admitting clients from the network
+// allow (an IPv4 CIDR) by password (.ci/postgres start --listen --allow):
+// the server a team's machines share. Its TCPURL carries the password.
+func StartTeamServer(t testing.TB, listen, allow string) *OwnServer {
+	t.Helper()
+	s := startOwn(t, "--durable", "--listen", listen, "--allow", allow)
+	if s.TCPURL == "" {
+		t.Fatalf("%s start --listen printed no TCP address", s.script)
+	}
+	return s
+}
+
 func startOwn(t testing.TB, args ...string) *OwnServer {
 	t.Helper()
 	Server(t)
@@ -64,6 +81,8 @@ func startOwn(t testing.TB, args ...string) *OwnServer {
 			s.URL = value
 		case ServerEnv + "_DIR":
 			s.Dir = value
+		case ServerEnv + "_TCP":
+			s.TCPURL = value
 		}
 	}
 	if s.URL == "" || s.Dir == "" {
