@@ -220,5 +220,5 @@ func benchPerson(b *testing.B, h *historyEnv, op string) {
 	}
 	b.StopTimer()
 	b.ReportMetric(rss, "rss-MB")
-	b.ReportMetric(cpu*1e3/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(cpu*1e6/float64(b.N), "cpu-us/op")
 }
