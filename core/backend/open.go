@@ -59,6 +59,19 @@ type Options struct {
 // current schema in one transaction. A file it cannot accept is left
 // unchanged.
 func Open(ctx context.Context, opts Options) (*store.Store, error) {
+	be, cfg, err := OpenBackend(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return store.New(be, cfg), nil
+}
+
+// OpenBackend is Open without the rules on top: the engine opts names,
+// opened, validated and migrated as Open does, and the store
+// configuration it was opened with, for a caller that wraps the engine
+// before handing it to store.New (the history generator, which makes many
+// mutations share one transaction).
+func OpenBackend(ctx context.Context, opts Options) (store.Backend, store.Config, error) {
 	cfg := store.Config{Now: opts.Now, Observe: opts.Observe, Capture: opts.Capture}.WithDefaults()
 	var be store.Backend
 	var err error
@@ -68,7 +81,7 @@ func Open(ctx context.Context, opts Options) (*store.Store, error) {
 		be, err = openSQLite(ctx, opts, cfg)
 	}
 	if err != nil {
-		return nil, err
+		return nil, cfg, err
 	}
-	return store.New(be, cfg), nil
+	return be, cfg, nil
 }
