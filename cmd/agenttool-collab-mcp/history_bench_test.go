@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/agenttool/collab/core/historygen"
@@ -213,9 +212,7 @@ func benchPerson(b *testing.B, h *historyEnv, op string) {
 		if err != nil {
 			b.Fatalf("%v: %v\n%s", args, err, out)
 		}
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			rss = max(rss, float64(ru.Maxrss)/1024)
-		}
+		rss = max(rss, peakRSSMB(cmd.ProcessState))
 		cpu += (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
 	}
 	b.StopTimer()

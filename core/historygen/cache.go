@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/agenttool/collab/core/backend"
@@ -73,19 +72,6 @@ func Cached(ctx context.Context, dir string, n int64) (Fixture, error) {
 		return Fixture{}, err
 	}
 	return load(final)
-}
-
-// lock takes an exclusive lock on path, waiting for it.
-func lock(path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("open fixture lock: %w", err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("lock fixture: %w", err)
-	}
-	return func() { f.Close() }, nil
 }
 
 // build makes the repository and generates the journal in dir.
