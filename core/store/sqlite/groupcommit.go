@@ -95,7 +95,11 @@ func (s *DB) commitBatch(batch []*sqltx.Member[writeFn], todo []int, errs []erro
 	}
 	if err := tx.Commit(); err != nil {
 		_ = tx.Rollback()
-		return fail(fmt.Errorf("%w: commit: %w", errBatchLost, err))
+		lost := fmt.Errorf("%w: commit: %w", errBatchLost, err)
+		for _, i := range todo {
+			errs[i] = lost
+		}
+		return nil
 	}
 	if s.memory {
 		return nil
@@ -107,11 +111,7 @@ func (s *DB) commitBatch(batch []*sqltx.Member[writeFn], todo []int, errs []erro
 		err = tightenModes(s.path)
 	}
 	if err != nil {
-		for _, i := range todo {
-			if errs[i] == nil {
-				errs[i] = err
-			}
-		}
+		return fail(err)
 	}
 	return nil
 }

@@ -178,8 +178,13 @@ func (g *Group[F]) handOn() {
 // parent's values, is not cancelled by parent, and ends once the ctx of
 // every member has ended (or at once for an empty batch), so that no
 // member's leaving cancels a statement another member waits on, and a
-// batch nobody waits for any more stops its retries. stop releases it.
+// batch nobody waits for any more stops its retries. stop releases it. A
+// batch of one runs under its member's own ctx, as a lone write always
+// did.
 func BatchContext[F any](parent context.Context, batch []*Member[F]) (ctx context.Context, stop func()) {
+	if len(batch) == 1 {
+		return batch[0].Ctx, func() {}
+	}
 	ctx, cancel := context.WithCancel(context.WithoutCancel(parent))
 	var mu sync.Mutex
 	live := len(batch)
