@@ -28,7 +28,8 @@ func besideOf(all []layout.Table) []table {
 }
 
 // present reports whether r holds t, refusing one whose columns differ
-// from the ones this package copies.
+// from the ones this package copies (checkColumns, for the journal's
+// tables, also refuses one that is missing).
 func present(ctx context.Context, r reader, t table, side string) (bool, error) {
 	got, err := r.columns(ctx, t.name)
 	if err != nil {
