@@ -155,6 +155,13 @@ func since(t, now time.Time) string {
 	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }
 
+// Live reports whether a person should count s as in use: its row says
+// active and lives (from All) does not judge it ended. The people's faces
+// read a label as naming only the live sessions bearing it.
+func Live(s store.CoordinationSession, lives map[string]Life) bool {
+	return s.Status == store.SessionActive && lives[s.ID].State != Ended
+}
+
 // All judges every session of sessions (see Judge), by session id.
 func All(sessions []store.CoordinationSession, hosts map[string]store.SessionHost, tasks []store.Task, now time.Time,
 	probe Probe) map[string]Life {

@@ -107,7 +107,7 @@ func readSessionsNow(ctx context.Context, v *view) (*sessionsNow, error) {
 
 // live reports whether s is active or stale, not ended.
 func (k *sessionsNow) live(s store.CoordinationSession) bool {
-	return s.Status == store.SessionActive && k.lives[s.ID].State != liveness.Ended
+	return liveness.Live(s, k.lives)
 }
 
 // unresolved is the problem a refused name makes: what was typed (given

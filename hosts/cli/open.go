@@ -101,10 +101,10 @@ func report(stderr io.Writer, err error) int {
 // as every subcommand's Parser.Fail answers; otherwise report's text on
 // stderr.
 func (c *common) fail(stdout, stderr io.Writer, err error) int {
-	code := report(io.Discard, err)
 	if !c.json {
 		return report(stderr, err)
 	}
+	code := report(io.Discard, err)
 	out := struct {
 		Error string `json:"error"`
 		Code  string `json:"code,omitempty"`

@@ -48,7 +48,7 @@ func (s *Server) reports(r *http.Request, d *pageData) (string, error) {
 		}
 		lives := liveness.All(v.Sessions, v.Hosts, v.Tasks, now, liveness.LocalProbe())
 		sess, err := store.ChooseLiveSession(v.Sessions, to, func(s store.CoordinationSession) bool {
-			return s.Status == store.SessionActive && lives[s.ID].State != liveness.Ended
+			return liveness.Live(s, lives)
 		})
 		var un *store.UnresolvedSession
 		switch {
