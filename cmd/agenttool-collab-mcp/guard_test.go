@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"database/sql"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -204,13 +205,25 @@ func TestGuardKeepsAnExistingHookWorking(t *testing.T) {
 	}
 }
 
-func copyFile(t *testing.T, from, to string) {
+// copyFile copies from to to (private, replacing what is there),
+// streaming, so that a generated journal of gigabytes is never held in
+// memory.
+func copyFile(t testing.TB, from, to string) {
 	t.Helper()
-	b, err := os.ReadFile(from)
+	in, err := os.Open(from)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(to, b, 0o600); err != nil {
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,31 +69,12 @@ func newHistoryEnv(b *testing.B, f historygen.Fixture) *historyEnv {
 	if err := os.MkdirAll(filepath.Dir(s.db), 0o700); err != nil {
 		b.Fatal(err)
 	}
-	if err := copyHistoryDB(f.DB, s.db); err != nil {
-		b.Fatal(err)
-	}
+	copyFile(b, f.DB, s.db)
 	env := s.env()
 	if prefix := os.Getenv(place.EnvPprof); prefix != "" { // profile the servers and commands timed
 		env = append(env, place.EnvPprof+"="+prefix)
 	}
 	return &historyEnv{f: f, s: s, env: env}
-}
-
-func copyHistoryDB(from, to string) error {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
 
 // server starts a server with a session at the fixture's root whose

@@ -23,9 +23,7 @@ func TestReferenceReadsAGeneratedJournal(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(s.db), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := copyHistoryDB(f.DB, s.db); err != nil {
-		t.Fatal(err)
-	}
+	copyFile(t, f.DB, s.db)
 	c, err := mcptest.Start(ref.argv, s.env())
 	if err != nil {
 		t.Fatalf("start reference: %v", err)

@@ -57,21 +57,8 @@ func (r *claimantBytes) leaks() []string {
 // independent. Alice and carol saw the claim in their journals.
 func TestIndependenceClaimWithholdsUntilTheClaimantsFinding(t *testing.T) {
 	sb := newSandbox(t)
-	repo := sb.repo("main", map[string]string{"src/limit.go": "package src\n"})
-	alice, a, _ := startSession(t, sb, repo, "alice")
-	ws := str(a, "session.workspace_id")
-	in := func(extra map[string]any) map[string]any { return merge(map[string]any{"workspace_id": ws}, extra) }
-	ok(t, alice, "collab_task_create", in(map[string]any{"idempotency_key": "c", "task_id": "rl", "title": "Rate limiter",
-		"completion_policy": "accepted", "path_scopes": []any{"src"}}))
-	lease := str(ok(t, alice, "collab_task_claim", in(map[string]any{"idempotency_key": "k", "task_id": "rl", "expected_version": 1})), "task.lease_id")
-	lm := func(key string, v int, extra map[string]any) map[string]any {
-		return in(merge(map[string]any{"idempotency_key": key, "task_id": "rl", "lease_id": lease, "expected_version": v}, extra))
-	}
-	ok(t, alice, "collab_task_progress", lm("p", 2, map[string]any{"message": "halfway PROGRESS-91bc"}))
-	art := str(ok(t, alice, "collab_artifact_attach", lm("a", 3, map[string]any{"kind": "url", "uri": "https://example.com/LOAD-TEST-44de"})), "artifact.id")
-	done := ok(t, alice, "collab_task_complete", lm("d", 4, map[string]any{"summary": "limits hold SUMMARY-7f3a",
-		"evidence_refs": []any{"artifact:" + art}, "confidence": "high", "confidence_basis": "load test SUMMARY-7f3a"}))
-	completion := str(done, "task.completion_report_id")
+	alice, repo, ws, completion := completeTheLimiter(t, sb)
+	in := inWorkspace(ws)
 
 	ben := sb.start(mcp.ChannelEnv + "=1")
 	b := &claimantBytes{t: t}
@@ -187,6 +174,36 @@ func TestIndependenceClaimWithholdsUntilTheClaimantsFinding(t *testing.T) {
 	}
 }
 
+// completeTheLimiter is what every claim scenario starts from: alice
+// creates the accepted-policy task rl in a fresh repository and completes
+// it, with a progress note, an artifact and a completion whose summary
+// and confidence basis carry secrets (see secrets). It returns alice, the
+// repository, the workspace and the completion report's id.
+func completeTheLimiter(t *testing.T, sb *sandbox) (alice *mcptest.Client, repo, ws, completion string) {
+	t.Helper()
+	repo = sb.repo("main", map[string]string{"src/limit.go": "package src\n"})
+	alice, a, _ := startSession(t, sb, repo, "alice")
+	ws = str(a, "session.workspace_id")
+	in := inWorkspace(ws)
+	ok(t, alice, "collab_task_create", in(map[string]any{"idempotency_key": "c", "task_id": "rl", "title": "Rate limiter",
+		"completion_policy": "accepted", "path_scopes": []any{"src"}}))
+	lease := str(ok(t, alice, "collab_task_claim", in(map[string]any{"idempotency_key": "k", "task_id": "rl", "expected_version": 1})), "task.lease_id")
+	lm := func(key string, v int, extra map[string]any) map[string]any {
+		return in(merge(map[string]any{"idempotency_key": key, "task_id": "rl", "lease_id": lease, "expected_version": v}, extra))
+	}
+	ok(t, alice, "collab_task_progress", lm("p", 2, map[string]any{"message": "halfway PROGRESS-91bc"}))
+	art := str(ok(t, alice, "collab_artifact_attach", lm("a", 3, map[string]any{"kind": "url", "uri": "https://example.com/LOAD-TEST-44de"})), "artifact.id")
+	done := ok(t, alice, "collab_task_complete", lm("d", 4, map[string]any{"summary": "limits hold SUMMARY-7f3a",
+		"evidence_refs": []any{"artifact:" + art}, "confidence": "high", "confidence_basis": "load test SUMMARY-7f3a"}))
+	return alice, repo, ws, str(done, "task.completion_report_id")
+}
+
+// inWorkspace returns a function that adds workspace_id to a call's
+// arguments.
+func inWorkspace(ws string) func(map[string]any) map[string]any {
+	return func(extra map[string]any) map[string]any { return merge(map[string]any{"workspace_id": ws}, extra) }
+}
+
 func jsonOf(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
@@ -201,19 +218,8 @@ func jsonOf(v any) string {
 // accepted after an independent review.
 func TestPersonsIndependenceClaimWithholdsFromTheirCommands(t *testing.T) {
 	sb := newSandbox(t)
-	repo := sb.repo("main", map[string]string{"src/limit.go": "package src\n"})
-	alice, a, _ := startSession(t, sb, repo, "alice")
-	ws := str(a, "session.workspace_id")
-	in := func(extra map[string]any) map[string]any { return merge(map[string]any{"workspace_id": ws}, extra) }
-	ok(t, alice, "collab_task_create", in(map[string]any{"idempotency_key": "c", "task_id": "rl", "title": "Rate limiter",
-		"completion_policy": "accepted", "path_scopes": []any{"src"}}))
-	lease := str(ok(t, alice, "collab_task_claim", in(map[string]any{"idempotency_key": "k", "task_id": "rl", "expected_version": 1})), "task.lease_id")
-	ok(t, alice, "collab_task_progress", in(map[string]any{"idempotency_key": "p", "task_id": "rl", "lease_id": lease, "expected_version": 2,
-		"message": "halfway PROGRESS-91bc"}))
-	art := str(ok(t, alice, "collab_artifact_attach", in(map[string]any{"idempotency_key": "a", "task_id": "rl", "lease_id": lease,
-		"expected_version": 3, "kind": "url", "uri": "https://example.com/LOAD-TEST-44de"})), "artifact.id")
-	ok(t, alice, "collab_task_complete", in(map[string]any{"idempotency_key": "d", "task_id": "rl", "lease_id": lease, "expected_version": 4,
-		"summary": "limits hold SUMMARY-7f3a", "evidence_refs": []any{"artifact:" + art}}))
+	_, repo, ws, _ := completeTheLimiter(t, sb)
+	in := inWorkspace(ws)
 
 	pat := t.TempDir()
 	var seen []string

@@ -5,27 +5,17 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
+// copyTo copies the database file src into dir as collab.sqlite.
 func copyTo(t *testing.T, src, dir string) string {
 	t.Helper()
-	in, err := os.Open(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
 	dst := filepath.Join(dir, "collab.sqlite")
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.Copy(out, in)
-	out.Close()
+	copyFile(t, src, dst)
 	return dst
 }
 
