@@ -40,6 +40,9 @@ func (b *batchBackend) Read(ctx context.Context, fn func(tx store.Tx) error) err
 // the engine, committed when fn returns nil.
 func (b *batchBackend) batch(ctx context.Context, fn func() error) error {
 	return b.Backend.Write(ctx, func(tx store.Tx) error {
+		if err := widenPageCache(ctx, tx); err != nil {
+			return err
+		}
 		b.tx = knownReads{Tx: tx, known: b.known}
 		defer func() { b.tx = nil }()
 		return fn()
