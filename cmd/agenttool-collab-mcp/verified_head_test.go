@@ -201,3 +201,39 @@ func queryInt(t *testing.T, path, query string, args ...any) int64 {
 	}
 	return n
 }
+
+// TestReferenceKeepsAFileWithVerifiedHeads proves the verified head table
+// is one the reference tolerates: it opens (verifying every journal) a
+// file holding a record, verifies the chain valid and appends to it; this
+// implementation then opens the file again, verifying from the record
+// across the reference's events, and its full audit agrees.
+func TestReferenceKeepsAFileWithVerifiedHeads(t *testing.T) {
+	ref := referenceImplementation(t)
+	v := newVerifiedJournal(t)
+	ws := v.f.WorkspaceID
+	s := v.copyTo(t)
+	c, err := mcptest.Start(ref.argv, s.env())
+	if err != nil {
+		t.Fatalf("the reference refused a file holding journal_verified_heads: %v", err)
+	}
+	ok(t, c, "collab_session_start", map[string]any{"root_path": v.f.Root, "actor": "reference"})
+	if got := ok(t, c, "collab_journal_verify", map[string]any{"workspace_id": ws}); got["chain_valid"] != true {
+		t.Fatalf("the reference finds the chain invalid: %v", got)
+	}
+	for i := 0; i < 3; i++ {
+		ok(t, c, "collab_task_create", map[string]any{"workspace_id": ws, "actor": "reference",
+			"idempotency_key": fmt.Sprintf("ref-%d", i), "title": "made by the reference", "path_scopes": []any{"docs/ref.md"}})
+	}
+	c.Close()
+	head := queryInt(t, s.db, "SELECT event_head_sequence FROM workspaces WHERE id = ?", ws)
+	if head <= v.head {
+		t.Fatalf("the reference appended nothing (head %d)", head)
+	}
+	if n := queryInt(t, s.db, "SELECT sequence FROM journal_verified_heads WHERE workspace_id = ?", ws); n != v.recorded {
+		t.Fatalf("the record moved to %d across the reference's run", n)
+	}
+	ours := s.start()
+	if got := ok(t, ours, "collab_journal_verify", map[string]any{"workspace_id": ws}); got["chain_valid"] != true {
+		t.Fatalf("the chain the reference extended does not verify: %v", got)
+	}
+}
