@@ -41,12 +41,14 @@ var VerifiedHeadsDDL = []string{`CREATE TABLE IF NOT EXISTS journal_verified_hea
   verified_at TEXT NOT NULL
 )`}
 
-// recordVerifiedHead advances a workspace's record, never back within one
-// epoch: a slower opener that verified less leaves a newer record alone.
+// recordVerifiedHead replaces a workspace's record. Every record written
+// is a head its open verified, so a slower opener that verified less and
+// writes last only leaves a lower record (the next open verifies a little
+// more), and a record that anchors nothing (beyond the head, say) is
+// replaced by the next open that verified from genesis.
 const recordVerifiedHead = `INSERT INTO journal_verified_heads (workspace_id, epoch_id, sequence, hash, verified_at)
 VALUES (?, ?, ?, ?, ?) ON CONFLICT (workspace_id) DO UPDATE SET epoch_id = excluded.epoch_id,
-sequence = excluded.sequence, hash = excluded.hash, verified_at = excluded.verified_at
-WHERE excluded.epoch_id <> journal_verified_heads.epoch_id OR excluded.sequence > journal_verified_heads.sequence`
+sequence = excluded.sequence, hash = excluded.hash, verified_at = excluded.verified_at`
 
 // verifyOnOpen refuses a database any of whose journals fails
 // verification, verifying each from its recorded head when that record
