@@ -68,12 +68,15 @@ func verifyOnOpen(ctx context.Context, conn *sql.Conn, directURI string) ([]stor
 	var advanced []store.JournalHead
 	for _, h := range heads {
 		rec, has := records[h.WorkspaceID]
-		from, ok, err := verifyFromRecord(ctx, c, h, rec, has)
+		from, verdict, err := verifyFromRecord(ctx, c, h, rec, has)
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
+		switch verdict {
+		case chainBroken:
 			return nil, journalInvalid(h.WorkspaceID)
+		case chainRewritten:
+			return nil, journalRewritten(h.WorkspaceID, rec.Sequence)
 		}
 		if h.Sequence-from >= recordAfter {
 			advanced = append(advanced, h)
@@ -91,22 +94,42 @@ func verifyOnOpen(ctx context.Context, conn *sql.Conn, directURI string) ([]stor
 // the file keeps exactly the reference's tables until its journals grow.
 const recordAfter = 256
 
+// chainVerdict is what an open found of one journal.
+type chainVerdict int
+
+const (
+	chainValid chainVerdict = iota
+	chainBroken
+	chainRewritten
+)
+
+// verdictOf maps a verification's outcome to a verdict.
+func verdictOf(ok bool) chainVerdict {
+	if ok {
+		return chainValid
+	}
+	return chainBroken
+}
+
 // verifyFromRecord verifies h's journal from rec when rec re-checks, and
 // from genesis when it does not (or there is none), and returns the
 // sequence it verified from.
-func verifyFromRecord(ctx context.Context, c *chains, h, rec store.JournalHead, has bool) (int64, bool, error) {
+func verifyFromRecord(ctx context.Context, c *chains, h, rec store.JournalHead, has bool) (int64, chainVerdict, error) {
 	if has {
 		rechecked, err := recheckRecord(ctx, c.conn, h, rec)
-		if err != nil || rechecked == rewritten {
-			return 0, false, err
+		if err != nil {
+			return 0, chainBroken, err
 		}
-		if rechecked == anchors {
+		switch rechecked {
+		case rewritten:
+			return 0, chainRewritten, nil
+		case anchors:
 			ok, err := verifySince(ctx, c.conn, h, rec)
-			return rec.Sequence, ok, err
+			return rec.Sequence, verdictOf(ok), err
 		}
 	}
 	ok, err := journal.VerifyChain(store.Stored(ctx, c, h), 0, nil)
-	return 0, ok, err
+	return 0, verdictOf(ok), err
 }
 
 // recheck is what the event a record names says about the journal.
@@ -224,6 +247,13 @@ func (s *DB) writeVerifiedHeads(ctx context.Context, heads []store.JournalHead) 
 		return fmt.Errorf("commit the verified heads: %w", err)
 	}
 	return nil
+}
+
+func journalRewritten(workspaceID string, sequence int64) error {
+	return collaberr.New(collaberr.DatabaseJournalInvalid,
+		"A workspace journal was rewritten after an earlier open verified it: its event at the recorded sequence "+
+			"no longer has the hash verified then; the file was changed outside collab").
+		With("workspace_id", workspaceID).With("verified_sequence", sequence)
 }
 
 func journalInvalid(workspaceID string) error {
