@@ -201,9 +201,9 @@ type dbState struct {
 	applicationID int64
 	userVersion   int64
 	hasTables     bool
-	// verified are the journal heads the preflight verified that the file
-	// does not record yet (recordVerified writes them once the open is
-	// done).
+	// verified are the journal heads the preflight verified far enough
+	// beyond the file's records to be worth recording (see recordAfter);
+	// recordVerified writes them once the open is done.
 	verified []store.JournalHead
 }
 

@@ -53,8 +53,9 @@ sequence = excluded.sequence, hash = excluded.hash, verified_at = excluded.verif
 // verifyOnOpen refuses a database any of whose journals fails
 // verification, verifying each from its recorded head when that record
 // re-checks (see above) and from genesis otherwise, all inside the
-// snapshot conn holds. It returns the heads verified that the file does
-// not record yet, for recordVerified.
+// snapshot conn holds. It returns the heads it verified at least
+// recordAfter events beyond their record (or from genesis), for
+// recordVerified.
 func verifyOnOpen(ctx context.Context, conn *sql.Conn, directURI string) ([]store.JournalHead, error) {
 	heads, err := readHeads(ctx, conn)
 	if err != nil {
