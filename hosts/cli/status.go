@@ -98,15 +98,11 @@ func loadStatus(ctx context.Context, v *view) (statusView, error) {
 	if sv.States, err = sessionStates(ctx, v, sv.Sessions, tasks); err != nil {
 		return sv, err
 	}
-	handoffs, err := journalHandoffs(ctx, v, store.FormatTime(time.Now()))
+	handoffs, err := storeHandoffs(ctx, v, false, store.FormatTime(time.Now()))
 	if err != nil {
 		return sv, err
 	}
-	for _, h := range handoffs {
-		if h.Status == "pending" || h.Status == "lapsed" {
-			sv.Handoffs = append(sv.Handoffs, h)
-		}
-	}
+	sv.Handoffs = append(sv.Handoffs, handoffs...)
 	return sv, nil
 }
 
