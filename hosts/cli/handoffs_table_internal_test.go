@@ -176,8 +176,13 @@ func (h *offerHistory) start(actor string) store.Credential {
 
 // held creates a task and claims it as who; it returns the lease to offer.
 func (h *offerHistory) held(who store.Actor, id string) store.LeaseInput {
+	return h.heldAs(who, id, nil)
+}
+
+// heldAs is held with a completion policy (nil: the default).
+func (h *offerHistory) heldAs(who store.Actor, id string, policy *string) store.LeaseInput {
 	created := must(h.s.CreateTask(h.ctx, who, store.CreateTaskInput{WorkspaceID: h.ws, IdempotencyKey: h.key(), TaskID: &id, Title: id,
-		PathScopes: []string{id + "/**"}}))(h.t)
+		PathScopes: []string{id + "/**"}, CompletionPolicy: policy}))(h.t)
 	claimed := must(h.s.ClaimTask(h.ctx, who, store.ClaimInput{WorkspaceID: h.ws, TaskID: id, IdempotencyKey: h.key(),
 		ExpectedVersion: created.Task.Version}))(h.t)
 	return store.LeaseInput{WorkspaceID: h.ws, TaskID: id, LeaseID: *claimed.Task.LeaseID, IdempotencyKey: h.key(), ExpectedVersion: claimed.Task.Version}
