@@ -61,11 +61,12 @@ func listedTasks(ctx context.Context, v *view, status string, all bool) ([]store
 		tasks, err := v.st.ListTasks(ctx, v.ws.ID, status)
 		return tasks, 0, err
 	}
-	tasks, hidden, err := taskWindow(ctx, v)
+	shown, err := taskWindow(ctx, v)
+	tasks := shown.tasks
 	if status != "" {
 		tasks = slices.DeleteFunc(tasks, func(t store.Task) bool { return string(t.Status) != status })
 	}
-	return tasks, hidden, err
+	return tasks, shown.hidden, err
 }
 
 // storedStatuses are the values --status can match: the stored ones

@@ -81,19 +81,18 @@ func loadStatus(ctx context.Context, v *view) (statusView, error) {
 		return sv, err
 	}
 	sv.ChainValid = ok
-	st, err := v.st.Status(ctx, v.ws.ID)
-	if err != nil {
+	if sv.Sessions, err = v.st.ActiveSessions(ctx, v.ws.ID); err != nil {
 		return sv, err
 	}
-	sv.Sessions, sv.Pending = st.ActiveSessions, st.PendingReviews
 	if sv.Presence, err = v.st.ListPresence(ctx, v.ws.ID, nil, nil); err != nil {
 		return sv, err
 	}
-	tasks, hidden, err := taskWindow(ctx, v)
+	shown, err := taskWindow(ctx, v)
 	if err != nil {
 		return sv, err
 	}
-	sv.Hidden = hidden
+	tasks := shown.tasks
+	sv.Pending, sv.Hidden = shown.pending, shown.hidden
 	for _, t := range tasks {
 		s := string(t.EffectiveStatus)
 		sv.Tasks[s] = append(sv.Tasks[s], t)

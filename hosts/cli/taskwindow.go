@@ -11,17 +11,30 @@ import (
 // views show beside the live ones; `collab tasks --all` shows every one.
 const recentCompleted = 20
 
-// taskWindow reads what status and tasks show by default: every task not
+// shownTasks is what status and tasks show by default: every task not
 // completed, every completion awaiting review and the recentCompleted
-// newest completed tasks, sorted by id, and how many completed tasks it
-// leaves out.
-func taskWindow(ctx context.Context, v *view) ([]store.Task, int, error) {
+// newest completed tasks, sorted by id; the tasks awaiting review among
+// them in (created_at, id) order, as collab_workspace_status lists them
+// (the window holds every one); and how many completed tasks it leaves
+// out.
+type shownTasks struct {
+	tasks, pending []store.Task
+	hidden         int
+}
+
+func taskWindow(ctx context.Context, v *view) (shownTasks, error) {
 	w, err := v.st.TaskWindowOf(ctx, v.ws.ID, recentCompleted)
 	if err != nil {
-		return nil, 0, fmt.Errorf("read the tasks: %w", err)
+		return shownTasks{}, fmt.Errorf("read the tasks: %w", err)
 	}
-	sortByID(w.Tasks)
-	return w.Tasks, w.Hidden, nil
+	out := shownTasks{tasks: w.Tasks, pending: []store.Task{}, hidden: w.Hidden}
+	for _, t := range w.Tasks {
+		if t.ReviewStatus == store.ReviewPending {
+			out.pending = append(out.pending, t)
+		}
+	}
+	sortByID(out.tasks)
+	return out, nil
 }
 
 // hiddenLine says how many completed tasks a bounded view left out and

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -16,7 +17,8 @@ import (
 // and collab status show of a workspace with more completed tasks than
 // the window: every open and claimed task, a completion awaiting review
 // however old, the newest completed tasks and a line counting the rest;
-// --all lists every task, as before.
+// --all lists every task, as before; status's reviews and sessions are
+// collab_workspace_status's.
 func TestTaskViewsShowLiveWorkAndTheNewestCompleted(t *testing.T) {
 	h := newOfferHistory(t)
 	a := h.start("alice")
@@ -64,6 +66,11 @@ func TestTaskViewsShowLiveWorkAndTheNewestCompleted(t *testing.T) {
 	if err := json.Unmarshal([]byte(run(Tasks, "--status", "completed", "--json")), &doc); err != nil ||
 		len(doc.Tasks) != recentCompleted+1 || doc.Hidden != done-recentCompleted {
 		t.Errorf("collab tasks --status completed --json: %d tasks, %d not shown, %v", len(doc.Tasks), doc.Hidden, err)
+	}
+	sv, err := loadStatus(h.ctx, &view{st: h.s, ws: store.Workspace{ID: h.ws}})
+	full, ferr := h.s.Status(h.ctx, h.ws)
+	if err != nil || ferr != nil || !reflect.DeepEqual(sv.Pending, full.PendingReviews) || !reflect.DeepEqual(sv.Sessions, full.ActiveSessions) {
+		t.Errorf("status's reviews and sessions differ from collab_workspace_status's (%v, %v):\n%+v\n%+v", err, ferr, sv.Pending, full.PendingReviews)
 	}
 	if status := run(Status); !strings.Contains(status, hidden+"; collab tasks --all") || !strings.Contains(status, "aaa-old-review") {
 		t.Errorf("collab status lacks the window's line or the old review:\n%s", status)
