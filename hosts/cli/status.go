@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"sort"
 	"strings"
@@ -15,10 +16,14 @@ import (
 
 // statusView is what `status --json` prints.
 type statusView struct {
-	Database   string                      `json:"database"`
-	Workspace  store.Workspace             `json:"workspace"`
-	ChainValid bool                        `json:"chain_valid"`
-	Sessions   []store.CoordinationSession `json:"bound_sessions"`
+	Database   string          `json:"database"`
+	Workspace  store.Workspace `json:"workspace"`
+	ChainValid bool            `json:"chain_valid"`
+	// CheckedFrom is the sequence the chain was verified after: the head
+	// an earlier open verified and recorded (0: from genesis). collab
+	// verify checks every event.
+	CheckedFrom int64                       `json:"chain_checked_from"`
+	Sessions    []store.CoordinationSession `json:"bound_sessions"`
 	// States are the bound sessions' states as people's views tell
 	// them (core/liveness), in the order of Sessions.
 	States   []liveness.Life         `json:"session_states"`
@@ -76,11 +81,11 @@ func Status(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func loadStatus(ctx context.Context, v *view) (statusView, error) {
 	sv := statusView{Database: place.Shown(v.path), Workspace: v.ws, Tasks: map[string][]store.Task{},
 		Handoffs: []handoffView{}, Conflicts: []conflictView{}}
-	ok, err := v.st.VerifyJournal(ctx, v.ws.ID)
+	ok, from, err := v.st.VerifyJournalSinceRecord(ctx, v.ws.ID)
 	if err != nil {
 		return sv, err
 	}
-	sv.ChainValid = ok
+	sv.ChainValid, sv.CheckedFrom = ok, from
 	if sv.Sessions, err = v.st.ActiveSessions(ctx, v.ws.ID); err != nil {
 		return sv, err
 	}
@@ -115,7 +120,11 @@ func renderStatus(p *printer, sv statusView, ids bool) {
 		chain = p.paint("31", "INVALID")
 	}
 	p.line("workspace %s  %s  %s", p.paint("1", sv.Workspace.Name), sv.Workspace.ID, sv.Workspace.RootPath)
-	p.line("journal   head %d, chain %s  (%s)", sv.Workspace.EventHeadSequence, chain, sv.Database)
+	checked := ""
+	if sv.CheckedFrom > 0 {
+		checked = fmt.Sprintf(" (checked after #%d; collab verify checks every event)", sv.CheckedFrom)
+	}
+	p.line("journal   head %d, chain %s%s  (%s)", sv.Workspace.EventHeadSequence, chain, checked, sv.Database)
 	p.line("")
 	p.heading("Bound sessions (credential-bound; they hold leases)")
 	if len(sv.Sessions) == 0 {
