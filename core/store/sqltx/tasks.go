@@ -62,6 +62,10 @@ func ListTasks(ctx context.Context, q Runner, workspaceID string, f store.TaskFi
 		query += " AND status = ?"
 		args = append(args, string(f.Status))
 	}
+	if f.ReviewStatus != "" {
+		query += " AND review_status = ?"
+		args = append(args, string(f.ReviewStatus))
+	}
 	switch by := f.HeldOrReportedBy; {
 	case by.SessionID != "":
 		query += " AND (assignee_session_id = ? OR reported_by_session_id = ?)"
