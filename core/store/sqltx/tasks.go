@@ -62,6 +62,7 @@ func ListTasks(ctx context.Context, q Runner, workspaceID string, f store.TaskFi
 		query += " AND status = ?"
 		args = append(args, string(f.Status))
 	}
+	query += taskSetCondition[f.Set]
 	switch by := f.HeldOrReportedBy; {
 	case by.SessionID != "":
 		query += " AND (assignee_session_id = ? OR reported_by_session_id = ?)"
@@ -84,6 +85,28 @@ func ListTasks(ctx context.Context, q Runner, workspaceID string, f store.TaskFi
 		tasks = append(tasks, t)
 	}
 	return tasks, rows.Err()
+}
+
+// taskSetCondition is the condition each store.TaskSet adds. The statuses
+// are named (rather than "status <> 'completed'") so that the status index
+// serves the read; the column admits no other value.
+var taskSetCondition = map[store.TaskSet]string{
+	store.EveryTask:       "",
+	store.UnfinishedTasks: " AND status IN ('open', 'claimed', 'blocked')",
+	store.UnsettledTasks: " AND (status IN ('open', 'claimed', 'blocked')" +
+		" OR (status = 'completed' AND review_status = 'pending'))",
+}
+
+// CountTasks counts the workspace's tasks stored in status, from the
+// (workspace_id, status) index.
+func CountTasks(ctx context.Context, q Runner, workspaceID string, status store.TaskStatus) (int, error) {
+	var n int
+	err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM tasks WHERE workspace_id = ? AND status = ?",
+		workspaceID, string(status)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count tasks: %w", err)
+	}
+	return n, nil
 }
 
 // FindTask reads one task; found is false when it does not exist.
@@ -132,4 +155,9 @@ func (t *Tx) Task(ctx context.Context, workspaceID, taskID string) (store.Task, 
 // Artifacts lists a task's artifacts (see ListArtifacts).
 func (t *Tx) Artifacts(ctx context.Context, workspaceID, taskID string) ([]store.Artifact, error) {
 	return ListArtifacts(ctx, t, workspaceID, taskID)
+}
+
+// CountTasks counts the workspace's tasks in status (see CountTasks).
+func (t *Tx) CountTasks(ctx context.Context, workspaceID string, status store.TaskStatus) (int, error) {
+	return CountTasks(ctx, t, workspaceID, status)
 }
