@@ -182,8 +182,14 @@ type Tasks interface {
 	// Artifacts lists a task's artifacts in (attached_at, id) order; never
 	// nil.
 	Artifacts(ctx context.Context, workspaceID, taskID string) ([]Artifact, error)
-	// CountTasks counts a workspace's tasks whose stored status is status,
-	// from the tasks' status index alone: no row is read or decoded.
+	// NewestTasks lists up to limit tasks of a workspace stored with
+	// status and holding no lease expiry, the newest inserted first; never
+	// nil. It walks tasks_workspace_status_idx from its end, so it costs
+	// the tasks it returns, not the workspace's. A completed task holds no
+	// lease, so for status completed these are the newest completed tasks.
+	NewestTasks(ctx context.Context, workspaceID string, status TaskStatus, limit int) ([]Task, error)
+	// CountTasks counts a workspace's tasks stored with status, from
+	// tasks_workspace_status_idx alone.
 	CountTasks(ctx context.Context, workspaceID string, status TaskStatus) (int, error)
 }
 
@@ -192,6 +198,8 @@ type Tasks interface {
 type TaskFilter struct {
 	// Status keeps the tasks whose stored status it is.
 	Status TaskStatus
+	// ReviewStatus keeps the tasks whose review status it is.
+	ReviewStatus ReviewStatus
 	// Set keeps only the tasks still in play (see TaskSet); a read of
 	// UnfinishedTasks costs what the unfinished tasks cost, however many
 	// completed ones the history holds.

@@ -21,12 +21,15 @@ type statusView struct {
 	Sessions   []store.CoordinationSession `json:"bound_sessions"`
 	// States are the bound sessions' states as people's views tell
 	// them (core/liveness), in the order of Sessions.
-	States    []liveness.Life         `json:"session_states"`
-	Presence  []store.Presence        `json:"presence"`
-	Tasks     map[string][]store.Task `json:"tasks_by_effective_status"`
-	Pending   []store.Task            `json:"pending_reviews"`
-	Handoffs  []handoffView           `json:"open_handoffs"`
-	Conflicts []conflictView          `json:"path_conflicts"`
+	States   []liveness.Life         `json:"session_states"`
+	Presence []store.Presence        `json:"presence"`
+	Tasks    map[string][]store.Task `json:"tasks_by_effective_status"`
+	// Hidden counts the older completed tasks Tasks leaves out (collab
+	// tasks --all lists them).
+	Hidden    int            `json:"completed_not_shown"`
+	Pending   []store.Task   `json:"pending_reviews"`
+	Handoffs  []handoffView  `json:"open_handoffs"`
+	Conflicts []conflictView `json:"path_conflicts"`
 }
 
 // conflictView is an open task a claim would be refused for now, because
@@ -39,7 +42,8 @@ type conflictView struct {
 
 // Status shows one workspace: journal head and verification, bound
 // sessions and presence (kept apart: presence is self-declared and
-// authenticates nothing), tasks by effective status with their leases,
+// authenticates nothing), tasks by effective status with their leases
+// (the live ones, those awaiting review and the newest completed),
 // pending reviews, open handoffs and path conflicts.
 func Status(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs, c := newFlags("status", "status [--db FILE] [--root DIR | --workspace W] [--ids] [--json]", stdout, stderr)
@@ -77,19 +81,18 @@ func loadStatus(ctx context.Context, v *view) (statusView, error) {
 		return sv, err
 	}
 	sv.ChainValid = ok
-	st, err := v.st.Status(ctx, v.ws.ID)
-	if err != nil {
+	if sv.Sessions, err = v.st.ActiveSessions(ctx, v.ws.ID); err != nil {
 		return sv, err
 	}
-	sv.Sessions, sv.Pending = st.ActiveSessions, st.PendingReviews
 	if sv.Presence, err = v.st.ListPresence(ctx, v.ws.ID, nil, nil); err != nil {
 		return sv, err
 	}
-	tasks, err := v.st.ListTasks(ctx, v.ws.ID, "")
+	shown, err := taskWindow(ctx, v)
 	if err != nil {
 		return sv, err
 	}
-	sortByID(tasks)
+	tasks := shown.tasks
+	sv.Pending, sv.Hidden = shown.pending, shown.hidden
 	for _, t := range tasks {
 		s := string(t.EffectiveStatus)
 		sv.Tasks[s] = append(sv.Tasks[s], t)
@@ -98,15 +101,11 @@ func loadStatus(ctx context.Context, v *view) (statusView, error) {
 	if sv.States, err = sessionStates(ctx, v, sv.Sessions, tasks); err != nil {
 		return sv, err
 	}
-	handoffs, err := journalHandoffs(ctx, v, store.FormatTime(time.Now()))
+	handoffs, err := storeHandoffs(ctx, v, false, store.FormatTime(time.Now()))
 	if err != nil {
 		return sv, err
 	}
-	for _, h := range handoffs {
-		if h.Status == "pending" || h.Status == "lapsed" {
-			sv.Handoffs = append(sv.Handoffs, h)
-		}
-	}
+	sv.Handoffs = append(sv.Handoffs, handoffs...)
 	return sv, nil
 }
 
@@ -140,6 +139,9 @@ func renderStatus(p *printer, sv statusView, ids bool) {
 		for _, t := range sv.Tasks[status] {
 			p.line("  %-18s %-20s %s%s", status, t.ID, t.Title, taskNote(t))
 		}
+	}
+	if line := hiddenLine(sv.Hidden, "collab tasks --all"); line != "" {
+		p.line("  %s", line)
 	}
 	p.heading("Path conflicts (open tasks a claim would be refused for)")
 	if len(sv.Conflicts) == 0 {

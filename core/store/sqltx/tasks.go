@@ -62,6 +62,10 @@ func ListTasks(ctx context.Context, q Runner, workspaceID string, f store.TaskFi
 		query += " AND status = ?"
 		args = append(args, string(f.Status))
 	}
+	if f.ReviewStatus != "" {
+		query += " AND review_status = ?"
+		args = append(args, string(f.ReviewStatus))
+	}
 	query += taskSetCondition[f.Set]
 	switch by := f.HeldOrReportedBy; {
 	case by.SessionID != "":
@@ -95,18 +99,6 @@ var taskSetCondition = map[store.TaskSet]string{
 	store.UnfinishedTasks: " AND status IN ('open', 'claimed', 'blocked')",
 	store.UnsettledTasks: " AND (status IN ('open', 'claimed', 'blocked')" +
 		" OR (status = 'completed' AND review_status = 'pending'))",
-}
-
-// CountTasks counts the workspace's tasks stored in status, from the
-// (workspace_id, status) index.
-func CountTasks(ctx context.Context, q Runner, workspaceID string, status store.TaskStatus) (int, error) {
-	var n int
-	err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM tasks WHERE workspace_id = ? AND status = ?",
-		workspaceID, string(status)).Scan(&n)
-	if err != nil {
-		return 0, fmt.Errorf("count tasks: %w", err)
-	}
-	return n, nil
 }
 
 // FindTask reads one task; found is false when it does not exist.
@@ -155,9 +147,4 @@ func (t *Tx) Task(ctx context.Context, workspaceID, taskID string) (store.Task, 
 // Artifacts lists a task's artifacts (see ListArtifacts).
 func (t *Tx) Artifacts(ctx context.Context, workspaceID, taskID string) ([]store.Artifact, error) {
 	return ListArtifacts(ctx, t, workspaceID, taskID)
-}
-
-// CountTasks counts the workspace's tasks in status (see CountTasks).
-func (t *Tx) CountTasks(ctx context.Context, workspaceID string, status store.TaskStatus) (int, error) {
-	return CountTasks(ctx, t, workspaceID, status)
 }
