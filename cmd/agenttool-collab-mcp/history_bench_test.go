@@ -172,12 +172,16 @@ func benchTool(b *testing.B, h *historyEnv, op string) {
 		"status": func() (string, map[string]any) { return "collab_workspace_status", map[string]any{"workspace_id": ws} },
 	}[op]
 	tool, args := call()
+	cpu := processCPU(b, c.Pid())
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		mustCall(b, c, tool, args)
 	}
 	b.StopTimer()
 	b.ReportMetric(vmHWM(c.Pid()), "rss-MB")
+	// The server's own CPU per call, which the shared machine's load
+	// skews far less than the wall time (10 ms ticks: use -benchtime ≥ 100x).
+	b.ReportMetric(float64(processCPU(b, c.Pid())-cpu)/float64(b.N), "cpu-us/op")
 }
 
 // benchPerson times one people's command as its own process in the
