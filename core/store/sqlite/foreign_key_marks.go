@@ -12,14 +12,14 @@ const recordForeignKeyMark = `INSERT INTO foreign_keys_checked (table_name, chec
 VALUES (?, ?, ?) ON CONFLICT (table_name) DO UPDATE SET checked_rowid = excluded.checked_rowid,
 checked_at = excluded.checked_at`
 
-// readForeignKeyMarks returns the recorded marks by table; none when the
+// readForeignKeyMarks returns the recorded marks by table; nil when the
 // file has no such table. A row that does not read is no mark: its table
 // is checked in full.
 func readForeignKeyMarks(ctx context.Context, q Querier) (foreignKeyMarks, error) {
-	out := foreignKeyMarks{}
 	if has, err := tableExists(ctx, q, ForeignKeysCheckedTable); err != nil || !has {
-		return out, err
+		return nil, err
 	}
+	out := foreignKeyMarks{}
 	rows, err := q.QueryContext(ctx, "SELECT table_name, checked_rowid FROM foreign_keys_checked")
 	if err != nil {
 		return nil, fmt.Errorf("read the checked foreign keys: %w", err)

@@ -13,18 +13,20 @@ import (
 // Opening a current file refuses it when a row's foreign key points
 // nowhere. SQLite's pragma_foreign_key_check reads every row of every
 // child table, which made it most of an open's cost in a long history, so
-// an open checks each child table in one of three ways:
+// once a file records marks (after an open checked 256 rows or more of
+// the tables below; until then, and in a small file always, an open runs
+// SQLite's own check over every row as before), an open checks each child
+// table in one of three ways:
 //
 //   - A table whose only foreign key is one column that leads its primary
 //     key (events, mutations, tasks: workspace_id) is checked by walking
 //     that key's index from one distinct value to the next and looking each
 //     value up in the parent: O(distinct values · log rows), and exactly
 //     what the full check finds for that table.
-//   - Any other rowid table is checked in full until the file records, in
-//     foreign_keys_checked (a table the reference ignores), the highest
-//     rowid an open checked; later opens check only rows above it, with
-//     the same rule the full check applies (a row whose key columns are all
-//     non-NULL must match a parent row).
+//   - Any other rowid table is checked only above the highest rowid an
+//     earlier open checked, recorded in foreign_keys_checked (a table the
+//     reference ignores), with the same rule the full check applies (a row
+//     whose key columns are all non-NULL must match a parent row).
 //   - A table neither rule fits (WITHOUT ROWID, a column named rowid, a
 //     key whose parent columns cannot be named) is checked in full.
 //
@@ -75,7 +77,8 @@ type foreignKeyMarks map[string]int64
 // checkForeignKeysOnOpen refuses the database when a row it checks points
 // nowhere (see above). It returns the marks to record once the open has
 // succeeded, or none when it checked fewer than recordForeignKeysAfter
-// rows above the recorded ones.
+// rows above the recorded ones. A file with no marks yet is checked by
+// SQLite's own check over every row, as before marks existed.
 func checkForeignKeysOnOpen(ctx context.Context, q Querier) (foreignKeyMarks, error) {
 	tables, err := readChildTables(ctx, q)
 	if err != nil {
@@ -85,41 +88,76 @@ func checkForeignKeysOnOpen(ctx context.Context, q Querier) (foreignKeyMarks, er
 	if err != nil {
 		return nil, err
 	}
-	marks := foreignKeyMarks{}
+	tops, err := topRowids(ctx, q, tables)
+	if err != nil {
+		return nil, err
+	}
+	// A mark anchors rows only when its table still holds a row at it or
+	// above; otherwise (rows deleted, a forged mark) it counts as none.
+	for name, mark := range recorded {
+		if top, ok := tops[name]; !ok || mark < 0 || mark > top {
+			delete(recorded, name)
+		}
+	}
+	if len(recorded) == 0 {
+		// Nothing recorded (a small file, a copy, marks cleared): SQLite's
+		// own check over every row, exactly as before marks existed.
+		err = checkAllForeignKeys(ctx, q)
+	} else {
+		err = checkFromMarks(ctx, q, tables, recorded)
+	}
+	if err != nil {
+		return nil, err
+	}
 	var checked int64
-	for _, t := range tables {
-		var bad bool
-		switch {
-		case t.byIndex:
-			bad, err = orphanByIndex(ctx, q, t.name, t.keys[0])
-		case t.byRowid:
-			var top int64
-			if err := q.QueryRowContext(ctx, "SELECT coalesce(max(rowid), 0) FROM "+quoteIdent(t.name)).Scan(&top); err != nil {
-				return nil, fmt.Errorf("foreign key check of %s: %w", t.name, err)
-			}
-			from, has := recorded[t.name]
-			if !has || from > top || from < 0 {
-				bad, err = orphanInFull(ctx, q, t.name)
-				from = 0
-			} else {
-				bad, err = orphanAbove(ctx, q, t, from)
-			}
-			checked += top - from
-			marks[t.name] = top
-		default:
-			bad, err = orphanInFull(ctx, q, t.name)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("foreign key check of %s: %w", t.name, err)
-		}
-		if bad {
-			return nil, foreignKeyFailure()
-		}
+	for name, top := range tops {
+		checked += top - recorded[name]
 	}
 	if checked < recordForeignKeysAfter {
 		return nil, nil
 	}
-	return marks, nil
+	return tops, nil
+}
+
+// topRowids returns the highest rowid of each table checked above a mark.
+func topRowids(ctx context.Context, q Querier, tables []childTable) (foreignKeyMarks, error) {
+	tops := foreignKeyMarks{}
+	for _, t := range tables {
+		if !t.byRowid {
+			continue
+		}
+		var top int64
+		if err := q.QueryRowContext(ctx, "SELECT coalesce(max(rowid), 0) FROM "+quoteIdent(t.name)).Scan(&top); err != nil {
+			return nil, fmt.Errorf("foreign key check of %s: %w", t.name, err)
+		}
+		tops[t.name] = top
+	}
+	return tops, nil
+}
+
+// checkFromMarks checks each child table as the file's marks allow: by
+// index, above its recorded mark, or in full.
+func checkFromMarks(ctx context.Context, q Querier, tables []childTable, recorded foreignKeyMarks) error {
+	for _, t := range tables {
+		var bad bool
+		var err error
+		from, has := recorded[t.name]
+		switch {
+		case t.byIndex:
+			bad, err = orphanByIndex(ctx, q, t.name, t.keys[0])
+		case t.byRowid && has:
+			bad, err = orphanAbove(ctx, q, t, from)
+		default:
+			bad, err = orphanInFull(ctx, q, t.name)
+		}
+		if err != nil {
+			return fmt.Errorf("foreign key check of %s: %w", t.name, err)
+		}
+		if bad {
+			return foreignKeyFailure()
+		}
+	}
+	return nil
 }
 
 // checkAllForeignKeys is SQLite's own check over every row of every table.
