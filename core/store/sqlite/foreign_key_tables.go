@@ -19,24 +19,26 @@ func readChildTables(ctx context.Context, q Querier) ([]childTable, error) {
 	if err != nil {
 		return nil, err
 	}
-	cols := map[string][]column{}
-	for _, name := range names {
-		if cols[name], err = readColumns(ctx, q, name); err != nil {
-			return nil, err
-		}
+	cols, err := readColumns(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := readForeignKeys(ctx, q)
+	if err != nil {
+		return nil, err
 	}
 	var out []childTable
 	for _, name := range names {
-		keys, named, err := readForeignKeys(ctx, q, name, cols)
-		if err != nil {
-			return nil, err
-		}
-		if len(keys) == 0 {
+		if len(keys[name]) == 0 {
 			continue
 		}
-		t := childTable{name: name, keys: keys}
+		t := childTable{name: name, keys: keys[name]}
+		named := true
+		for i := range t.keys {
+			named = named && nameParents(&t.keys[i], cols[name], cols)
+		}
 		if named {
-			t.byIndex = leadsPrimaryKey(keys, cols[name])
+			t.byIndex = leadsPrimaryKey(t.keys, cols[name])
 			t.byRowid = !t.byIndex && !withoutRowid[name] && !shadowsRowid(cols[name])
 		}
 		out = append(out, t)
@@ -65,56 +67,53 @@ WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY n
 	return names, withoutRowid, rows.Err()
 }
 
-func readColumns(ctx context.Context, q Querier, table string) ([]column, error) {
-	rows, err := q.QueryContext(ctx, "SELECT name, upper(type), pk FROM pragma_table_info(?) ORDER BY cid", table)
+// readColumns returns every table's columns, in one query (an open
+// pays for each statement it prepares).
+func readColumns(ctx context.Context, q Querier) (map[string][]column, error) {
+	rows, err := q.QueryContext(ctx, `SELECT m.name, p.name, upper(p.type), p.pk
+FROM sqlite_master AS m JOIN pragma_table_info(m.name) AS p WHERE m.type = 'table' ORDER BY m.name, p.cid`)
 	if err != nil {
-		return nil, fmt.Errorf("read the columns of %s: %w", table, err)
+		return nil, fmt.Errorf("read the columns: %w", err)
 	}
 	defer rows.Close()
-	var out []column
+	out := map[string][]column{}
 	for rows.Next() {
+		var table string
 		var c column
-		if err := rows.Scan(&c.name, &c.kind, &c.pk); err != nil {
-			return nil, fmt.Errorf("read the columns of %s: %w", table, err)
+		if err := rows.Scan(&table, &c.name, &c.kind, &c.pk); err != nil {
+			return nil, fmt.Errorf("read the columns: %w", err)
 		}
-		out = append(out, c)
+		out[table] = append(out[table], c)
 	}
 	return out, rows.Err()
 }
 
-// readForeignKeys returns the table's foreign keys, and whether every one
-// names an existing parent's columns, of the same declared types as the
-// child's (so comparing them is what SQLite's own check compares).
-func readForeignKeys(ctx context.Context, q Querier, table string, cols map[string][]column) ([]foreignKey, bool, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, "table", "from", coalesce("to", '') FROM pragma_foreign_key_list(?) ORDER BY id, seq`, table)
+// readForeignKeys returns every table's foreign keys as declared (parent
+// columns left implicit stay empty), in one query.
+func readForeignKeys(ctx context.Context, q Querier) (map[string][]foreignKey, error) {
+	rows, err := q.QueryContext(ctx, `SELECT m.name, f.id, f."table", f."from", coalesce(f."to", '')
+FROM sqlite_master AS m JOIN pragma_foreign_key_list(m.name) AS f WHERE m.type = 'table' ORDER BY m.name, f.id, f.seq`)
 	if err != nil {
-		return nil, false, fmt.Errorf("read the foreign keys of %s: %w", table, err)
+		return nil, fmt.Errorf("read the foreign keys: %w", err)
 	}
 	defer rows.Close()
-	var keys []foreignKey
-	last := int64(-1)
+	out := map[string][]foreignKey{}
+	lastTable, lastID := "", int64(-1)
 	for rows.Next() {
+		var table, parent, child, to string
 		var id int64
-		var parent, child, to string
-		if err := rows.Scan(&id, &parent, &child, &to); err != nil {
-			return nil, false, fmt.Errorf("read the foreign keys of %s: %w", table, err)
+		if err := rows.Scan(&table, &id, &parent, &child, &to); err != nil {
+			return nil, fmt.Errorf("read the foreign keys: %w", err)
 		}
-		if id != last {
-			keys = append(keys, foreignKey{parent: parent})
-			last = id
+		if table != lastTable || id != lastID {
+			out[table] = append(out[table], foreignKey{parent: parent})
+			lastTable, lastID = table, id
 		}
-		k := &keys[len(keys)-1]
+		k := &out[table][len(out[table])-1]
 		k.children = append(k.children, child)
 		k.parents = append(k.parents, to)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, false, fmt.Errorf("read the foreign keys of %s: %w", table, err)
-	}
-	named := true
-	for i := range keys {
-		named = named && nameParents(&keys[i], cols[table], cols)
-	}
-	return keys, named, nil
+	return out, rows.Err()
 }
 
 // nameParents fills in parent columns a key leaves implicit (the parent's
