@@ -237,3 +237,42 @@ func TestReferenceKeepsAFileWithVerifiedHeads(t *testing.T) {
 		t.Fatalf("the chain the reference extended does not verify: %v", got)
 	}
 }
+
+// TestStatusChecksTheChainAfterTheRecordedHead runs a person's status on
+// copies of a journal whose open recorded a verified head: status
+// verifies only the events after that head and says from where, so an
+// edit after it reads INVALID while an old event edited in place is left
+// to verify, which status names.
+func TestStatusChecksTheChainAfterTheRecordedHead(t *testing.T) {
+	v := newVerifiedJournal(t)
+	ws := v.f.WorkspaceID
+	editActor := func(seq int64) string {
+		return fmt.Sprintf("UPDATE events SET actor = actor || 'x' WHERE workspace_id = '%s' AND sequence = %d", ws, seq)
+	}
+	cases := []struct {
+		name       string
+		edit       string
+		statusExit int
+		shows      string
+		verifyExit int
+	}{
+		{"untouched", "", 0, fmt.Sprintf("chain valid (checked after #%d; collab verify checks every event)", v.recorded), 0},
+		{"an event after the recorded head edited", editActor(v.head), 1, "chain INVALID", 1},
+		{"an old event edited in place, not re-chained", editActor(5), 0, fmt.Sprintf("checked after #%d", v.recorded), 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := v.copyTo(t)
+			if tc.edit != "" {
+				sqlExec(t, s.db, tc.edit)
+			}
+			out, code := s.runCommand(t, "status", "--workspace", ws)
+			if code != tc.statusExit || !strings.Contains(out, tc.shows) {
+				t.Fatalf("status exited %d (want %d) and should show %q:\n%s", code, tc.statusExit, tc.shows, out)
+			}
+			if out, code := s.runCommand(t, "verify"); code != tc.verifyExit {
+				t.Fatalf("verify exited %d, not %d:\n%s", code, tc.verifyExit, out)
+			}
+		})
+	}
+}

@@ -262,3 +262,19 @@ func journalInvalid(workspaceID string) error {
 		"A workspace journal fails hash-chain verification; the file was changed outside collab").
 		With("workspace_id", workspaceID)
 }
+
+// VerifySinceRecord verifies h's journal from the head recorded for it,
+// as an open does, without recording anything (store.RecordedChains).
+func (c *chains) VerifySinceRecord(ctx context.Context, h store.JournalHead) (bool, int64, error) {
+	if c.conn == nil { // inside a migration: no raw stream, verify from genesis
+		ok, err := journal.VerifyChain(store.Stored(ctx, c, h), 0, nil)
+		return ok, 0, err
+	}
+	records, err := readVerifiedHeads(ctx, c.q)
+	if err != nil {
+		return false, 0, err
+	}
+	rec, has := records[h.WorkspaceID]
+	from, verdict, err := verifyFromRecord(ctx, c, h, rec, has)
+	return verdict == chainValid, from, err
+}
