@@ -34,6 +34,7 @@ func (t *Tx) pipeline(ctx context.Context, stmts []heldWrite, commit bool) ([]*b
 	if !begin && len(held) == 0 && len(stmts) == 0 && !commit {
 		return nil, nil
 	}
+	t.sends++
 	b := &pgx.Batch{}
 	if begin {
 		b.Queue(beginWrite)
@@ -112,7 +113,7 @@ func (t *Tx) sendsFirst(query string) bool {
 		return true
 	}
 	for _, h := range t.held {
-		if namesAny(query, h.tables) {
+		if h.barrier || namesAny(query, h.tables) {
 			return true
 		}
 	}

@@ -36,6 +36,10 @@ type heldWrite struct {
 	query  string
 	args   []any
 	tables []string
+	// barrier is set on a statement every later one waits behind, whatever
+	// tables it names: a batch member's SAVEPOINT and RELEASE
+	// (groupcommit.go).
+	barrier bool
 }
 
 // ExecLater holds a write whose result is not read until the next

@@ -45,6 +45,9 @@ type Tx struct {
 	// begun is set once the BEGIN of a write transaction has been sent,
 	// which waits for the first statement (batch.go).
 	begun bool
+	// sends counts the batches sent (pipeline): a batch member that sent
+	// none has reached the server with nothing (groupcommit.go).
+	sends int
 	// trips counts the round trips of a write transaction (WriteRoundTrips).
 	trips *atomic.Int64
 	// ahead is the batch of reads the transaction was told are coming
