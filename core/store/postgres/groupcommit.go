@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"maps"
@@ -128,12 +129,42 @@ const (
 	memberDone    memberEnd = iota // released: it commits with the batch
 	memberRefused                  // its savepoint was rolled back: its error is its answer
 	batchFailed                    // the transaction failed: every member runs again
-	batchEnded                     // its savepoint could not be rolled back: its error is its answer, the others run again
+	batchEnded                     // a savepoint could not be rolled back: the member to blame gets its error, the others run again
+	pendingFailed                  // a pending member's held write failed: it is refused, the members after it run again
+	goOn                           // (step) nothing for the attempt to do but go on
 )
+
+// memberMark is a member of the batch's transaction as it began: its
+// place in the batch, its number (Tx.member), and the transaction's state
+// then, to put back should its savepoint be rolled back.
+type memberMark struct {
+	index      int // in the batch
+	at         int // in the attempt's todo
+	id         int
+	sends      int // Tx.sends as it began
+	mark       int // len(Tx.held) as it began
+	heads      map[string]store.JournalHead
+	workspaces map[string]store.Workspace
+}
+
+// batchRun is one attempt of a batch: its transaction, and what each
+// member came to so far.
+type batchRun struct {
+	t         *Tx
+	batch     []*sqltx.Member[writeFn]
+	todo      []int
+	errs      []error
+	ends      map[int]memberEnd
+	witnesses map[int]witness
+	// pending are the members, in order, whose held writes and RELEASE
+	// have not been sent yet: they go with the next member's first
+	// statement, or with the flush before COMMIT.
+	pending []*memberMark
+}
 
 // batchAttempt runs the members todo names in one transaction and sets
 // the answers it can give in errs.
-func (e *Engine) batchAttempt(batch []*sqltx.Member[writeFn], todo []int, errs []error, queuedOn string, deadline time.Time) (a attempt) {
+func (e *Engine) batchAttempt(batch []*sqltx.Member[writeFn], todo []int, errs []error, queuedOn string, deadline time.Time) attempt {
 	ctx, stop := sqltx.BatchContext(batch[todo[0]].Ctx, members(batch, todo))
 	defer stop()
 	conn, release, err := e.attemptConn(ctx, queuedOn, deadline)
@@ -141,76 +172,147 @@ func (e *Engine) batchAttempt(batch []*sqltx.Member[writeFn], todo []int, errs [
 		return attempt{failed: err}
 	}
 	defer release()
-	t := newWriteTx(conn, &e.stats.roundTrips)
+	r := &batchRun{t: newWriteTx(conn, &e.stats.roundTrips), batch: batch, todo: todo, errs: errs,
+		ends: map[int]memberEnd{}, witnesses: map[int]witness{}}
 	defer func() {
 		if p := recover(); p != nil {
 			discard(conn) // whatever the transaction holds goes with it
 			panic(p)
 		}
 	}()
-	done := make([]int, 0, len(todo))
-	witnesses := make([]witness, 0, len(todo))
-	var refused []int
-	for _, i := range todo {
-		m := batch[i]
-		errs[i] = nil
-		if err := m.Ctx.Err(); err != nil {
-			errs[i] = err
-			continue
-		}
-		end, err := t.runMember(ctx, m.Fn)
-		if t.touched != "" {
-			e.turns.wrote(t.touched)
+	for k := 0; ; {
+		var end memberEnd
+		var err error
+		switch {
+		case k < len(todo):
+			end, err, k = r.step(ctx, e, k)
+		case len(r.pending) > 0:
+			end, err = r.t.flush(ctx, r.pending)
+		default:
+			return e.commitBatch(ctx, r.t, r.ends, r.witnesses, errs, deadline)
 		}
 		switch end {
-		case memberDone:
-			done = append(done, i)
-			witnesses = append(witnesses, t.witness)
-		case memberRefused:
-			errs[i] = classify(err)
-			refused = append(refused, i)
 		case batchFailed:
 			rollback(conn)
-			return attempt{failed: err, touched: t.touched}
+			return attempt{failed: err, touched: r.t.touched}
 		case batchEnded:
-			rollback(conn)
-			errs[i] = err
-			for _, j := range todo {
-				if j != i {
-					errs[j] = nil
-					a.rerun = append(a.rerun, j)
-				}
-			}
-			return a
+			return endedBy(conn, todo, r.culprit(todo[min(k, len(todo)-1)]), err, errs)
+		case pendingFailed:
+			k = r.blame(err)
+		case memberDone:
+			r.pending = r.pending[:0]
 		}
 	}
-	return e.commitBatch(ctx, t, batch, done, witnesses, refused, errs, deadline)
 }
 
-// commitBatch commits the batch's transaction, whose members done
-// (witnessed by witnesses) were released and refused rolled back, and
-// settles a COMMIT that lost its connection member by member.
-func (e *Engine) commitBatch(ctx context.Context, t *Tx, batch []*sqltx.Member[writeFn], done []int, witnesses []witness, refused []int, errs []error, deadline time.Time) attempt {
+// step runs member todo[k] and returns how it ended and the next k.
+func (r *batchRun) step(ctx context.Context, e *Engine, k int) (memberEnd, error, int) {
+	i, t := r.todo[k], r.t
+	r.errs[i] = nil
+	delete(r.ends, i)
+	if err := r.batch[i].Ctx.Err(); err != nil {
+		r.errs[i] = err
+		return goOn, nil, k + 1
+	}
+	end, err, me := t.runMember(ctx, r.batch[i].Fn, i, k, r.pending)
+	if t.touched != "" {
+		e.turns.wrote(t.touched)
+	}
+	switch end {
+	case memberDone:
+		r.ends[i], r.witnesses[i] = memberDone, t.witness
+		if t.sendsSince(me) {
+			r.pending = r.pending[:0] // what was held before it was sent, and ran
+		}
+		if t.holdsFor(me) {
+			r.pending = append(r.pending, me)
+		}
+	case memberRefused:
+		r.ends[i], r.errs[i] = memberRefused, classify(err)
+		if t.sendsSince(me) {
+			r.pending = r.pending[:0]
+		}
+	default:
+		return end, err, k
+	}
+	return goOn, nil, k + 1
+}
+
+// blamed returns the pending member whose held write failed, or nil.
+func (r *batchRun) blamed() *memberMark {
+	for _, p := range r.pending {
+		if p.id == r.t.heldOwner {
+			return p
+		}
+	}
+	return nil
+}
+
+// blame answers the pending member whose held write failed with err (its
+// savepoint is rolled back by now) and returns where the attempt goes on:
+// every member after it runs again, none of what they did having reached
+// the server in its savepoint.
+func (r *batchRun) blame(err error) int {
+	p := r.blamed()
+	r.ends[p.index], r.errs[p.index] = memberRefused, classify(err)
+	r.pending = r.pending[:0]
+	for _, i := range r.todo[p.at+1:] {
+		delete(r.ends, i)
+	}
+	return p.at + 1
+}
+
+// culprit is the member a batchEnded blames: a pending member whose held
+// write failed, else the one that ran, i.
+func (r *batchRun) culprit(i int) int {
+	if p := r.blamed(); p != nil {
+		return p.index
+	}
+	return i
+}
+
+// endedBy rolls back a transaction a member's failure ended: culprit gets
+// err, every other member of todo runs again.
+func endedBy(conn *sql.Conn, todo []int, culprit int, err error, errs []error) (a attempt) {
+	rollback(conn)
+	errs[culprit] = classify(err)
+	for _, j := range todo {
+		if j != culprit {
+			errs[j] = nil
+			a.rerun = append(a.rerun, j)
+		}
+	}
+	return a
+}
+
+// commitBatch commits the batch's transaction, whose members ended as
+// ends says (witnessed by witnesses), and settles a COMMIT that lost its
+// connection member by member.
+func (e *Engine) commitBatch(ctx context.Context, t *Tx, ends map[int]memberEnd, witnesses map[int]witness, errs []error, deadline time.Time) attempt {
 	err := e.sendCommit(ctx, t)
+	a := attempt{touched: t.touched}
 	if err == nil {
-		return attempt{touched: t.touched}
+		return a
 	}
 	rollback(t.conn)
 	switch {
 	case retriable(err):
-		return attempt{failed: err, touched: t.touched}
+		a.failed = err
+		return a
 	case !connectionLost(err):
 		lost := fmt.Errorf("%w: commit: %w", errBatchLost, err)
-		for _, i := range append(done, refused...) {
+		for i := range ends {
 			errs[i] = lost
 		}
-		return attempt{touched: t.touched}
+		return a
 	}
 	lost := fmt.Errorf("commit: %w", err)
-	a := attempt{touched: t.touched}
 	known := false
-	for k, i := range done {
-		errs[i] = e.settle(ctx, witnesses[k], lost, deadline)
+	for _, i := range slices.Sorted(maps.Keys(ends)) {
+		if ends[i] != memberDone {
+			continue
+		}
+		errs[i] = e.settle(ctx, witnesses[i], lost, deadline)
 		var again *lostBeforeCommit
 		switch {
 		case errs[i] == nil:
@@ -221,9 +323,11 @@ func (e *Engine) commitBatch(ctx context.Context, t *Tx, batch []*sqltx.Member[w
 		}
 	}
 	if !known {
-		for _, i := range refused {
-			errs[i] = nil
-			a.rerun = append(a.rerun, i)
+		for i, end := range ends {
+			if end == memberRefused {
+				errs[i] = nil
+				a.rerun = append(a.rerun, i)
+			}
 		}
 	}
 	slices.Sort(a.rerun) // queue order, as the chain of serial commits
@@ -247,38 +351,87 @@ func (e *Engine) sendCommit(ctx context.Context, t *Tx) error {
 	return commit()
 }
 
-// runMember runs fn as one member of the batch's transaction t, in its
-// own savepoint, and says how it ended.
-func (t *Tx) runMember(ctx context.Context, fn writeFn) (memberEnd, error) {
-	heads, workspaces := maps.Clone(t.heads), maps.Clone(t.workspaces)
-	t.witness, t.ahead = witness{}, nil
-	sends, mark := t.sends, len(t.held)
-	t.held = append(t.held, heldWrite{query: "SAVEPOINT " + savepoint, barrier: true})
+// runMember runs fn as member index (todo[at]) of the batch's transaction
+// t, in its own savepoint, and says how it ended. pending are the members
+// before it whose held writes (and RELEASE) have not been sent yet: they
+// go in one batch with this member's first statement, and should one of
+// them fail, that member is taken back (pendingFailed) and every one
+// after it must run again.
+func (t *Tx) runMember(ctx context.Context, fn writeFn, index, at int, pending []*memberMark) (memberEnd, error, *memberMark) {
+	t.member++
+	me := &memberMark{index: index, at: at, id: t.member, sends: t.sends, mark: len(t.held),
+		heads: maps.Clone(t.heads), workspaces: maps.Clone(t.workspaces)}
+	t.witness, t.ahead, t.heldOwner = witness{}, nil, 0
+	t.held = append(t.held, heldWrite{query: "SAVEPOINT " + savepoint, barrier: true, owner: me.id})
 	err := fn(t)
 	if t.heldErr != nil {
 		err = t.heldErr // what failed first; fn saw its aftermath
 	}
 	t.ahead = nil
 	if err == nil {
-		if t.sends == sends && len(t.held) == mark+1 {
-			t.held = t.held[:mark] // it wrote nothing: no savepoint to keep
-			return memberDone, nil
+		if !t.sendsSince(me) && len(t.held) == me.mark+1 {
+			t.held = t.held[:me.mark] // it wrote nothing: no savepoint to keep
+			return memberDone, nil, me
 		}
-		t.held = append(t.held, heldWrite{query: "RELEASE SAVEPOINT " + savepoint, barrier: true})
-		if _, err = t.pipeline(ctx, nil, false); err == nil {
-			return memberDone, nil
-		}
+		// Sent with what comes next: the next member's first statement,
+		// or flush.
+		t.held = append(t.held, heldWrite{query: "RELEASE SAVEPOINT " + savepoint, barrier: true, owner: me.id})
+		return memberDone, nil, me
 	}
 	if retriable(err) || connectionLost(err) {
+		return batchFailed, err, me
+	}
+	if t.heldErr != nil {
+		for _, p := range pending {
+			if p.id == t.heldOwner {
+				return t.takeBlame(ctx, p, err), err, me
+			}
+		}
+	}
+	if !t.sendsSince(me) {
+		t.held = t.held[:me.mark] // nothing of it reached the server
+		t.restore(me)
+		return memberRefused, err, me
+	}
+	end, err := t.takeBack(ctx, me, err)
+	return end, err, me
+}
+
+// flush sends the held writes and RELEASE of the pending members, so that
+// a failure is the answer of the member whose write failed.
+func (t *Tx) flush(ctx context.Context, pending []*memberMark) (memberEnd, error) {
+	t.heldOwner = 0
+	_, err := t.pipeline(ctx, nil, false)
+	switch {
+	case err == nil:
+		return memberDone, nil
+	case retriable(err) || connectionLost(err):
 		return batchFailed, err
 	}
-	t.heads, t.workspaces, t.witness = heads, workspaces, witness{}
-	if t.sends == sends {
-		t.held = t.held[:mark] // nothing of it reached the server
-		return memberRefused, err
+	for _, p := range pending {
+		if p.id == t.heldOwner {
+			return t.takeBlame(ctx, p, err), err
+		}
 	}
-	// Whatever it still holds came after its savepoint was sent.
-	t.held, t.heldErr = nil, nil
+	return batchEnded, err // a failure nobody held: cannot happen
+}
+
+// takeBlame rolls back pending member p, whose held write failed with
+// err: pendingFailed, or how rolling back failed.
+func (t *Tx) takeBlame(ctx context.Context, p *memberMark, err error) memberEnd {
+	end, _ := t.takeBack(ctx, p, err)
+	if end == memberRefused {
+		return pendingFailed
+	}
+	return end
+}
+
+// takeBack rolls back the savepoint of member m, the innermost one open,
+// whose failure err was, and puts the transaction's caches back to what
+// they were before m.
+func (t *Tx) takeBack(ctx context.Context, m *memberMark, err error) (memberEnd, error) {
+	t.restore(m)
+	t.held, t.heldErr = nil, nil // what is still held came after the failure
 	t.trip()
 	if _, rerr := t.conn.ExecContext(ctx, "ROLLBACK TO SAVEPOINT "+savepoint+"; RELEASE SAVEPOINT "+savepoint); rerr != nil {
 		if connectionLost(rerr) {
@@ -287,4 +440,18 @@ func (t *Tx) runMember(ctx context.Context, fn writeFn) (memberEnd, error) {
 		return batchEnded, err
 	}
 	return memberRefused, err
+}
+
+// restore puts the transaction's caches back to what they were before m.
+func (t *Tx) restore(m *memberMark) {
+	t.heads, t.workspaces, t.witness = maps.Clone(m.heads), maps.Clone(m.workspaces), witness{}
+}
+
+// sendsSince reports whether the transaction sent a batch since m began,
+// its savepoint with it.
+func (t *Tx) sendsSince(m *memberMark) bool { return t.sends != m.sends }
+
+// holdsFor reports whether the last write held is m's own (its RELEASE).
+func (t *Tx) holdsFor(m *memberMark) bool {
+	return len(t.held) > 0 && t.held[len(t.held)-1].owner == m.id
 }

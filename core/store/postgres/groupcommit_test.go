@@ -210,6 +210,25 @@ func TestGroupCommitAnswersEachMemberAlone(t *testing.T) {
 				}, appending("d")}
 			}, nil,
 			[]string{"", "", "duplicate key", ""}, []string{"leader", "b", "d"}, nil},
+		{"a held write failing under the next members' statement takes back its member only; they run again",
+			func(s *setup) []func(tx store.Tx) error {
+				reading := func(id string) func(tx store.Tx) error {
+					return func(tx store.Tx) error {
+						if _, err := tx.Events(bg, "ws", store.EventRange{Limit: 1}); err != nil {
+							return err
+						}
+						return appendAt(bg, tx, id)
+					}
+				}
+				return []func(tx store.Tx) error{counted(s, 0, appending("b")), counted(s, 1, appending("b")),
+					counted(s, 2, appending("d")), counted(s, 3, reading("e")), counted(s, 4, appending("f"))}
+			}, nil,
+			[]string{"", "", "duplicate key", "", "", ""}, []string{"leader", "b", "d", "e", "f"}, []int32{1, 1, 2, 2, 1}},
+		{"the last member's held write failing takes back only its member",
+			func(s *setup) []func(tx store.Tx) error {
+				return []func(tx store.Tx) error{counted(s, 0, appending("b")), counted(s, 1, appending("b"))}
+			}, nil,
+			[]string{"", "", "duplicate key"}, []string{"leader", "b"}, []int32{1, 1}},
 		{"a serialization failure runs the whole batch again",
 			func(s *setup) []func(tx store.Tx) error {
 				return []func(tx store.Tx) error{
