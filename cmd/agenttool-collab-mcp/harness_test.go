@@ -31,6 +31,7 @@ func TestMain(m *testing.M) {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		code := program.Main(ctx, os.Args, version, command.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
 		stop()
+		recordOwnPeak()
 		os.Exit(code)
 	}
 	os.Exit(m.Run())

@@ -18,7 +18,7 @@ import (
 
 // historyOps are the calls BenchmarkRound3History times, each one whole
 // call or process through the binary.
-var historyOps = []string{"spawn", "next", "status", "search", "person-status", "tasks", "verify"}
+var historyOps = append([]string{"spawn", "next", "status"}, append(historySearchOps, "person-status", "tasks", "verify")...)
 
 // BenchmarkRound3History is issue 41's "flat in history" table: each op on
 // a generated journal (core/historygen) of 1,000 and of 1,000,000 events,
@@ -41,8 +41,9 @@ func BenchmarkRound3History(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			sc := &fixtureSidecar{dir: b.TempDir()}
 			for _, op := range historyOps {
-				b.Run("op="+op, func(b *testing.B) { benchHistoryOp(b, f, op) })
+				b.Run("op="+op, func(b *testing.B) { benchHistoryOp(b, f, op, sc) })
 			}
 		})
 	}
@@ -80,7 +81,7 @@ func newHistoryEnv(b *testing.B, f historygen.Fixture) *historyEnv {
 // server starts a server with a session at the fixture's root whose
 // cursor is acknowledged at the journal head.
 func (h *historyEnv) server(b *testing.B) *mcptest.Client {
-	c, err := mcptest.Start([]string{os.Args[0]}, h.env)
+	c, err := mcptest.Start(historyServer(), h.env)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -124,12 +125,14 @@ func vmHWM(pid int) float64 {
 	return 0
 }
 
-func benchHistoryOp(b *testing.B, f historygen.Fixture, op string) {
+func benchHistoryOp(b *testing.B, f historygen.Fixture, op string, sc *fixtureSidecar) {
 	h := newHistoryEnv(b, f)
 	switch op {
 	case "spawn":
 		benchSpawn(b, h)
-	case "next", "status", "search":
+	case "search", "search-recent", "search-first", "search-build":
+		benchHistorySearch(b, h, op, sc)
+	case "next", "status":
 		benchTool(b, h, op)
 	default:
 		benchPerson(b, h, op)
@@ -157,7 +160,8 @@ func benchSpawn(b *testing.B, h *historyEnv) {
 }
 
 // benchTool times one tool call of a server whose session sits at the
-// head: collab_next (nothing new), collab_workspace_status, collab_search.
+// head: collab_next (nothing new), collab_workspace_status
+// (collab_search's rows are in history_search_bench_test.go).
 func benchTool(b *testing.B, h *historyEnv, op string) {
 	c := h.server(b)
 	ws := h.f.WorkspaceID
@@ -166,33 +170,40 @@ func benchTool(b *testing.B, h *historyEnv, op string) {
 			return "collab_next", map[string]any{"workspace_id": ws, "event_limit": 50}
 		},
 		"status": func() (string, map[string]any) { return "collab_workspace_status", map[string]any{"workspace_id": ws} },
-		"search": func() (string, map[string]any) {
-			return "collab_search", map[string]any{"workspace_id": ws, "query": "retry path"}
-		},
 	}[op]
 	tool, args := call()
+	cpu := processCPU(b, c.Pid())
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		mustCall(b, c, tool, args)
 	}
 	b.StopTimer()
 	b.ReportMetric(vmHWM(c.Pid()), "rss-MB")
+	// The server's own CPU per call, which the shared machine's load
+	// skews far less than the wall time (10 ms ticks: use -benchtime ≥ 100x).
+	b.ReportMetric(float64(processCPU(b, c.Pid())-cpu)/float64(b.N), "cpu-us/op")
 }
 
 // benchPerson times one people's command as its own process in the
-// workspace's directory: collab status, collab tasks, collab verify.
+// workspace's directory: collab status, collab tasks, collab verify. Its
+// rss-MB is the peak the command's process records of itself
+// (recordOwnPeak), not the rusage its parent reads.
 func benchPerson(b *testing.B, h *historyEnv, op string) {
 	args := map[string][]string{"person-status": {"status"}, "tasks": {"tasks"}, "verify": {"verify"}}[op]
 	var rss, cpu float64
+	peak := filepath.Join(b.TempDir(), "peak")
+	env := append(append([]string{}, h.env...), peakFileEnv+"="+peak)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		cmd := exec.Command(os.Args[0], args...)
-		cmd.Dir, cmd.Env = h.f.Root, h.env
+		cmd.Dir, cmd.Env = h.f.Root, env
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			b.Fatalf("%v: %v\n%s", args, err, out)
 		}
-		rss = max(rss, peakRSSMB(cmd.ProcessState))
+		b.StopTimer()
+		rss = max(rss, childPeakRSSMB(b, peak))
+		b.StartTimer()
 		cpu += (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
 	}
 	b.StopTimer()

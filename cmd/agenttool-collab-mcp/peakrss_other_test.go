@@ -2,7 +2,5 @@
 
 package main
 
-import "os"
-
-// peakRSSMB is 0 where the system reports no peak resident set.
-func peakRSSMB(*os.ProcessState) float64 { return 0 }
+// ownPeakRSSMB is 0 where this harness reads no peak resident set.
+func ownPeakRSSMB() float64 { return 0 }

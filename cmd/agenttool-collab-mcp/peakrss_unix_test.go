@@ -8,11 +8,15 @@ import (
 	"syscall"
 )
 
-// peakRSSMB is a finished process's peak resident set in MiB (ru_maxrss:
-// KiB on Linux and the BSDs, bytes on macOS).
-func peakRSSMB(ps *os.ProcessState) float64 {
-	ru, ok := ps.SysUsage().(*syscall.Rusage)
-	if !ok {
+// ownPeakRSSMB is this process's own peak resident set in MiB: VmHWM of
+// its address space on Linux (which, unlike ru_maxrss, starts afresh at
+// exec), ru_maxrss elsewhere (KiB on the BSDs, bytes on macOS).
+func ownPeakRSSMB() float64 {
+	if runtime.GOOS == "linux" {
+		return vmHWM(os.Getpid())
+	}
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
 	}
 	if runtime.GOOS == "darwin" {

@@ -56,15 +56,15 @@ func (ix *Index) run(ctx context.Context, db *sql.DB, q Query, expr string, pos 
 	args = append(args, q.Until.args()...)
 	order := "rank, d.id"
 	if q.Order == ByRecency {
-		order = "d.id DESC"
+		order = recentOrder
 		if pos.After != 0 {
-			add("d.id < ?", pos.After)
+			add(recentAfter, pos.After)
 		}
 	}
 	query := `SELECT d.id, d.kind, d.event_type, w.workspace_id, d.sequence, d.ref_id, d.task_id, d.actor, d.session_id,
 d.occurred_at, ` + rankExpr + ` AS rank
 FROM text JOIN docs d ON d.id = text.rowid JOIN workspaces w ON w.ws = d.ws
-WHERE text MATCH ? AND d.id <= ?`
+WHERE text MATCH ? AND text.rowid <= ?`
 	for _, c := range where {
 		if c != "" {
 			query += " AND " + c

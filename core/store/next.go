@@ -166,7 +166,7 @@ func (s *Store) nextView(ctx context.Context, q Tx, wsID string, after int64, li
 	if err != nil {
 		return out, err
 	}
-	tasks, err := listTasks(ctx, q, wsID, "", now)
+	tasks, err := readHeadTasks(ctx, q, wsID, now)
 	if err != nil {
 		return out, err
 	}
@@ -174,17 +174,19 @@ func (s *Store) nextView(ctx context.Context, q Tx, wsID string, after int64, li
 	if err != nil {
 		return out, err
 	}
-	p, err := projectAvailable(tasks, reserved, v.available)
+	p, err := projectAvailable(ctx, tasks, reserved, v.available)
 	if err != nil {
 		return out, err
 	}
 	out.ReadyTasks, out.ClaimableTasks, out.ConflictedTasks = p.claimable, p.claimable, p.conflicted
-	for i := range tasks {
-		if v.owns(&tasks[i]) {
-			out.OwnClaims = append(out.OwnClaims, tasks[i])
+	for i := range tasks.unfinished { // a claim is unfinished
+		if v.owns(&tasks.unfinished[i]) {
+			out.OwnClaims = append(out.OwnClaims, tasks.unfinished[i])
 		}
 	}
-	out.HandoffOffers = offersFor(v, tasks)
+	if out.HandoffOffers, err = offersFor(ctx, v, tasks); err != nil {
+		return out, err
+	}
 	filter := ReportFilter{After: after, Through: out.Events.NextAnchor.Sequence}
 	if v.session != nil {
 		filter.RoutedTo = v.session.ID
@@ -198,20 +200,24 @@ func (s *Store) nextView(ctx context.Context, q Tx, wsID string, after int64, li
 }
 
 // offersFor pairs the live offers addressed to the viewer with their
-// tasks.
-func offersFor(v viewer, tasks []Task) []HandoffOffer {
+// tasks, as of the head; an offer whose task is gone pairs with an empty
+// task.
+func offersFor(ctx context.Context, v viewer, tasks *headTasks) ([]HandoffOffer, error) {
 	to := Viewer{Actor: v.actor}
 	if v.session != nil {
 		to.SessionID = v.session.ID
 	}
-	offers := offersShownTo(v.offers, to)
-	byID := make(map[string]Task, len(tasks))
-	for _, t := range tasks {
-		byID[t.ID] = t
-	}
 	out := []HandoffOffer{}
-	for _, h := range offers {
-		out = append(out, HandoffOffer{Handoff: h, Task: byID[h.TaskID]})
+	for _, h := range offersShownTo(v.offers, to) {
+		t, found, err := tasks.task(ctx, h.TaskID)
+		if err != nil {
+			return nil, err
+		}
+		o := HandoffOffer{Handoff: h}
+		if found {
+			o.Task = *t
+		}
+		out = append(out, o)
 	}
-	return out
+	return out, nil
 }

@@ -182,6 +182,15 @@ type Tasks interface {
 	// Artifacts lists a task's artifacts in (attached_at, id) order; never
 	// nil.
 	Artifacts(ctx context.Context, workspaceID, taskID string) ([]Artifact, error)
+	// NewestTasks lists up to limit tasks of a workspace stored with
+	// status and holding no lease expiry, the newest inserted first; never
+	// nil. It walks tasks_workspace_status_idx from its end, so it costs
+	// the tasks it returns, not the workspace's. A completed task holds no
+	// lease, so for status completed these are the newest completed tasks.
+	NewestTasks(ctx context.Context, workspaceID string, status TaskStatus, limit int) ([]Task, error)
+	// CountTasks counts a workspace's tasks stored with status, from
+	// tasks_workspace_status_idx alone.
+	CountTasks(ctx context.Context, workspaceID string, status TaskStatus) (int, error)
 }
 
 // TaskFilter selects a workspace's tasks; its zero value selects every
@@ -189,11 +198,35 @@ type Tasks interface {
 type TaskFilter struct {
 	// Status keeps the tasks whose stored status it is.
 	Status TaskStatus
+	// ReviewStatus keeps the tasks whose review status it is.
+	ReviewStatus ReviewStatus
+	// Set keeps only the tasks still in play (see TaskSet); a read of
+	// UnfinishedTasks costs what the unfinished tasks cost, however many
+	// completed ones the history holds.
+	Set TaskSet
 	// HeldOrReportedBy keeps the tasks the viewer holds (is the assignee
 	// of) or reported complete: as the session when its SessionID is not
 	// empty, else as the actor label.
 	HeldOrReportedBy Viewer
 }
+
+// TaskSet narrows a task list to the tasks still in play; its zero value,
+// EveryTask, keeps them all.
+type TaskSet int
+
+// The sets a TaskFilter can keep.
+const (
+	// EveryTask keeps every task.
+	EveryTask TaskSet = iota
+	// UnfinishedTasks keeps the tasks stored as open, claimed or blocked,
+	// read through the tasks' (workspace_id, status) index.
+	UnfinishedTasks
+	// UnsettledTasks keeps the unfinished tasks and the completed ones
+	// whose review is pending. The second half has no index of its own
+	// in the reference's schema: the engine reads the review state of
+	// each completed task's row (never decoding it).
+	UnsettledTasks
+)
 
 // ReadAheader is a Tx that can be told which reads come next, so that an
 // engine behind a network round trip sends them together. ReadAhead runs

@@ -56,3 +56,15 @@ type JournalSummary struct {
 	Name       string
 	EventCount int64
 }
+
+// RecordedChains is a Chains whose engine keeps, beside the journals, the
+// head each journal's last open verified (SQLite's journal_verified_heads),
+// and can verify from it instead of from genesis.
+type RecordedChains interface {
+	// VerifySinceRecord verifies h's journal from its recorded head when
+	// that record re-checks (its event hashes from its stored columns to
+	// the recorded hash), and from genesis otherwise. from is the sequence
+	// verification started after: 0 means from genesis. A journal
+	// re-chained since its record is not valid. It records nothing.
+	VerifySinceRecord(ctx context.Context, h JournalHead) (ok bool, from int64, err error)
+}

@@ -70,12 +70,16 @@ func conflictsFor(t *Task, set scope.Set, reserved []reservingTask) []ConflictEn
 	return out
 }
 
-// dependenciesSatisfied reports which of t's dependencies are not yet
-// satisfied: completed and, where review is required, accepted.
-func unsatisfiedDependencies(t *Task, byID map[string]*Task) ([]string, error) {
+// unsatisfiedDependencies reports which of t's dependencies are not yet
+// satisfied: completed and, where review is required, accepted. A
+// dependency naming no task refuses the poll with task_not_found.
+func unsatisfiedDependencies(ctx context.Context, t *Task, h *headTasks) ([]string, error) {
 	var missing []string
 	for _, d := range t.Dependencies {
-		dep, ok := byID[d]
+		dep, ok, err := h.task(ctx, d)
+		if err != nil {
+			return nil, err
+		}
 		if !ok {
 			return nil, taskNotFound(d)
 		}
@@ -97,19 +101,16 @@ type projection struct {
 }
 
 // projectAvailable sorts the available tasks whose dependencies are met
-// into claimable and conflicted.
-func projectAvailable(tasks []Task, reserved []reservingTask, available func(*Task) bool) (projection, error) {
+// into claimable and conflicted. Available tasks are unfinished, so the
+// head's list holds them all; their dependencies may be any task.
+func projectAvailable(ctx context.Context, h *headTasks, reserved []reservingTask, available func(*Task) bool) (projection, error) {
 	p := projection{claimable: []Task{}, conflicted: []TaskConflict{}}
-	byID := make(map[string]*Task, len(tasks))
-	for i := range tasks {
-		byID[tasks[i].ID] = &tasks[i]
-	}
-	for i := range tasks {
-		t := &tasks[i]
+	for i := range h.unfinished {
+		t := &h.unfinished[i]
 		if !available(t) {
 			continue
 		}
-		missing, err := unsatisfiedDependencies(t, byID)
+		missing, err := unsatisfiedDependencies(ctx, t, h)
 		if err != nil {
 			return p, err
 		}

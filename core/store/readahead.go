@@ -49,7 +49,7 @@ func (s *Store) recordPoll(ctx context.Context, tx Tx, ahead ReadAheader, sess C
 // answer to its first.
 func nextViewReads(ctx context.Context, q Tx, ws Workspace, after int64, limit int, v viewer, now string) {
 	_, _ = q.Events(ctx, ws.ID, pageFrom(after, limit))
-	_, _ = listTasks(ctx, q, ws.ID, "", now)
+	_, _ = readHeadTasks(ctx, q, ws.ID, now)
 	_, _ = reservations(ctx, q, ws.RepositoryKey, now)
 	through := min(after+int64(limit), ws.EventHeadSequence)
 	if through <= after {

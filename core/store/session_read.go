@@ -16,6 +16,18 @@ func activeSessions(ctx context.Context, tx Sessions, workspaceID string) ([]Coo
 	return tx.Sessions(ctx, workspaceID, SessionActive)
 }
 
+// ActiveSessions lists the workspace's active credential-bound sessions
+// in (joined_at, id) order, as collab_workspace_status's active_sessions.
+func (s *Store) ActiveSessions(ctx context.Context, workspaceID string) ([]CoordinationSession, error) {
+	var out []CoordinationSession
+	err := s.readTx(ctx, func(tx Tx) error {
+		var err error
+		out, err = activeSessions(ctx, tx, workspaceID)
+		return err
+	})
+	return out, err
+}
+
 // sessionsBySeen lists every credential-bound session of a workspace,
 // ended ones included, as the board shows them: by status ("active"
 // before "ended"), then last seen newest first, then id.

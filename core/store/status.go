@@ -34,11 +34,9 @@ func (s *Store) Status(ctx context.Context, workspaceID string) (WorkspaceStatus
 		if st.Workspace, err = readWorkspace(ctx, tx, workspaceID); err != nil {
 			return err
 		}
-		tasks, err := listTasks(ctx, tx, workspaceID, "", s.nowISO())
-		if err != nil {
+		if err := st.tallyTasks(ctx, tx, workspaceID, s.nowISO()); err != nil {
 			return err
 		}
-		st.tally(tasks)
 		if st.ActiveSessions, err = activeSessions(ctx, tx, workspaceID); err != nil {
 			return err
 		}
@@ -51,6 +49,25 @@ func (s *Store) Status(ctx context.Context, workspaceID string) (WorkspaceStatus
 	return st, err
 }
 
+// tallyTasks fills the task half of the summary from the tasks still in
+// play (every task it lists is unfinished or awaiting review) and the
+// count of completed tasks, which the status index gives without reading
+// a row.
+func (st *WorkspaceStatus) tallyTasks(ctx context.Context, q Tasks, workspaceID, now string) error {
+	tasks, err := q.Tasks(ctx, workspaceID, TaskFilter{Set: UnsettledTasks})
+	if err != nil {
+		return err
+	}
+	for i := range tasks {
+		tasks[i].EffectiveStatus = effectiveStatus(&tasks[i], now)
+	}
+	st.tally(tasks)
+	st.Counts.Completed, err = q.CountTasks(ctx, workspaceID, TaskCompleted)
+	return err
+}
+
+// tally counts and sorts tasks into the summary's lists; the completed
+// count it leaves is that of the tasks given.
 func (st *WorkspaceStatus) tally(tasks []Task) {
 	st.ActiveClaims, st.BlockedTasks, st.PendingReviews = []Task{}, []Task{}, []Task{}
 	for _, t := range tasks {

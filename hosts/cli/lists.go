@@ -6,21 +6,26 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/agenttool/collab/core/liveness"
 	"github.com/agenttool/collab/core/store"
 )
 
-// Tasks lists the workspace's tasks, optionally those of one stored status.
+// Tasks lists the workspace's tasks, optionally those of one stored
+// status: by default the live ones, those awaiting review and the newest
+// completed (a line says how many completed it left out), every one with
+// --all.
 func Tasks(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs, c := newFlags("tasks", "tasks [--status open|claimed|blocked|completed] [--db FILE] [--root DIR | --workspace W] [--ids] [--json]", stdout, stderr)
+	fs, c := newFlags("tasks", "tasks [--status open|claimed|blocked|completed] [--all] [--db FILE] [--root DIR | --workspace W] [--ids] [--json]", stdout, stderr)
 	status := fs.String("status", "", "only tasks whose stored status is `S`")
+	all := fs.Bool("all", false, fmt.Sprintf("list every completed task, not only those awaiting review and the %d newest", recentCompleted))
 	return readCommand(ctx, fs, c, args, stdout, stderr, func(v *view) error {
 		if err := checkTaskStatus(*status); err != nil {
 			return err
 		}
-		tasks, err := v.st.ListTasks(ctx, v.ws.ID, *status)
+		tasks, hidden, err := listedTasks(ctx, v, *status, *all)
 		if err != nil {
 			return err
 		}
@@ -32,16 +37,36 @@ func Tasks(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		sortByID(tasks)
 		p := newPrinter(stdout)
 		if c.json {
-			return p.json(map[string]any{"tasks": nonNil(tasks)})
+			return p.json(map[string]any{"tasks": nonNil(tasks), "completed_not_shown": hidden})
 		}
 		for _, t := range tasks {
 			p.line("%-20s %-18s %s%s", t.ID, t.EffectiveStatus, t.Title, taskNote(t))
 		}
-		if len(tasks) == 0 {
+		if len(tasks) == 0 && hidden == 0 {
 			p.line("no tasks")
+		}
+		if line := hiddenLine(hidden, "--all"); line != "" {
+			p.line("%s", line)
 		}
 		return nil
 	})
+}
+
+// listedTasks reads the tasks collab tasks lists: every task of status
+// (every task when status is empty) when all is set or status is a live
+// one, else the task window (of its completed tasks, for --status
+// completed) and how many completed tasks it left out.
+func listedTasks(ctx context.Context, v *view, status string, all bool) ([]store.Task, int, error) {
+	if all || (status != "" && status != string(store.TaskCompleted)) {
+		tasks, err := v.st.ListTasks(ctx, v.ws.ID, status)
+		return tasks, 0, err
+	}
+	shown, err := taskWindow(ctx, v)
+	tasks := shown.tasks
+	if status != "" {
+		tasks = slices.DeleteFunc(tasks, func(t store.Task) bool { return string(t.Status) != status })
+	}
+	return tasks, shown.hidden, err
 }
 
 // storedStatuses are the values --status can match: the stored ones

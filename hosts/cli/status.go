@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"sort"
 	"strings"
@@ -15,18 +16,25 @@ import (
 
 // statusView is what `status --json` prints.
 type statusView struct {
-	Database   string                      `json:"database"`
-	Workspace  store.Workspace             `json:"workspace"`
-	ChainValid bool                        `json:"chain_valid"`
-	Sessions   []store.CoordinationSession `json:"bound_sessions"`
+	Database   string          `json:"database"`
+	Workspace  store.Workspace `json:"workspace"`
+	ChainValid bool            `json:"chain_valid"`
+	// CheckedFrom is the sequence the chain was verified after: the head
+	// an earlier open verified and recorded (0: from genesis). collab
+	// verify checks every event.
+	CheckedFrom int64                       `json:"chain_checked_from"`
+	Sessions    []store.CoordinationSession `json:"bound_sessions"`
 	// States are the bound sessions' states as people's views tell
 	// them (core/liveness), in the order of Sessions.
-	States    []liveness.Life         `json:"session_states"`
-	Presence  []store.Presence        `json:"presence"`
-	Tasks     map[string][]store.Task `json:"tasks_by_effective_status"`
-	Pending   []store.Task            `json:"pending_reviews"`
-	Handoffs  []handoffView           `json:"open_handoffs"`
-	Conflicts []conflictView          `json:"path_conflicts"`
+	States   []liveness.Life         `json:"session_states"`
+	Presence []store.Presence        `json:"presence"`
+	Tasks    map[string][]store.Task `json:"tasks_by_effective_status"`
+	// Hidden counts the older completed tasks Tasks leaves out (collab
+	// tasks --all lists them).
+	Hidden    int            `json:"completed_not_shown"`
+	Pending   []store.Task   `json:"pending_reviews"`
+	Handoffs  []handoffView  `json:"open_handoffs"`
+	Conflicts []conflictView `json:"path_conflicts"`
 }
 
 // conflictView is an open task a claim would be refused for now, because
@@ -39,7 +47,8 @@ type conflictView struct {
 
 // Status shows one workspace: journal head and verification, bound
 // sessions and presence (kept apart: presence is self-declared and
-// authenticates nothing), tasks by effective status with their leases,
+// authenticates nothing), tasks by effective status with their leases
+// (the live ones, those awaiting review and the newest completed),
 // pending reviews, open handoffs and path conflicts.
 func Status(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs, c := newFlags("status", "status [--db FILE] [--root DIR | --workspace W] [--ids] [--json]", stdout, stderr)
@@ -72,24 +81,23 @@ func Status(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func loadStatus(ctx context.Context, v *view) (statusView, error) {
 	sv := statusView{Database: place.Shown(v.path), Workspace: v.ws, Tasks: map[string][]store.Task{},
 		Handoffs: []handoffView{}, Conflicts: []conflictView{}}
-	ok, err := v.st.VerifyJournal(ctx, v.ws.ID)
+	ok, from, err := v.st.VerifyJournalSinceRecord(ctx, v.ws.ID)
 	if err != nil {
 		return sv, err
 	}
-	sv.ChainValid = ok
-	st, err := v.st.Status(ctx, v.ws.ID)
-	if err != nil {
+	sv.ChainValid, sv.CheckedFrom = ok, from
+	if sv.Sessions, err = v.st.ActiveSessions(ctx, v.ws.ID); err != nil {
 		return sv, err
 	}
-	sv.Sessions, sv.Pending = st.ActiveSessions, st.PendingReviews
 	if sv.Presence, err = v.st.ListPresence(ctx, v.ws.ID, nil, nil); err != nil {
 		return sv, err
 	}
-	tasks, err := v.st.ListTasks(ctx, v.ws.ID, "")
+	shown, err := taskWindow(ctx, v)
 	if err != nil {
 		return sv, err
 	}
-	sortByID(tasks)
+	tasks := shown.tasks
+	sv.Pending, sv.Hidden = shown.pending, shown.hidden
 	for _, t := range tasks {
 		s := string(t.EffectiveStatus)
 		sv.Tasks[s] = append(sv.Tasks[s], t)
@@ -98,15 +106,11 @@ func loadStatus(ctx context.Context, v *view) (statusView, error) {
 	if sv.States, err = sessionStates(ctx, v, sv.Sessions, tasks); err != nil {
 		return sv, err
 	}
-	handoffs, err := journalHandoffs(ctx, v, store.FormatTime(time.Now()))
+	handoffs, err := storeHandoffs(ctx, v, false, store.FormatTime(time.Now()))
 	if err != nil {
 		return sv, err
 	}
-	for _, h := range handoffs {
-		if h.Status == "pending" || h.Status == "lapsed" {
-			sv.Handoffs = append(sv.Handoffs, h)
-		}
-	}
+	sv.Handoffs = append(sv.Handoffs, handoffs...)
 	return sv, nil
 }
 
@@ -116,7 +120,11 @@ func renderStatus(p *printer, sv statusView, ids bool) {
 		chain = p.paint("31", "INVALID")
 	}
 	p.line("workspace %s  %s  %s", p.paint("1", sv.Workspace.Name), sv.Workspace.ID, sv.Workspace.RootPath)
-	p.line("journal   head %d, chain %s  (%s)", sv.Workspace.EventHeadSequence, chain, sv.Database)
+	checked := ""
+	if sv.CheckedFrom > 0 {
+		checked = fmt.Sprintf(" (checked after #%d; collab verify checks every event)", sv.CheckedFrom)
+	}
+	p.line("journal   head %d, chain %s%s  (%s)", sv.Workspace.EventHeadSequence, chain, checked, sv.Database)
 	p.line("")
 	p.heading("Bound sessions (credential-bound; they hold leases)")
 	if len(sv.Sessions) == 0 {
@@ -140,6 +148,9 @@ func renderStatus(p *printer, sv statusView, ids bool) {
 		for _, t := range sv.Tasks[status] {
 			p.line("  %-18s %-20s %s%s", status, t.ID, t.Title, taskNote(t))
 		}
+	}
+	if line := hiddenLine(sv.Hidden, "collab tasks --all"); line != "" {
+		p.line("  %s", line)
 	}
 	p.heading("Path conflicts (open tasks a claim would be refused for)")
 	if len(sv.Conflicts) == 0 {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"time"
 
@@ -141,24 +142,22 @@ func handoffRespond(ctx context.Context, name string, args []string, stdout, std
 	})
 }
 
-// offered is the handoff id as the journal tells it, refused when the
-// journal has no such offer or it was answered or expired already.
+// offered is the workspace's offer id, refused when there is no such
+// offer or it was answered or expired already.
 func offered(ctx context.Context, v *view, id string) (handoffView, error) {
-	list, err := journalHandoffs(ctx, v, store.FormatTime(time.Now()))
+	row, found, err := v.st.FindHandoff(ctx, v.ws.ID, id)
 	if err != nil {
-		return handoffView{}, err
+		return handoffView{}, fmt.Errorf("read handoff %s: %w", id, err)
 	}
-	for _, h := range list {
-		if h.ID != id {
-			continue
-		}
-		switch h.Status {
-		case "accepted", "declined":
-			return h, ruleProblem(string(collaberr.HandoffResolved), " ("+id+" was "+h.Status+")")
-		case "expired":
-			return h, ruleProblem(string(collaberr.HandoffExpired), " ("+id+")")
-		}
-		return h, nil
+	if !found {
+		return handoffView{}, ruleProblem(string(collaberr.HandoffNotFound), " ("+id+")")
 	}
-	return handoffView{}, ruleProblem(string(collaberr.HandoffNotFound), " ("+id+")")
+	h := viewOfHandoff(row, store.FormatTime(time.Now()))
+	switch h.Status {
+	case "accepted", "declined":
+		return h, ruleProblem(string(collaberr.HandoffResolved), " ("+id+" was "+h.Status+")")
+	case "expired":
+		return h, ruleProblem(string(collaberr.HandoffExpired), " ("+id+")")
+	}
+	return h, nil
 }

@@ -18,7 +18,7 @@ Try it:
 Read (read-only; never migrates; --json on every command; --db FILE, --root DIR, --workspace W, --ids):
   collab status                        journal head and verification, sessions vs presence, tasks, reviews
   collab tail [-f] [--since SEQ] [--kind K] [--actor A] [--session NAME]
-  collab tasks [--status S]            collab show TASK
+  collab tasks [--status S] [--all]    collab show TASK
   collab reports [--to NAME] [--kind K]   collab decisions   collab sessions [NAME]   collab handoffs [--all]
 
 Act as a person (a credential-bound session of your own, same rules as any agent):

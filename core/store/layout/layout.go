@@ -50,6 +50,12 @@ const (
 	// first use rather than in a fresh file; a copy carries their rows
 	// where the source has them (core/store/transfer).
 	Beside
+	// SQLiteRecord tables are what a SQLite file records about its own
+	// verification (the journal heads an open verified, see
+	// core/store/sqlite/verified_heads.go), from their first use: only
+	// SQLite has them, and a copy leaves each side its own, so a copied
+	// journal verifies in full on its first open in the target.
+	SQLiteRecord
 )
 
 // Column is one column of a table.
@@ -103,11 +109,11 @@ func Names(cols []Column) []string {
 }
 
 // InSQLite reports whether a current SQLite file holds the table (Beside
-// tables from their first use).
+// and SQLiteRecord tables from their first use).
 func (t Table) InSQLite() bool { return t.Home != PostgresSchema }
 
 // InPostgres reports whether a current PostgreSQL schema holds the table.
-func (t Table) InPostgres() bool { return t.Home != SQLiteFile }
+func (t Table) InPostgres() bool { return t.Home != SQLiteFile && t.Home != SQLiteRecord }
 
 // Of returns the tables of tables whose home is h, in order.
 func Of(tables []Table, h Home) []Table {

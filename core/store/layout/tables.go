@@ -81,6 +81,9 @@ func Tables() []Table {
 				text("client").notNull(), text("client_version").notNull(), text("principal").notNull(),
 				text("machine").notNull(), integer("pid").notNull(), integer("process_start").notNull(),
 				text("boot_id").notNull(), text("recorded_at").notNull()}},
+		{Name: "journal_verified_heads", Home: SQLiteRecord, Since: V2, Key: key("workspace_id"),
+			Columns: []Column{text("workspace_id").notNull(), text("epoch_id").notNull(), integer("sequence").notNull(),
+				text("hash").notNull(), text("verified_at").notNull()}},
 	}
 }
 

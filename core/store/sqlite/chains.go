@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 
-	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/journal"
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/store/sqltx"
@@ -112,26 +111,14 @@ func (c *chains) ScanEvents(ctx context.Context, h store.JournalHead, fn func(e 
 }
 
 // verifyAllJournals refuses a database any of whose journals fails
-// verification. q is the preflight's *sql.Conn (events then stream from
-// the driver, and long journals are read in halves on direct connections
-// to directURI when it is set) or a migration's transaction.
+// verification from genesis. q is the preflight's *sql.Conn (events then
+// stream from the driver, and long journals are read in halves on direct
+// connections to directURI when it is set) or a migration's transaction.
+// A current file's preflight verifies with verifyOnOpen instead.
 func verifyAllJournals(ctx context.Context, q Querier, directURI string) error {
-	rows, err := q.QueryContext(ctx, "SELECT id, epoch_id, event_head_sequence, event_head_hash FROM workspaces ORDER BY id")
+	heads, err := readHeads(ctx, q)
 	if err != nil {
-		return fmt.Errorf("read workspaces: %w", err)
-	}
-	var heads []store.JournalHead
-	for rows.Next() {
-		var h store.JournalHead
-		if err := rows.Scan(&h.WorkspaceID, &h.EpochID, &h.Sequence, &h.Hash); err != nil {
-			rows.Close()
-			return err
-		}
-		heads = append(heads, h)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read workspaces: %w", err)
+		return err
 	}
 	c := &chains{q: q, sessionCol: "session_id", directURI: directURI}
 	c.conn, _ = q.(*sql.Conn)
@@ -141,10 +128,29 @@ func verifyAllJournals(ctx context.Context, q Querier, directURI string) error {
 			return err
 		}
 		if !ok {
-			return collaberr.New(collaberr.DatabaseJournalInvalid,
-				"A workspace journal fails hash-chain verification; the file was changed outside collab").
-				With("workspace_id", h.WorkspaceID)
+			return journalInvalid(h.WorkspaceID)
 		}
 	}
 	return nil
+}
+
+// readHeads reads every workspace's recorded head, in id order.
+func readHeads(ctx context.Context, q Querier) ([]store.JournalHead, error) {
+	rows, err := q.QueryContext(ctx, "SELECT id, epoch_id, event_head_sequence, event_head_hash FROM workspaces ORDER BY id")
+	if err != nil {
+		return nil, fmt.Errorf("read workspaces: %w", err)
+	}
+	defer rows.Close()
+	var heads []store.JournalHead
+	for rows.Next() {
+		var h store.JournalHead
+		if err := rows.Scan(&h.WorkspaceID, &h.EpochID, &h.Sequence, &h.Hash); err != nil {
+			return nil, err
+		}
+		heads = append(heads, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read workspaces: %w", err)
+	}
+	return heads, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/agenttool/collab/core/collaberr"
 	"github.com/agenttool/collab/core/gitstate"
 	"github.com/agenttool/collab/core/place"
+	"github.com/agenttool/collab/core/store"
 )
 
 // migrationRetryWindow bounds how long Open waits for another process that
@@ -188,7 +189,11 @@ func (s *DB) initialise(ctx context.Context, guard *guardPool) error {
 	if err := tightenModes(s.path); err != nil {
 		return err
 	}
-	return s.CheckSameFile()
+	if err := s.CheckSameFile(); err != nil {
+		return err
+	}
+	s.recordVerified(ctx, state.verified)
+	return nil
 }
 
 // dbState is what preflight learned about the file.
@@ -196,6 +201,10 @@ type dbState struct {
 	applicationID int64
 	userVersion   int64
 	hasTables     bool
+	// verified are the journal heads the preflight verified far enough
+	// beyond the file's records to be worth recording (see recordAfter);
+	// recordVerified writes them once the open is done.
+	verified []store.JournalHead
 }
 
 // preflight reads the file's identity before anything is written and
@@ -236,7 +245,11 @@ func (s *DB) preflight(ctx context.Context, pool *sql.DB) (dbState, error) {
 	if err := validateShape(ctx, conn, st.userVersion, st.applicationID); err != nil {
 		return st, err
 	}
-	if st.userVersion >= 2 {
+	switch {
+	case st.userVersion == SchemaVersion:
+		st.verified, err = verifyOnOpen(ctx, conn, s.directURI)
+		return st, err
+	case st.userVersion >= 2:
 		return st, verifyAllJournals(ctx, conn, s.directURI)
 	}
 	return st, nil

@@ -14,6 +14,7 @@ type Dialect struct {
 	// that no transaction assembles them again.
 	handoffsOrder  string
 	reservingTasks string
+	newestTasks    string
 }
 
 // Syntax names the differences a Dialect is built from.
@@ -55,5 +56,6 @@ func NewDialect(s Syntax) *Dialect {
 		sessionHostsExist:   s.SessionHostsExist,
 		handoffsOrder:       " ORDER BY " + s.RowOrder,
 		reservingTasks:      reservingTasksSelect + "\nORDER BY w." + s.RowOrder + ", t." + s.RowOrder,
+		newestTasks:         newestTasksSelect + " ORDER BY " + s.RowOrder + " DESC LIMIT ?",
 	}
 }

@@ -62,6 +62,11 @@ func ListTasks(ctx context.Context, q Runner, workspaceID string, f store.TaskFi
 		query += " AND status = ?"
 		args = append(args, string(f.Status))
 	}
+	if f.ReviewStatus != "" {
+		query += " AND review_status = ?"
+		args = append(args, string(f.ReviewStatus))
+	}
+	query += taskSetCondition[f.Set]
 	switch by := f.HeldOrReportedBy; {
 	case by.SessionID != "":
 		query += " AND (assignee_session_id = ? OR reported_by_session_id = ?)"
@@ -84,6 +89,16 @@ func ListTasks(ctx context.Context, q Runner, workspaceID string, f store.TaskFi
 		tasks = append(tasks, t)
 	}
 	return tasks, rows.Err()
+}
+
+// taskSetCondition is the condition each store.TaskSet adds. The statuses
+// are named (rather than "status <> 'completed'") so that the status index
+// serves the read; the column admits no other value.
+var taskSetCondition = map[store.TaskSet]string{
+	store.EveryTask:       "",
+	store.UnfinishedTasks: " AND status IN ('open', 'claimed', 'blocked')",
+	store.UnsettledTasks: " AND (status IN ('open', 'claimed', 'blocked')" +
+		" OR (status = 'completed' AND review_status = 'pending'))",
 }
 
 // FindTask reads one task; found is false when it does not exist.

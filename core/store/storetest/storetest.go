@@ -44,6 +44,8 @@ func Run(t *testing.T, open Open) {
 	t.Run("WorkspacesFilteredInCreationOrder", func(t *testing.T) { workspacesFilteredInCreationOrder(t, open(t)) })
 	t.Run("WorktreeWritesChangedColumns", func(t *testing.T) { worktreeWritesChangedColumns(t, open(t)) })
 	t.Run("TasksOfAViewer", func(t *testing.T) { tasksOfAViewer(t, open(t)) })
+	t.Run("TasksStillInPlay", func(t *testing.T) { tasksStillInPlay(t, open(t)) })
+	t.Run("NewestTasksAndCounts", func(t *testing.T) { newestTasksAndCounts(t, open(t)) })
 	t.Run("EventPagesKeepTheirBoundaries", func(t *testing.T) { pageBoundaries(t, open(t)) })
 	t.Run("EventTypesAnchorsAndHeads", func(t *testing.T) { eventTypesAndAnchors(t, open(t)) })
 	t.Run("EventBytesRoundTrip", func(t *testing.T) { payloadsRoundTrip(t, open(t)) })

@@ -194,10 +194,22 @@ func (sqliteReader) orderBy(table) string { return "rowid" }
 // sqliteWriter is the target transaction of a SQLite file.
 type sqliteWriter struct{ sqliteReader }
 
+// clear empties the target's journal tables, and the heads the target's
+// opens verified (sqlite.VerifiedHeadsTable): those described the journal
+// being replaced, and a copied journal verifies in full on its first open.
 func (w sqliteWriter) clear(ctx context.Context) error {
 	for i := len(tables) - 1; i >= 0; i-- {
 		if _, err := w.q.ExecContext(ctx, "DELETE FROM "+tables[i].name); err != nil {
 			return fmt.Errorf("clear %s: %w", tables[i].name, err)
+		}
+	}
+	got, err := w.columns(ctx, sqlite.VerifiedHeadsTable)
+	if err != nil {
+		return fmt.Errorf("read the target's %s columns: %w", sqlite.VerifiedHeadsTable, err)
+	}
+	if got != nil {
+		if _, err := w.q.ExecContext(ctx, "DELETE FROM "+sqlite.VerifiedHeadsTable); err != nil {
+			return fmt.Errorf("clear %s: %w", sqlite.VerifiedHeadsTable, err)
 		}
 	}
 	return nil

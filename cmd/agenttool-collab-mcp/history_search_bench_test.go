@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/agenttool/collab/core/backend"
+	"github.com/agenttool/collab/core/historygen"
+	"github.com/agenttool/collab/core/search"
+	"github.com/agenttool/collab/hosts/mcp/mcptest"
+)
+
+// historySearchQuery is in every generated report's body, so relevance
+// ranks every report: the engine's floor, not a flat cost (see
+// core/search BenchmarkSearchHistory for a distinctive query).
+const historySearchQuery = "retry path"
+
+// historySearchOps are BenchmarkRound3History's search rows:
+//   - search: one collab_search at the head by relevance, the sidecar index
+//     built by an earlier process (what a user has after their first
+//     search); the first timed call is the server's first search;
+//   - search-recent: the same by recency, which reads one page;
+//   - search-first: a fresh server's first search with the sidecar on disk,
+//     by recency, so that what it times is opening the index and indexing
+//     the session's own new events (by relevance a first call also pays
+//     the ranking of search with a cold page cache);
+//   - search-build: a fresh server's first search with no sidecar: the
+//     one-time build, O(history) by nature.
+var historySearchOps = []string{"search", "search-recent", "search-first", "search-build"}
+
+// fixtureSidecar builds, once per fixture, the search index a server
+// would have written beside the fixture's database.
+type fixtureSidecar struct {
+	dir  string
+	once sync.Once
+	path string
+	err  error
+}
+
+// build indexes a private copy of f's database and returns the sidecar.
+func (s *fixtureSidecar) build(b *testing.B, f historygen.Fixture) string {
+	s.once.Do(func() {
+		db := filepath.Join(s.dir, "collab.sqlite")
+		copyFile(b, f.DB, db)
+		ctx := context.Background()
+		st, err := backend.Open(ctx, backend.Options{Path: db})
+		if err != nil {
+			s.err = err
+			return
+		}
+		defer st.Close()
+		ix, err := search.Open(ctx, st)
+		if err != nil {
+			s.err = err
+			return
+		}
+		defer ix.Close()
+		if _, err := ix.CatchUp(ctx, ""); err != nil {
+			s.err = err
+			return
+		}
+		s.path = ix.Path()
+	})
+	if s.err != nil {
+		b.Fatalf("build the fixture's search index: %v", s.err)
+	}
+	return s.path
+}
+
+func benchHistorySearch(b *testing.B, h *historyEnv, op string, sc *fixtureSidecar) {
+	sidecar := search.SidecarPath(h.s.db)
+	if op != "search-build" {
+		copyFile(b, sc.build(b, h.f), sidecar)
+	}
+	args := map[string]any{"workspace_id": h.f.WorkspaceID, "query": historySearchQuery}
+	if op == "search-recent" || op == "search-first" {
+		args["order"] = search.ByRecency
+	}
+	switch op {
+	case "search", "search-recent":
+		benchSearchCalls(b, h, args)
+	default:
+		benchFirstSearch(b, h, args, op == "search-build")
+	}
+}
+
+// benchSearchCalls times collab_search calls of one server at the head,
+// with the server's CPU per call.
+func benchSearchCalls(b *testing.B, h *historyEnv, args map[string]any) {
+	c := h.server(b)
+	cpu := processCPU(b, c.Pid())
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		mustCall(b, c, "collab_search", args)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(processCPU(b, c.Pid())-cpu)/float64(b.N), "cpu-us/op")
+	b.ReportMetric(vmHWM(c.Pid()), "rss-MB")
+}
+
+// benchFirstSearch times the first collab_search of fresh servers (each
+// started and given a session untimed); without a sidecar each builds
+// the index from the whole journal.
+func benchFirstSearch(b *testing.B, h *historyEnv, args map[string]any, build bool) {
+	sidecar := search.SidecarPath(h.s.db)
+	var rss float64
+	var cpu int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		if build {
+			if err := os.Remove(sidecar); err != nil && !os.IsNotExist(err) {
+				b.Fatal(err)
+			}
+		}
+		c, err := mcptest.Start(historyServer(), h.env)
+		if err != nil {
+			b.Fatal(err)
+		}
+		mustCall(b, c, "collab_session_start", map[string]any{"root_path": h.f.Root, "actor": "bench"})
+		before := processCPU(b, c.Pid())
+		b.StartTimer()
+		mustCall(b, c, "collab_search", args)
+		b.StopTimer()
+		cpu += processCPU(b, c.Pid()) - before
+		rss = max(rss, vmHWM(c.Pid()))
+		if code := c.Close(); code != 0 {
+			b.Fatalf("server exited %d: %s", code, c.Stderr())
+		}
+		b.StartTimer()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(cpu)/float64(b.N), "cpu-us/op")
+	b.ReportMetric(rss, "rss-MB")
+}
+
+// historyServer is the server command the history benchmark times: this
+// test binary, or COLLAB_HISTORY_SERVER (another build of the program, to
+// compare two builds in one sitting on the same fixtures).
+func historyServer() []string {
+	if bin := os.Getenv("COLLAB_HISTORY_SERVER"); bin != "" {
+		return []string{bin}
+	}
+	return []string{os.Args[0]}
+}

@@ -1,0 +1,86 @@
+package transfer
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"testing"
+
+	"github.com/agenttool/collab/core/store/sqlite"
+)
+
+// TestCopyLeavesTheVerifiedHeadsBehind requires a SQLite copy to carry no
+// record of the heads the source's opens verified (those describe the
+// source file), and a replacing copy to clear the target's own, so that
+// the copied journals verify in full on their first open in the target.
+func TestCopyLeavesTheVerifiedHeadsBehind(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name    string
+		replace bool
+	}{
+		{"into a new file", false},
+		{"replacing a file with records", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			src := copyFixture(t, fixtureV040)
+			addVerifiedHead(t, src)
+			dst := filepath.Join(t.TempDir(), "copy.sqlite")
+			if tc.replace {
+				dst = copyFixture(t, fixtureV040)
+				addVerifiedHead(t, dst)
+			}
+			if _, err := Copy(ctx, Options{From: src, To: dst, Replace: tc.replace}); err != nil {
+				t.Fatal(err)
+			}
+			if n := verifiedHeadRows(t, dst); n != 0 {
+				t.Fatalf("the copy holds %d verified head records", n)
+			}
+		})
+	}
+}
+
+// addVerifiedHead records the head of every workspace of path as an open
+// of a long journal would.
+func addVerifiedHead(t *testing.T, path string) {
+	t.Helper()
+	raw := openRaw(t, path)
+	for _, ddl := range sqlite.VerifiedHeadsDDL {
+		if _, err := raw.Exec(ddl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := raw.Exec(`INSERT INTO journal_verified_heads (workspace_id, epoch_id, sequence, hash, verified_at)
+SELECT id, epoch_id, event_head_sequence, event_head_hash, '2026-01-01T00:00:00.000Z' FROM workspaces`); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// verifiedHeadRows counts path's records, 0 when it has no such table.
+func verifiedHeadRows(t *testing.T, path string) int {
+	t.Helper()
+	raw := openRaw(t, path)
+	var tables int
+	if err := raw.QueryRow("SELECT count(*) FROM sqlite_master WHERE name = ?", sqlite.VerifiedHeadsTable).Scan(&tables); err != nil {
+		t.Fatal(err)
+	}
+	if tables == 0 {
+		return 0
+	}
+	var n int
+	if err := raw.QueryRow("SELECT count(*) FROM " + sqlite.VerifiedHeadsTable).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func openRaw(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { raw.Close() })
+	return raw
+}
