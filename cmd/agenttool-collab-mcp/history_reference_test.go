@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/agenttool/collab/core/historygen"
@@ -12,10 +13,16 @@ import (
 
 // TestReferenceReadsAGeneratedJournal proves a journal written by
 // core/historygen is one the reference opens, joins and verifies: its
-// rows and hash chain are what a server writes.
+// rows and hash chain are what a server writes. It reads a 1,500-event
+// journal, or one of COLLAB_HISTORY_EVENTS events (cached under
+// COLLAB_HISTORY_DIR, as the history benchmark does) to check a longer one.
 func TestReferenceReadsAGeneratedJournal(t *testing.T) {
 	ref := referenceImplementation(t)
-	f, err := historygen.Cached(context.Background(), t.TempDir(), 1500)
+	n, dir := int64(1500), t.TempDir()
+	if extra, err := strconv.ParseInt(os.Getenv("COLLAB_HISTORY_EVENTS"), 10, 64); err == nil && extra > 0 {
+		n, dir = extra, os.Getenv("COLLAB_HISTORY_DIR")
+	}
+	f, err := historygen.Cached(context.Background(), dir, n)
 	if err != nil {
 		t.Fatal(err)
 	}

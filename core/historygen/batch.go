@@ -15,7 +15,8 @@ import (
 // mutation is ever committed.
 type batchBackend struct {
 	store.Backend
-	tx store.Tx // the open batch, nil between batches
+	tx    store.Tx // the open batch, nil between batches
+	known *known   // what the cached reads answer from (knownreads.go)
 }
 
 // Write runs fn inside the open batch, or alone when none is open.
@@ -23,7 +24,7 @@ func (b *batchBackend) Write(ctx context.Context, fn func(tx store.Tx) error) er
 	if b.tx != nil {
 		return fn(b.tx)
 	}
-	return b.Backend.Write(ctx, fn)
+	return b.Backend.Write(ctx, func(tx store.Tx) error { return fn(knownReads{Tx: tx, known: b.known}) })
 }
 
 // Read runs fn inside the open batch (which sees its own writes), or in a
@@ -32,14 +33,17 @@ func (b *batchBackend) Read(ctx context.Context, fn func(tx store.Tx) error) err
 	if b.tx != nil {
 		return fn(b.tx)
 	}
-	return b.Backend.Read(ctx, fn)
+	return b.Backend.Read(ctx, func(tx store.Tx) error { return fn(knownReads{Tx: tx, known: b.known}) })
 }
 
 // batch runs fn with every store mutation it makes in one transaction of
 // the engine, committed when fn returns nil.
 func (b *batchBackend) batch(ctx context.Context, fn func() error) error {
 	return b.Backend.Write(ctx, func(tx store.Tx) error {
-		b.tx = tx
+		if err := widenPageCache(ctx, tx); err != nil {
+			return err
+		}
+		b.tx = knownReads{Tx: tx, known: b.known}
 		defer func() { b.tx = nil }()
 		return fn()
 	})

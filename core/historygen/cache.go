@@ -18,7 +18,7 @@ import (
 // mixVersion names the generator's mix; change it whenever mix.go
 // writes something else, so that cached journals of the old mix are not
 // reused.
-const mixVersion = 1
+const mixVersion = 2
 
 // Fixture is a generated journal kept on disk: the database, the
 // workspace's repository, and what Generate reported.

@@ -38,7 +38,8 @@ func TestGeneratedJournalVerifiesAndHoldsTheMix(t *testing.T) {
 		seen[ty] = true
 	}
 	for _, want := range []string{"session.joined", "session.ended", "task.created", "task.claimed", "task.progressed",
-		"task.reported_complete", "task.accepted", "report.posted", "handoff.offered", "handoff.accepted", "independence.claimed"} {
+		"task.reported_complete", "task.accepted", "report.posted", "handoff.offered", "handoff.accepted", "independence.claimed",
+		"independence.released"} {
 		if !seen[want] {
 			t.Errorf("no %s event in %v", want, types)
 		}
