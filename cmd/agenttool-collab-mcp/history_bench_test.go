@@ -18,7 +18,8 @@ import (
 
 // historyOps are the calls BenchmarkRound3History times, each one whole
 // call or process through the binary.
-var historyOps = append([]string{"spawn", "next", "status"}, append(historySearchOps, "person-status", "tasks", "verify")...)
+var historyOps = append([]string{"first-open", "spawn", "next", "status"},
+	append(historySearchOps, "person-status", "tasks", "verify")...)
 
 // BenchmarkRound3History is issue 41's "flat in history" table: each op on
 // a generated journal (core/historygen) of 1,000 and of 1,000,000 events,
@@ -78,6 +79,44 @@ func newHistoryEnv(b *testing.B, f historygen.Fixture) *historyEnv {
 	return &historyEnv{f: f, s: s, env: env}
 }
 
+// openOnce starts and stops one server on the copy, untimed: the file is
+// then as every file servers have been opening is, with the heads and
+// checks an open records (a generated fixture was only ever written).
+// The first-open row times this open itself.
+func (h *historyEnv) openOnce(b *testing.B) {
+	c, err := mcptest.Start([]string{os.Args[0]}, h.env)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if code := c.Close(); code != 0 {
+		b.Fatalf("server exited %d: %s", code, c.Stderr())
+	}
+}
+
+// benchFirstOpen times the first server start on a copy of the fixture
+// that no server has opened: it verifies every journal and checks every
+// foreign key from the first row, once per file (a new copy each time,
+// made untimed).
+func benchFirstOpen(b *testing.B, f historygen.Fixture) {
+	var rss float64
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		h := newHistoryEnv(b, f)
+		b.StartTimer()
+		c, err := mcptest.Start([]string{os.Args[0]}, h.env)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		rss = max(rss, vmHWM(c.Pid()))
+		if code := c.Close(); code != 0 {
+			b.Fatalf("server exited %d: %s", code, c.Stderr())
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(rss, "rss-MB")
+}
+
 // server starts a server with a session at the fixture's root whose
 // cursor is acknowledged at the journal head.
 func (h *historyEnv) server(b *testing.B) *mcptest.Client {
@@ -126,7 +165,12 @@ func vmHWM(pid int) float64 {
 }
 
 func benchHistoryOp(b *testing.B, f historygen.Fixture, op string, sc *fixtureSidecar) {
+	if op == "first-open" {
+		benchFirstOpen(b, f)
+		return
+	}
 	h := newHistoryEnv(b, f)
+	h.openOnce(b)
 	switch op {
 	case "spawn":
 		benchSpawn(b, h)

@@ -194,6 +194,7 @@ func (s *DB) initialise(ctx context.Context, guard *guardPool) error {
 	}
 	s.recordVerified(ctx, state.verified)
 	s.recordForeignKeysChecked(ctx, state.foreignKeys)
+	s.indexPendingReviews(ctx)
 	return nil
 }
 

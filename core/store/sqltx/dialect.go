@@ -1,5 +1,7 @@
 package sqltx
 
+import "fmt"
+
 // A Dialect is exactly what the two engines' domain SQL says differently;
 // every other statement in this package is one text for both. Build one
 // per engine with NewDialect, once, and share it between transactions.
@@ -55,7 +57,7 @@ func NewDialect(s Syntax) *Dialect {
 		deliveriesExist:     s.DeliveriesExist,
 		sessionHostsExist:   s.SessionHostsExist,
 		handoffsOrder:       " ORDER BY " + s.RowOrder,
-		reservingTasks:      reservingTasksSelect + "\nORDER BY w." + s.RowOrder + ", t." + s.RowOrder,
+		reservingTasks:      fmt.Sprintf(reservingTasksSelect, s.RowOrder),
 		newestTasks:         newestTasksSelect + " ORDER BY " + s.RowOrder + " DESC LIMIT ?",
 	}
 }

@@ -8,20 +8,26 @@ import (
 	"github.com/agenttool/collab/core/store"
 )
 
-// reservingTasksSelect selects the candidates for reserving paths of a
-// repository ("?"): tasks stored as claimed, or as completed with a
-// review pending; the dialect appends their order. Which of them reserve
-// at a given time is the rules' decision.
-const reservingTasksSelect = `SELECT t.id, t.workspace_id, t.title, t.status, t.path_scopes_json, t.work_mode,
+// reservingTasksSelect is the statement that lists the candidates for
+// reserving paths of a repository ("?", bound twice): tasks stored as
+// claimed, then as completed with a review pending, each half read
+// through an index of its own (see PendingReview), ordered by the
+// dialect's row-order column ("%[1]s") of the workspace and then of the
+// task. Which of them reserve at a given time is the rules' decision.
+const reservingTasksSelect = `SELECT ` + reservingColumns + ` AND t.status = 'claimed'
+UNION ALL SELECT ` + reservingColumns + ` AND t.status = 'completed' AND t.review_status = 'pending'
+ORDER BY workspace_order, task_order`
+
+const reservingColumns = `t.id, t.workspace_id, t.title, t.status, t.path_scopes_json, t.work_mode,
 t.completion_policy, t.review_status, t.assignee, t.assignee_session_id, t.claim_worktree_id, t.lease_expires_at,
-t.created_at FROM tasks t JOIN workspaces w ON w.id = t.workspace_id
-WHERE w.repository_key = ? AND (t.status = 'claimed' OR (t.status = 'completed' AND t.review_status = 'pending'))`
+t.created_at, w.%[1]s AS workspace_order, t.%[1]s AS task_order FROM tasks t JOIN workspaces w ON w.id = t.workspace_id
+WHERE w.repository_key = ?`
 
 // ReservingTasks lists the repository's candidates for reserving paths
 // in workspace insertion order, then task insertion order (the dialect's
 // row-order column), with the columns the port names.
 func (t *Tx) ReservingTasks(ctx context.Context, repositoryKey string) ([]store.Task, error) {
-	rows, err := t.QueryContext(ctx, t.d.reservingTasks, repositoryKey)
+	rows, err := t.QueryContext(ctx, t.d.reservingTasks, repositoryKey, repositoryKey)
 	if err != nil {
 		return nil, fmt.Errorf("read reservations: %w", err)
 	}
@@ -33,8 +39,10 @@ func (t *Tx) ReservingTasks(ctx context.Context, repositoryKey string) ([]store.
 	for rows.Next() {
 		var r reservingRow
 		var scopes string
+		var workspaceOrder, taskOrder int64
 		if err := rows.Scan(&r.id, &r.workspaceID, &r.title, &r.status, &scopes, &r.workMode, &r.policy,
-			&r.review, &r.assignee, &r.sessionID, &r.worktreeID, &r.expires, &r.createdAt); err != nil {
+			&r.review, &r.assignee, &r.sessionID, &r.worktreeID, &r.expires, &r.createdAt,
+			&workspaceOrder, &taskOrder); err != nil {
 			return nil, fmt.Errorf("read reservations: %w", err)
 		}
 		if err := json.Unmarshal([]byte(scopes), &r.scopes); err != nil {
