@@ -193,6 +193,7 @@ func (s *DB) initialise(ctx context.Context, guard *guardPool) error {
 		return err
 	}
 	s.recordVerified(ctx, state.verified)
+	s.addTypeIndex(ctx, state.typeIndex)
 	return nil
 }
 
@@ -205,6 +206,9 @@ type dbState struct {
 	// beyond the file's records to be worth recording (see recordAfter);
 	// recordVerified writes them once the open is done.
 	verified []store.JournalHead
+	// typeIndex is whether a journal is long enough for TypeIndex and
+	// the file lacks it; addTypeIndex adds it once the open is done.
+	typeIndex bool
 }
 
 // preflight reads the file's identity before anything is written and
@@ -247,7 +251,10 @@ func (s *DB) preflight(ctx context.Context, pool *sql.DB) (dbState, error) {
 	}
 	switch {
 	case st.userVersion == SchemaVersion:
-		st.verified, err = verifyOnOpen(ctx, conn, s.directURI)
+		if st.verified, err = verifyOnOpen(ctx, conn, s.directURI); err != nil {
+			return st, err
+		}
+		st.typeIndex, err = needsTypeIndex(ctx, conn)
 		return st, err
 	case st.userVersion >= 2:
 		return st, verifyAllJournals(ctx, conn, s.directURI)
