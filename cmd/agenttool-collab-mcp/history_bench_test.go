@@ -18,7 +18,7 @@ import (
 
 // historyOps are the calls BenchmarkRound3History times, each one whole
 // call or process through the binary.
-var historyOps = append([]string{"spawn", "next", "status"}, append(historySearchOps, "person-status", "tasks", "verify")...)
+var historyOps = append([]string{"spawn", "next", "next-first", "status"}, append(historySearchOps, "person-status", "tasks", "verify")...)
 
 // BenchmarkRound3History is issue 41's "flat in history" table: each op on
 // a generated journal (core/historygen) of 1,000 and of 1,000,000 events,
@@ -134,6 +134,8 @@ func benchHistoryOp(b *testing.B, f historygen.Fixture, op string, sc *fixtureSi
 		benchHistorySearch(b, h, op, sc)
 	case "next", "status":
 		benchTool(b, h, op)
+	case "next-first":
+		benchFirstNext(b, h)
 	default:
 		benchPerson(b, h, op)
 	}
