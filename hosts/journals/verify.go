@@ -101,8 +101,8 @@ func orNone(s []string) []string {
 	return s
 }
 
-// printDamage reports what SQLite's page check (for PostgreSQL, the schema
-// check) found, if anything.
+// printDamage reports what SQLite's page and foreign-key checks (for
+// PostgreSQL, the schema check) found, if anything.
 func printDamage(w io.Writer, damage []string, pg bool) {
 	if len(damage) == 0 {
 		return
@@ -110,7 +110,7 @@ func printDamage(w io.Writer, damage []string, pg bool) {
 	if pg {
 		fmt.Fprintln(w, "DAMAGED: the collab schema check reports the following; check the role's privileges and the server:")
 	} else {
-		fmt.Fprintln(w, "DAMAGED: SQLite's page check (quick_check) reports the following; restore the file from a copy:")
+		fmt.Fprintln(w, "DAMAGED: SQLite's page and foreign-key checks report the following; restore the file from a copy:")
 	}
 	for _, d := range damage {
 		fmt.Fprintf(w, "  %s\n", d)

@@ -34,6 +34,7 @@ func (t *Tx) pipeline(ctx context.Context, stmts []heldWrite, commit bool) ([]*b
 	if !begin && len(held) == 0 && len(stmts) == 0 && !commit {
 		return nil, nil
 	}
+	t.sends++
 	b := &pgx.Batch{}
 	if begin {
 		b.Queue(beginWrite)
@@ -56,7 +57,12 @@ func (t *Tx) pipeline(ctx context.Context, stmts []heldWrite, commit bool) ([]*b
 		}
 		results := c.Conn().SendBatch(ctx, b)
 		var err error
-		answers, err = readPipeline(results, t.conn, begin, held, len(stmts), commit)
+		var failed int
+		answers, failed, err = readPipeline(results, t.conn, begin, held, len(stmts), commit)
+		t.heldOwner = t.member
+		if failed >= 0 {
+			t.heldOwner = held[failed].owner
+		}
 		if closeErr := results.Close(); err == nil {
 			err = closeErr
 		}
@@ -70,23 +76,23 @@ func (t *Tx) pipeline(ctx context.Context, stmts []heldWrite, commit bool) ([]*b
 
 // readPipeline reads the answers of a batch pipeline queued, in order,
 // up to the first failure (what follows it failed with it, as the
-// transaction is aborted; closing the results reads the rest).
-func readPipeline(results pgx.BatchResults, conn *sql.Conn, begin bool, held []heldWrite, stmts int, commit bool) ([]*bufferedRows, error) {
+// transaction is aborted; closing the results reads the rest). failed is
+// the index in held of the write that failed, or -1.
+func readPipeline(results pgx.BatchResults, conn *sql.Conn, begin bool, held []heldWrite, stmts int, commit bool) (answers []*bufferedRows, failed int, err error) {
 	if begin {
 		if _, err := results.Exec(); err != nil {
-			return nil, fmt.Errorf("begin write transaction: %w", err)
+			return nil, -1, fmt.Errorf("begin write transaction: %w", err)
 		}
 	}
-	for _, h := range held {
+	for i, h := range held {
 		if _, err := results.Exec(); err != nil {
-			return nil, fmt.Errorf("%s: %w", statementHead(h.query), err)
+			return nil, i, fmt.Errorf("%s: %w", statementHead(h.query), err)
 		}
 	}
-	answers := make([]*bufferedRows, stmts)
+	answers = make([]*bufferedRows, stmts)
 	for i := range answers {
-		var err error
 		if answers[i], err = bufferRows(results, conn); err != nil {
-			return nil, err
+			return nil, -1, err
 		}
 	}
 	if commit {
@@ -95,10 +101,10 @@ func readPipeline(results pgx.BatchResults, conn *sql.Conn, begin bool, held []h
 			err = errRolledBack
 		}
 		if err != nil {
-			return nil, err
+			return nil, -1, err
 		}
 	}
-	return answers, nil
+	return answers, -1, nil
 }
 
 // sendsFirst reports whether query must go in a batch behind what the
@@ -112,7 +118,7 @@ func (t *Tx) sendsFirst(query string) bool {
 		return true
 	}
 	for _, h := range t.held {
-		if namesAny(query, h.tables) {
+		if h.barrier || namesAny(query, h.tables) {
 			return true
 		}
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/agenttool/collab/core/store"
+	"github.com/agenttool/collab/core/store/sqltx"
 )
 
 // Both the engine and its transactions implement the seam.
@@ -50,6 +51,12 @@ type Engine struct {
 	pool  *sql.DB
 	stats writeStats
 	turns turns
+	// group batches concurrent writes into one transaction
+	// (groupcommit.go).
+	group sqltx.Group[writeFn]
+	// commitHook, when set (by tests), runs a batch's COMMIT: commit
+	// sends it, and what the hook returns is taken as its outcome.
+	commitHook func(t *Tx, commit func() error) error
 	// firstComeOnly turns the workspace queue off (queue.go): every
 	// attempt waits for the workspace row inside its transaction and runs
 	// again after a pause, as the engine did before the queue. Benchmarks
@@ -110,31 +117,62 @@ func (e *Engine) WriteRoundTrips() int64 { return e.stats.roundTrips.Load() }
 // settled by asking the server (connloss.go). A serialization failure
 // runs again behind the engine's other writers of its workspace, and
 // while a workspace stays busy every write queues there first (queue.go).
+// Concurrent calls share a transaction (groupcommit.go); a call that
+// finds no other writing runs alone, as writeAlone.
 func (e *Engine) Write(ctx context.Context, fn func(tx store.Tx) error) error {
+	return e.group.Do(ctx, fn, e.runBatch)
+}
+
+// writeAlone runs fn in a transaction of its own, running it again as
+// Write says.
+func (e *Engine) writeAlone(ctx context.Context, fn func(tx store.Tx) error) error {
 	deadline := time.Now().Add(writeRetryWindow)
-	queuedOn := ""
-	if !e.firstComeOnly {
-		queuedOn = e.turns.busy()
-	}
+	q := e.newQueuing()
 	for attempt := 0; ; attempt++ {
-		touched, err := e.writeOnce(ctx, queuedOn, fn, deadline)
+		touched, err := e.writeOnce(ctx, q.on, fn, deadline)
 		e.stats.count(err)
-		if touched != "" {
-			e.turns.wrote(touched)
-		}
 		if err == nil || !rerunnable(err) || time.Now().After(deadline) {
+			if touched != "" {
+				e.turns.wrote(touched)
+			}
 			return classify(err)
 		}
-		if touched != "" && !e.firstComeOnly && retriable(err) {
-			if queuedOn == touched {
-				e.turns.metAcross(touched)
-			}
-			e.turns.met(touched)
-			queuedOn = touched
-		}
+		q.failed(touched, err)
 		if err := pause(ctx, backoff(attempt)); err != nil {
 			return err
 		}
+	}
+}
+
+// queuing is the workspace whose turn an attempt takes (queue.go): the
+// busy one at first, then the one a failed attempt met its writers on.
+type queuing struct {
+	e  *Engine
+	on string
+}
+
+// newQueuing starts the queuing of a write's attempts.
+func (e *Engine) newQueuing() queuing {
+	q := queuing{e: e}
+	if !e.firstComeOnly {
+		q.on = e.turns.busy()
+	}
+	return q
+}
+
+// failed records an attempt that read workspace touched last and failed
+// with err, to be run again.
+func (q *queuing) failed(touched string, err error) {
+	e := q.e
+	if touched != "" {
+		e.turns.wrote(touched)
+	}
+	if touched != "" && !e.firstComeOnly && retriable(err) {
+		if q.on == touched {
+			e.turns.metAcross(touched)
+		}
+		e.turns.met(touched)
+		q.on = touched
 	}
 }
 
@@ -142,27 +180,11 @@ func (e *Engine) Write(ctx context.Context, fn func(tx store.Tx) error) error {
 // queuedOn when it is not empty, and returns the workspace whose head the
 // attempt read last.
 func (e *Engine) writeOnce(ctx context.Context, queuedOn string, fn func(tx store.Tx) error, deadline time.Time) (touched string, err error) {
-	var conn *sql.Conn
-	if queuedOn != "" {
-		release, err := e.turns.take(ctx, queuedOn)
-		if err != nil {
-			return "", err
-		}
-		defer release()
+	conn, release, err := e.attemptConn(ctx, queuedOn, deadline)
+	if err != nil {
+		return "", err
 	}
-	if queuedOn != "" && !e.processTurnsOnly && e.turns.acrossBusy(queuedOn) {
-		turn, release, err := e.serverTurn(ctx, queuedOn)
-		if err != nil {
-			return "", err
-		}
-		defer release()
-		conn = turn
-	} else {
-		if conn, err = e.writeConn(ctx, deadline); err != nil {
-			return "", fmt.Errorf("begin write transaction: %w", err)
-		}
-		defer conn.Close()
-	}
+	defer release()
 	t := newWriteTx(conn, &e.stats.roundTrips)
 	err = fn(t)
 	if t.heldErr != nil {
@@ -175,6 +197,35 @@ func (e *Engine) writeOnce(ctx context.Context, queuedOn string, fn func(tx stor
 		return t.touched, err
 	}
 	return t.touched, e.commit(ctx, t, deadline)
+}
+
+// attemptConn takes the connection of one write attempt, after the
+// engine's turn of workspace queuedOn (when not empty) and, while that
+// workspace's writers meet other processes' writers, its turn in the
+// server (serverturn.go); release gives all of it back.
+func (e *Engine) attemptConn(ctx context.Context, queuedOn string, deadline time.Time) (*sql.Conn, func(), error) {
+	giveTurn := func() {}
+	if queuedOn != "" {
+		give, err := e.turns.take(ctx, queuedOn)
+		if err != nil {
+			return nil, nil, err
+		}
+		giveTurn = give
+	}
+	if queuedOn != "" && !e.processTurnsOnly && e.turns.acrossBusy(queuedOn) {
+		turn, give, err := e.serverTurn(ctx, queuedOn)
+		if err != nil {
+			giveTurn()
+			return nil, nil, err
+		}
+		return turn, func() { give(); giveTurn() }, nil
+	}
+	conn, err := e.writeConn(ctx, deadline)
+	if err != nil {
+		giveTurn()
+		return nil, nil, fmt.Errorf("begin write transaction: %w", err)
+	}
+	return conn, func() { _ = conn.Close(); giveTurn() }, nil
 }
 
 // Read runs fn in one REPEATABLE READ, READ ONLY transaction: every query

@@ -36,6 +36,13 @@ type heldWrite struct {
 	query  string
 	args   []any
 	tables []string
+	// barrier is set on a statement every later one waits behind, whatever
+	// tables it names: a batch member's SAVEPOINT and RELEASE
+	// (groupcommit.go).
+	barrier bool
+	// owner is the batch member that held it (Tx.member; 0 outside a
+	// batch), which its failure is the answer of (groupcommit.go).
+	owner int
 }
 
 // ExecLater holds a write whose result is not read until the next
@@ -49,7 +56,7 @@ func (t *Tx) ExecLater(ctx context.Context, query string, args ...any) error {
 	query = rebind(query)
 	t.wrote(query)
 	t.counted()
-	t.held = append(t.held, heldWrite{query: query, args: args, tables: writtenTables(query)})
+	t.held = append(t.held, heldWrite{query: query, args: args, tables: writtenTables(query), owner: t.member})
 	return nil
 }
 

@@ -45,6 +45,14 @@ type Tx struct {
 	// begun is set once the BEGIN of a write transaction has been sent,
 	// which waits for the first statement (batch.go).
 	begun bool
+	// sends counts the batches sent (pipeline): a batch member that sent
+	// none has reached the server with nothing (groupcommit.go).
+	sends int
+	// member numbers the batch members run in the transaction
+	// (groupcommit.go); heldOwner is the member whose statement the first
+	// failure of a batch sent was (heldErr), when the transaction runs
+	// members.
+	member, heldOwner int
 	// trips counts the round trips of a write transaction (WriteRoundTrips).
 	trips *atomic.Int64
 	// ahead is the batch of reads the transaction was told are coming

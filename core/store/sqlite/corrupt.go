@@ -17,10 +17,17 @@ import (
 const maxIntegrityProblems = 10
 
 // QuickCheck runs SQLite's page-level consistency check (PRAGMA
-// quick_check) over the whole file and returns what it found wrong; an
-// empty result means the pages are sound. It never writes.
+// quick_check) over the whole file and, when the pages are sound, its
+// full foreign key check (which an open only runs over rows it has not
+// checked before, see foreign_keys.go), and returns what they found
+// wrong; an empty result means the pages are sound and every foreign key
+// points somewhere. It never writes.
 func (s *DB) QuickCheck(ctx context.Context) ([]string, error) {
-	return quickCheck(ctx, s.read)
+	problems, err := quickCheck(ctx, s.read)
+	if err != nil || len(problems) > 0 {
+		return problems, err
+	}
+	return foreignKeyProblems(ctx, s.read, maxIntegrityProblems)
 }
 
 func quickCheck(ctx context.Context, q Querier) ([]string, error) {

@@ -194,6 +194,7 @@ func (s *DB) initialise(ctx context.Context, guard *guardPool) error {
 	}
 	s.recordVerified(ctx, state.verified)
 	s.addTypeIndex(ctx, state.typeIndex)
+	s.recordForeignKeysChecked(ctx, state.foreignKeys)
 	return nil
 }
 
@@ -209,6 +210,10 @@ type dbState struct {
 	// typeIndex is whether a journal is long enough for TypeIndex and
 	// the file lacks it; addTypeIndex adds it once the open is done.
 	typeIndex bool
+	// foreignKeys are the rowids the preflight checked each child table's
+	// foreign keys up to, when it checked enough rows to be worth
+	// recording (see recordForeignKeysAfter).
+	foreignKeys foreignKeyMarks
 }
 
 // preflight reads the file's identity before anything is written and
@@ -246,7 +251,14 @@ func (s *DB) preflight(ctx context.Context, pool *sql.DB) (dbState, error) {
 		// tables and report chain validity instead of refusing on it.
 		return st, requireColumns(ctx, conn, legacyColumns, incompleteLegacy)
 	}
-	if err := validateShape(ctx, conn, st.userVersion, st.applicationID); err != nil {
+	fk := checkAllForeignKeys
+	if st.userVersion == SchemaVersion {
+		fk = func(ctx context.Context, q Querier) (err error) {
+			st.foreignKeys, err = checkForeignKeysOnOpen(ctx, q)
+			return err
+		}
+	}
+	if err := validateShapeWith(ctx, conn, st.userVersion, st.applicationID, fk); err != nil {
 		return st, err
 	}
 	switch {

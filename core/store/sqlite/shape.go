@@ -145,9 +145,18 @@ func hasV2Marker(ctx context.Context, q Querier) (bool, error) {
 
 const incompleteLegacy = "The SQLite file is missing tables or columns of a collab database; it is not a complete collab journal"
 
+// foreignKeyCheck refuses a database whose rows point nowhere.
+type foreignKeyCheck func(ctx context.Context, q Querier) error
+
 // validateShape checks the database against the layout expected for its
-// user_version (0 = v0.1 or public v0.2, 2 = hardened preview, 3 = current).
+// user_version (0 = v0.1 or public v0.2, 2 = hardened preview, 3 = current),
+// with SQLite's full foreign key check.
 func validateShape(ctx context.Context, q Querier, userVersion, applicationID int64) error {
+	return validateShapeWith(ctx, q, userVersion, applicationID, checkAllForeignKeys)
+}
+
+// validateShapeWith is validateShape with the foreign key check fk.
+func validateShapeWith(ctx context.Context, q Querier, userVersion, applicationID int64, fk foreignKeyCheck) error {
 	shape, err := readShape(ctx, q)
 	if err != nil {
 		return err
@@ -166,9 +175,9 @@ func validateShape(ctx context.Context, q Querier, userVersion, applicationID in
 			return collaberr.New(collaberr.DatabasePartialMigration,
 				"The preview-schema database already has a coordination_sessions table; its migration was interrupted by another tool")
 		}
-		return shape.validateV2(ctx, q, "sessions", []int64{2})
+		return shape.validateV2(ctx, q, "sessions", []int64{2}, fk)
 	default:
-		return shape.validateV2(ctx, q, "coordination_sessions", []int64{2, 3})
+		return shape.validateV2(ctx, q, "coordination_sessions", []int64{2, 3}, fk)
 	}
 }
 
@@ -201,11 +210,12 @@ func validateV2Shape(ctx context.Context, q Querier, table string, versions []in
 	if err != nil {
 		return err
 	}
-	return shape.validateV2(ctx, q, table, versions)
+	return shape.validateV2(ctx, q, table, versions, checkAllForeignKeys)
 }
 
-// validateV2 is validateV2Shape over the shape already read.
-func (shape *schemaShape) validateV2(ctx context.Context, q Querier, table string, versions []int64) error {
+// validateV2 is validateV2Shape over the shape already read, with the
+// foreign key check fk.
+func (shape *schemaShape) validateV2(ctx context.Context, q Querier, table string, versions []int64, fk foreignKeyCheck) error {
 	want := append(slices.Clone(v2RequiredColumns), tableColumns{table, coordinationColumns})
 	if err := shape.requireColumns(ctx, want, incompleteV2); err != nil {
 		return err
@@ -230,7 +240,10 @@ func (shape *schemaShape) validateV2(ctx context.Context, q Querier, table strin
 	if err := validateTriggers(shape); err != nil {
 		return err
 	}
-	return validateReceiptsAndGuard(ctx, q, versions)
+	if err := validateReceiptsAndGuard(ctx, q, versions); err != nil {
+		return err
+	}
+	return fk(ctx, q)
 }
 
 func validateTriggers(shape *schemaShape) error {
@@ -275,13 +288,6 @@ func validateReceiptsAndGuard(ctx context.Context, q Querier, versions []int64) 
 	if guards != 0 {
 		return collaberr.New(collaberr.DatabaseWriteGuardInvalid,
 			"The v2_write_guard table holds rows at rest; a writer left it inconsistent")
-	}
-	var fkRows int
-	if err := q.QueryRowContext(ctx, "SELECT count(*) FROM pragma_foreign_key_check").Scan(&fkRows); err != nil {
-		return fmt.Errorf("foreign key check: %w", err)
-	}
-	if fkRows != 0 {
-		return collaberr.New(collaberr.DatabaseForeignKeyFailure, "The database has rows whose foreign keys point nowhere")
 	}
 	return nil
 }

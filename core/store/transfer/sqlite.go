@@ -194,22 +194,25 @@ func (sqliteReader) orderBy(table) string { return "rowid" }
 // sqliteWriter is the target transaction of a SQLite file.
 type sqliteWriter struct{ sqliteReader }
 
-// clear empties the target's journal tables, and the heads the target's
-// opens verified (sqlite.VerifiedHeadsTable): those described the journal
-// being replaced, and a copied journal verifies in full on its first open.
+// clear empties the target's journal tables, and what the target's opens
+// recorded having checked (sqlite.VerifiedHeadsTable,
+// sqlite.ForeignKeysCheckedTable): those described the journal being
+// replaced, and a copied journal is checked in full on its first open.
 func (w sqliteWriter) clear(ctx context.Context) error {
 	for i := len(tables) - 1; i >= 0; i-- {
 		if _, err := w.q.ExecContext(ctx, "DELETE FROM "+tables[i].name); err != nil {
 			return fmt.Errorf("clear %s: %w", tables[i].name, err)
 		}
 	}
-	got, err := w.columns(ctx, sqlite.VerifiedHeadsTable)
-	if err != nil {
-		return fmt.Errorf("read the target's %s columns: %w", sqlite.VerifiedHeadsTable, err)
-	}
-	if got != nil {
-		if _, err := w.q.ExecContext(ctx, "DELETE FROM "+sqlite.VerifiedHeadsTable); err != nil {
-			return fmt.Errorf("clear %s: %w", sqlite.VerifiedHeadsTable, err)
+	for _, record := range []string{sqlite.VerifiedHeadsTable, sqlite.ForeignKeysCheckedTable} {
+		got, err := w.columns(ctx, record)
+		if err != nil {
+			return fmt.Errorf("read the target's %s columns: %w", record, err)
+		}
+		if got != nil {
+			if _, err := w.q.ExecContext(ctx, "DELETE FROM "+record); err != nil {
+				return fmt.Errorf("clear %s: %w", record, err)
+			}
 		}
 	}
 	return nil

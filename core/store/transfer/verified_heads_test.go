@@ -10,9 +10,10 @@ import (
 )
 
 // TestCopyLeavesTheVerifiedHeadsBehind requires a SQLite copy to carry no
-// record of the heads the source's opens verified (those describe the
-// source file), and a replacing copy to clear the target's own, so that
-// the copied journals verify in full on their first open in the target.
+// record of the heads the source's opens verified or of the rows whose
+// foreign keys they checked (those describe the source file), and a
+// replacing copy to clear the target's own, so that the copied journals
+// are verified and checked in full on their first open in the target.
 func TestCopyLeavesTheVerifiedHeadsBehind(t *testing.T) {
 	ctx := context.Background()
 	cases := []struct {
@@ -34,15 +35,17 @@ func TestCopyLeavesTheVerifiedHeadsBehind(t *testing.T) {
 			if _, err := Copy(ctx, Options{From: src, To: dst, Replace: tc.replace}); err != nil {
 				t.Fatal(err)
 			}
-			if n := verifiedHeadRows(t, dst); n != 0 {
-				t.Fatalf("the copy holds %d verified head records", n)
+			for _, table := range []string{sqlite.VerifiedHeadsTable, sqlite.ForeignKeysCheckedTable} {
+				if n := recordRows(t, dst, table); n != 0 {
+					t.Fatalf("the copy holds %d rows of %s", n, table)
+				}
 			}
 		})
 	}
 }
 
-// addVerifiedHead records the head of every workspace of path as an open
-// of a long journal would.
+// addVerifiedHead records the head of every workspace of path, and a
+// reports mark, as an open of a long journal would.
 func addVerifiedHead(t *testing.T, path string) {
 	t.Helper()
 	raw := openRaw(t, path)
@@ -55,21 +58,31 @@ func addVerifiedHead(t *testing.T, path string) {
 SELECT id, epoch_id, event_head_sequence, event_head_hash, '2026-01-01T00:00:00.000Z' FROM workspaces`); err != nil {
 		t.Fatal(err)
 	}
+	for _, ddl := range sqlite.ForeignKeysCheckedDDL {
+		if _, err := raw.Exec(ddl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := raw.Exec(`INSERT INTO foreign_keys_checked (table_name, checked_rowid, checked_at)
+SELECT 'reports', coalesce(max(rowid), 0), '2026-01-01T00:00:00.000Z' FROM reports`); err != nil {
+		t.Fatal(err)
+	}
 }
 
-// verifiedHeadRows counts path's records, 0 when it has no such table.
-func verifiedHeadRows(t *testing.T, path string) int {
+// recordRows counts the rows of path's record table, 0 when it has no
+// such table.
+func recordRows(t *testing.T, path, table string) int {
 	t.Helper()
 	raw := openRaw(t, path)
 	var tables int
-	if err := raw.QueryRow("SELECT count(*) FROM sqlite_master WHERE name = ?", sqlite.VerifiedHeadsTable).Scan(&tables); err != nil {
+	if err := raw.QueryRow("SELECT count(*) FROM sqlite_master WHERE name = ?", table).Scan(&tables); err != nil {
 		t.Fatal(err)
 	}
 	if tables == 0 {
 		return 0
 	}
 	var n int
-	if err := raw.QueryRow("SELECT count(*) FROM " + sqlite.VerifiedHeadsTable).Scan(&n); err != nil {
+	if err := raw.QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
