@@ -18,7 +18,7 @@ import (
 
 // historyOps are the calls BenchmarkRound3History times, each one whole
 // call or process through the binary.
-var historyOps = append([]string{"first-open", "spawn", "next", "status"},
+var historyOps = append([]string{"first-open", "spawn", "next", "next-first", "status"},
 	append(historySearchOps, "person-status", "tasks", "verify")...)
 
 // BenchmarkRound3History is issue 41's "flat in history" table: each op on
@@ -178,6 +178,8 @@ func benchHistoryOp(b *testing.B, f historygen.Fixture, op string, sc *fixtureSi
 		benchHistorySearch(b, h, op, sc)
 	case "next", "status":
 		benchTool(b, h, op)
+	case "next-first":
+		benchFirstNext(b, h)
 	default:
 		benchPerson(b, h, op)
 	}

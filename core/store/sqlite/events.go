@@ -28,11 +28,17 @@ func (t *Tx) EachEventAfter(ctx context.Context, workspaceID string, after int64
 	return sqltx.EachEvent(ctx, &t.Tx, columns, workspaceID, after, fn)
 }
 
-// Events reads a page (see sqltx.Tx.Events) in the layout of this file: a
+// Events reads a page (see sqltx.Tx.Events) in the layout of this file
+// (every event of some types through typedEvents, see type_index.go): a
 // read that fails because the events table predates the session_id column
 // is read again with legacyEventColumns. Only a failed read asks about the
 // layout, so the current layout pays nothing for it.
 func (t *Tx) Events(ctx context.Context, workspaceID string, r store.EventRange) ([]journal.Event, error) {
+	if unboundedTyped(r) {
+		if events, err := t.typedEvents(ctx, workspaceID, r); err == nil {
+			return events, nil
+		}
+	}
 	events, err := t.Tx.Events(ctx, workspaceID, r)
 	if err == nil {
 		return events, nil

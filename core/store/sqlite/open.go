@@ -193,6 +193,7 @@ func (s *DB) initialise(ctx context.Context, guard *guardPool) error {
 		return err
 	}
 	s.recordVerified(ctx, state.verified)
+	s.addTypeIndex(ctx, state.typeIndex)
 	s.recordForeignKeysChecked(ctx, state.foreignKeys)
 	s.indexPendingReviews(ctx)
 	return nil
@@ -207,6 +208,9 @@ type dbState struct {
 	// beyond the file's records to be worth recording (see recordAfter);
 	// recordVerified writes them once the open is done.
 	verified []store.JournalHead
+	// typeIndex is whether a journal is long enough for TypeIndex and
+	// the file lacks it; addTypeIndex adds it once the open is done.
+	typeIndex bool
 	// foreignKeys are the rowids the preflight checked each child table's
 	// foreign keys up to, when it checked enough rows to be worth
 	// recording (see recordForeignKeysAfter).
@@ -260,7 +264,10 @@ func (s *DB) preflight(ctx context.Context, pool *sql.DB) (dbState, error) {
 	}
 	switch {
 	case st.userVersion == SchemaVersion:
-		st.verified, err = verifyOnOpen(ctx, conn, s.directURI)
+		if st.verified, err = verifyOnOpen(ctx, conn, s.directURI); err != nil {
+			return st, err
+		}
+		st.typeIndex, err = needsTypeIndex(ctx, conn)
 		return st, err
 	case st.userVersion >= 2:
 		return st, verifyAllJournals(ctx, conn, s.directURI)
