@@ -7,15 +7,20 @@ import (
 	"os"
 
 	"github.com/agenttool/collab/core/credfile"
+	"github.com/agenttool/collab/core/place"
 	"github.com/agenttool/collab/core/store"
 )
 
 // withholding is the independence rule for the person reading: the open
 // claims of their own session on this workspace (docs/independence.md).
 // A person who never acted here has no session and no claim, and reads
-// everything.
+// everything; so does one with no home directory, where no credential
+// could ever have been kept.
 func (v *view) withholding(ctx context.Context) (store.Withholding, error) {
-	path, err := seatPath(v.path, v.ws.ID)
+	path, err := place.PersonCredential(place.OS(), v.path, v.ws.ID)
+	if errors.Is(err, place.ErrNoHome) {
+		return store.Withholding{}, nil
+	}
 	if err != nil {
 		return store.Withholding{}, err
 	}
