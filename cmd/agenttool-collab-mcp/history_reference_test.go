@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
 	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
-	"github.com/agenttool/collab/core/historygen"
 	"github.com/agenttool/collab/hosts/mcp/mcptest"
 )
 
@@ -22,15 +19,7 @@ func TestReferenceReadsAGeneratedJournal(t *testing.T) {
 	if extra, err := strconv.ParseInt(os.Getenv("COLLAB_HISTORY_EVENTS"), 10, 64); err == nil && extra > 0 {
 		n, dir = extra, os.Getenv("COLLAB_HISTORY_DIR")
 	}
-	f, err := historygen.Cached(context.Background(), dir, n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := newSandbox(t)
-	if err := os.MkdirAll(filepath.Dir(s.db), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	copyFile(t, f.DB, s.db)
+	f, s := historySandbox(t, dir, n)
 	c, err := mcptest.Start(ref.argv, s.env())
 	if err != nil {
 		t.Fatalf("start reference: %v", err)

@@ -1,13 +1,9 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/agenttool/collab/core/historygen"
 	"github.com/agenttool/collab/hosts/mcp/mcptest"
 )
 
@@ -27,15 +23,7 @@ const (
 func TestALongHistoryGainsThePendingReviewIndexAndTheReferenceKeepsIt(t *testing.T) {
 	indexCount := "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'collab_tasks_review_pending_idx'"
 	for _, n := range []int64{reviewIndexSmall, reviewIndexHistory} {
-		f, err := historygen.Cached(context.Background(), t.TempDir(), n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := newSandbox(t)
-		if err := os.MkdirAll(filepath.Dir(s.db), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		copyFile(t, f.DB, s.db)
+		f, s := historySandbox(t, t.TempDir(), n)
 		s.start().Close()
 		want := map[bool]int64{true: 1, false: 0}[n == reviewIndexHistory]
 		if got := queryInt(t, s.db, indexCount); got != want {

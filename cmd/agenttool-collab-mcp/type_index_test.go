@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
 	"database/sql"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -19,15 +16,7 @@ import (
 // holds the index.
 func typeIndexedJournal(t *testing.T) (historygen.Fixture, *sandbox) {
 	t.Helper()
-	f, err := historygen.Cached(context.Background(), t.TempDir(), 1200)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := newSandbox(t)
-	if err := os.MkdirAll(filepath.Dir(s.db), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	copyFile(t, f.DB, s.db)
+	f, s := historySandbox(t, t.TempDir(), 1200)
 	if n := queryInt(t, s.db, "SELECT count(*) FROM sqlite_master WHERE name = ?", sqlite.TypeIndex); n != 0 {
 		t.Fatal("the generated history already holds the type index")
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"database/sql"
 	"fmt"
 	"os"
@@ -26,15 +25,7 @@ type verifiedJournal struct {
 
 func newVerifiedJournal(t *testing.T) verifiedJournal {
 	t.Helper()
-	f, err := historygen.Cached(context.Background(), t.TempDir(), 400)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := newSandbox(t)
-	if err := os.MkdirAll(filepath.Dir(s.db), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	copyFile(t, f.DB, s.db)
+	f, s := historySandbox(t, t.TempDir(), 400)
 	first := s.start()
 	first.Close()
 	v := verifiedJournal{f: f, path: s.db}

@@ -46,22 +46,8 @@ func TestPendingReviewsAreReadThroughTheirIndex(t *testing.T) {
 WHERE w.repository_key = 'k' AND t.status = 'completed' AND t.review_status = 'pending'`,
 	}
 	for name, query := range reads {
-		rows, err := db.read.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+query)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var plan []string
-		for rows.Next() {
-			var id, parent, unused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, detail)
-		}
-		rows.Close()
-		if !strings.Contains(strings.Join(plan, "\n"), ReviewPendingIndex) {
-			t.Errorf("%s pending reviews are read without %s:\n%s", name, ReviewPendingIndex, strings.Join(plan, "\n"))
+		if plan := queryPlan(t, db.read, query); !strings.Contains(plan, ReviewPendingIndex) {
+			t.Errorf("%s pending reviews are read without %s:\n%s", name, ReviewPendingIndex, plan)
 		}
 	}
 }

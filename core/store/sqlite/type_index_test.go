@@ -47,21 +47,7 @@ func TestUnboundedTypedReadsGoThroughTheTypeIndex(t *testing.T) {
 	path := longJournal(t, typeIndexAfter+100)
 	openAndClose(t, path)
 	raw := rawFile(t, path)
-	rows, err := raw.Query("EXPLAIN QUERY PLAN "+typedEventsQuery(2), "ws_long", 0, "a", "b")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var plan []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, detail)
-	}
-	rows.Close()
-	if !strings.Contains(strings.Join(plan, "; "), TypeIndex) {
+	if plan := queryPlan(t, raw, typedEventsQuery(2), "ws_long", 0, "a", "b"); !strings.Contains(plan, TypeIndex) {
 		t.Fatalf("the typed read is planned as %q, not on %s", plan, TypeIndex)
 	}
 	db, err := Open(ctx, Options{Path: path})
