@@ -19,7 +19,7 @@ import (
 // historyOps are the calls BenchmarkRound3History times, each one whole
 // call or process through the binary.
 var historyOps = append([]string{"first-open", "spawn", "next", "next-first", "status"},
-	append(historySearchOps, "person-status", "tasks", "verify")...)
+	append(historySearchOps, "person-status", "tasks", "verify", "journal-verify")...)
 
 // BenchmarkRound3History is issue 41's "flat in history" table: each op on
 // a generated journal (core/historygen) of 1,000 and of 1,000,000 events,
@@ -176,7 +176,7 @@ func benchHistoryOp(b *testing.B, f historygen.Fixture, op string, sc *fixtureSi
 		benchSpawn(b, h)
 	case "search", "search-recent", "search-first", "search-build":
 		benchHistorySearch(b, h, op, sc)
-	case "next", "status":
+	case "next", "status", "journal-verify":
 		benchTool(b, h, op)
 	case "next-first":
 		benchFirstNext(b, h)
@@ -206,8 +206,10 @@ func benchSpawn(b *testing.B, h *historyEnv) {
 }
 
 // benchTool times one tool call of a server whose session sits at the
-// head: collab_next (nothing new), collab_workspace_status
-// (collab_search's rows are in history_search_bench_test.go).
+// head: collab_next (nothing new), collab_workspace_status, or
+// collab_journal_verify, the full audit of the chain, which also reports
+// the server's CPU per event (collab_search's rows are in
+// history_search_bench_test.go).
 func benchTool(b *testing.B, h *historyEnv, op string) {
 	c := h.server(b)
 	ws := h.f.WorkspaceID
@@ -215,19 +217,26 @@ func benchTool(b *testing.B, h *historyEnv, op string) {
 		"next": func() (string, map[string]any) {
 			return "collab_next", map[string]any{"workspace_id": ws, "event_limit": 50}
 		},
-		"status": func() (string, map[string]any) { return "collab_workspace_status", map[string]any{"workspace_id": ws} },
+		"status":         func() (string, map[string]any) { return "collab_workspace_status", map[string]any{"workspace_id": ws} },
+		"journal-verify": func() (string, map[string]any) { return "collab_journal_verify", map[string]any{"workspace_id": ws} },
 	}[op]
 	tool, args := call()
 	cpu := processCPU(b, c.Pid())
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		mustCall(b, c, tool, args)
+		if got := mustCall(b, c, tool, args); op == "journal-verify" && got["chain_valid"] != true {
+			b.Fatalf("collab_journal_verify of the fixture: %v", got)
+		}
 	}
 	b.StopTimer()
 	b.ReportMetric(vmHWM(c.Pid()), "rss-MB")
 	// The server's own CPU per call, which the shared machine's load
 	// skews far less than the wall time (10 ms ticks: use -benchtime ≥ 100x).
-	b.ReportMetric(float64(processCPU(b, c.Pid())-cpu)/float64(b.N), "cpu-us/op")
+	perCall := float64(processCPU(b, c.Pid())-cpu) / float64(b.N)
+	b.ReportMetric(perCall, "cpu-us/op")
+	if op == "journal-verify" {
+		b.ReportMetric(perCall*1000/float64(h.f.Events), "cpu-ns/event")
+	}
 }
 
 // benchPerson times one people's command as its own process in the
