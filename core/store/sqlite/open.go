@@ -195,7 +195,7 @@ func (s *DB) initialise(ctx context.Context, guard *guardPool) error {
 	s.recordVerified(ctx, state.verified)
 	s.addTypeIndex(ctx, state.typeIndex)
 	s.recordForeignKeysChecked(ctx, state.foreignKeys)
-	s.indexPendingReviews(ctx)
+	s.indexLongTables(ctx)
 	return nil
 }
 

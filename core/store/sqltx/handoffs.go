@@ -40,11 +40,17 @@ func (t *Tx) Handoff(ctx context.Context, id string) (store.Handoff, bool, error
 	return list[0], true, nil
 }
 
+// PendingOffer is the condition of an offer still pending, spelled with
+// its value so that SQLite's planner can read it through a partial index
+// on pending offers (a bound parameter would not match the index's WHERE).
+const PendingOffer = "status = 'pending'"
+
 // Handoffs reads a workspace's offers matching the filter, in row order.
 // The conditions come in handoffs_target_idx's column order
 // (workspace_id, to_actor, status, expires_at), then the rest, so a
 // filter naming to_actor and status reads through the index as the
-// statements it replaced did.
+// statements it replaced did; one naming the pending status without
+// to_actor reads through the pending-offers index when the file has it.
 func (t *Tx) Handoffs(ctx context.Context, workspaceID string, f store.HandoffFilter) ([]store.Handoff, error) {
 	var where strings.Builder
 	where.WriteString("workspace_id = ?")
@@ -53,7 +59,10 @@ func (t *Tx) Handoffs(ctx context.Context, workspaceID string, f store.HandoffFi
 		{"to_actor", f.ToActor}, {"status", string(f.Status)}, {"task_id", f.TaskID},
 		{"to_session_id", f.ToSessionID}, {"from_actor", f.FromActor}, {"from_session_id", f.FromSessionID},
 	} {
-		if c.value != "" {
+		switch {
+		case c.column == "status" && c.value == string(store.HandoffPending):
+			where.WriteString(" AND " + PendingOffer)
+		case c.value != "":
 			where.WriteString(" AND " + c.column + " = ?")
 			args = append(args, c.value)
 		}

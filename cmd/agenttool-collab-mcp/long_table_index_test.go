@@ -8,26 +8,28 @@ import (
 )
 
 // reviewIndexHistory is a generated journal with more completed tasks
-// than an open lets a file hold before it gains the pending-review index
-// (256); reviewIndexSmall, one with fewer.
+// and offers than an open lets a file hold before it gains the
+// pending-review index (256 completed tasks) and the pending-offers index
+// (32 offers); reviewIndexSmall, one with fewer of both.
 const (
 	reviewIndexHistory = 5000
 	reviewIndexSmall   = 1500
 )
 
-// TestALongHistoryGainsThePendingReviewIndexAndTheReferenceKeepsIt opens
-// generated journals with a server: the one with many completed tasks
-// gains the index and the smaller one does not; the reference then opens
-// the indexed file, verifies it and writes tasks to it, and our server
+// TestALongHistoryGainsTheLongTableIndexesAndTheReferenceKeepsThem opens
+// generated journals with a server: the one with many completed tasks and
+// offers gains both partial indexes and the smaller one neither; the
+// reference then opens the indexed file, verifies it and writes tasks to
+// it, SQLite finds every index entry matching its row, and our server
 // reads its completions awaiting review as stored.
-func TestALongHistoryGainsThePendingReviewIndexAndTheReferenceKeepsIt(t *testing.T) {
-	indexCount := "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'collab_tasks_review_pending_idx'"
+func TestALongHistoryGainsTheLongTableIndexesAndTheReferenceKeepsThem(t *testing.T) {
+	indexCount := "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN ('collab_tasks_review_pending_idx', 'collab_handoffs_pending_idx')"
 	for _, n := range []int64{reviewIndexSmall, reviewIndexHistory} {
 		f, s := historySandbox(t, t.TempDir(), n)
 		s.start().Close()
-		want := map[bool]int64{true: 1, false: 0}[n == reviewIndexHistory]
+		want := map[bool]int64{true: 2, false: 0}[n == reviewIndexHistory]
 		if got := queryInt(t, s.db, indexCount); got != want {
-			t.Fatalf("after an open of %d events the file holds %d pending-review indexes, want %d", n, got, want)
+			t.Fatalf("after an open of %d events the file holds %d long-table indexes, want %d", n, got, want)
 		}
 		if n != reviewIndexHistory {
 			continue
@@ -52,6 +54,9 @@ DELETE FROM v2_write_guard; COMMIT`)
 				"idempotency_key": fmt.Sprintf("ref-%d", i), "title": "made by the reference", "path_scopes": []any{"docs/ref.md"}})
 		}
 		c.Close()
+		if got := queryText(t, s.db, "PRAGMA integrity_check"); got != "ok" {
+			t.Fatalf("after the reference's writes SQLite's integrity check reports %q", got)
+		}
 		ours := s.start()
 		got := ok(t, ours, "collab_workspace_status", map[string]any{"workspace_id": f.WorkspaceID})
 		ours.Close()
