@@ -12,12 +12,21 @@ import (
 // process, so it reads every claim event of the journal (through the
 // events type index of a long journal, see core/store/sqlite/type_index.go).
 func benchFirstNext(b *testing.B, h *historyEnv) {
+	args := map[string]any{"workspace_id": h.f.WorkspaceID, "event_limit": 50}
+	benchFirstCall(b, h, "collab_next", args, func() {})
+}
+
+// benchFirstCall times one call of tool on each of b.N fresh servers,
+// each started and given a session untimed after prepare has run
+// (untimed too), and reports the servers' CPU for the call and their
+// peak RSS.
+func benchFirstCall(b *testing.B, h *historyEnv, tool string, args map[string]any, prepare func()) {
 	var rss float64
 	var cpu int64
-	args := map[string]any{"workspace_id": h.f.WorkspaceID, "event_limit": 50}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
+		prepare()
 		c, err := mcptest.Start(historyServer(), h.env)
 		if err != nil {
 			b.Fatal(err)
@@ -25,7 +34,7 @@ func benchFirstNext(b *testing.B, h *historyEnv) {
 		mustCall(b, c, "collab_session_start", map[string]any{"root_path": h.f.Root, "actor": "bench"})
 		before := processCPU(b, c.Pid())
 		b.StartTimer()
-		mustCall(b, c, "collab_next", args)
+		mustCall(b, c, tool, args)
 		b.StopTimer()
 		cpu += processCPU(b, c.Pid()) - before
 		rss = max(rss, vmHWM(c.Pid()))

@@ -131,35 +131,14 @@ func searchRefusedAtDeadline(b *testing.B, c *mcptest.Client, args map[string]an
 // the index from the whole journal.
 func benchFirstSearch(b *testing.B, h *historyEnv, args map[string]any, build bool) {
 	sidecar := search.SidecarPath(h.s.db)
-	var rss float64
-	var cpu int64
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		b.StopTimer()
-		if build {
-			if err := os.Remove(sidecar); err != nil && !os.IsNotExist(err) {
-				b.Fatal(err)
-			}
+	benchFirstCall(b, h, "collab_search", args, func() {
+		if !build {
+			return
 		}
-		c, err := mcptest.Start(historyServer(), h.env)
-		if err != nil {
+		if err := os.Remove(sidecar); err != nil && !os.IsNotExist(err) {
 			b.Fatal(err)
 		}
-		mustCall(b, c, "collab_session_start", map[string]any{"root_path": h.f.Root, "actor": "bench"})
-		before := processCPU(b, c.Pid())
-		b.StartTimer()
-		mustCall(b, c, "collab_search", args)
-		b.StopTimer()
-		cpu += processCPU(b, c.Pid()) - before
-		rss = max(rss, vmHWM(c.Pid()))
-		if code := c.Close(); code != 0 {
-			b.Fatalf("server exited %d: %s", code, c.Stderr())
-		}
-		b.StartTimer()
-	}
-	b.StopTimer()
-	b.ReportMetric(float64(cpu)/float64(b.N), "cpu-us/op")
-	b.ReportMetric(rss, "rss-MB")
+	})
 }
 
 // historyServer is the server command the history benchmark times: this
