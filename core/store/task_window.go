@@ -20,14 +20,11 @@ type TaskWindow struct {
 	Hidden int
 }
 
-// liveStatuses are the stored statuses a window always shows whole.
-var liveStatuses = []TaskStatus{TaskOpen, TaskClaimed, TaskBlocked}
-
 // TaskWindowOf reads the workspace's task window with up to newest of its
 // newest completed tasks (see NewestTasks: newest inserted first).
-// Completed tasks awaiting review are shown whatever their age; finding
-// them still reads every completed row's review status, the one part
-// whose cost grows with the completed tasks.
+// Completed tasks awaiting review are shown whatever their age (a long
+// file finds them through its pending-review index); the count of
+// completed tasks is the one part whose cost grows with them.
 func (s *Store) TaskWindowOf(ctx context.Context, workspaceID string, newest int) (TaskWindow, error) {
 	var w TaskWindow
 	err := s.readTx(ctx, func(tx Tx) error {
@@ -41,12 +38,7 @@ func (s *Store) TaskWindowOf(ctx context.Context, workspaceID string, newest int
 			}
 			return err
 		}
-		for _, status := range liveStatuses {
-			if err := keep(tx.Tasks(ctx, workspaceID, TaskFilter{Status: status})); err != nil {
-				return err
-			}
-		}
-		if err := keep(tx.Tasks(ctx, workspaceID, TaskFilter{Status: TaskCompleted, ReviewStatus: ReviewPending})); err != nil {
+		if err := keep(tx.Tasks(ctx, workspaceID, TaskFilter{Set: UnsettledTasks})); err != nil {
 			return err
 		}
 		if err := keep(tx.NewestTasks(ctx, workspaceID, TaskCompleted, newest)); err != nil {
