@@ -3,16 +3,16 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
-// A partialIndex is an index a file gains once one of the reference's
-// tables holds many rows of which a read wants only a few: the rows the
-// index's WHERE names. It is a partial index on the reference's own
-// table, so SQLite keeps it current for every writer, the reference
-// included, and the reference opens a file holding it. Below the
-// threshold, visiting every row costs less than a millisecond, and a file
-// the reference made keeps exactly its schema.
-type partialIndex struct {
+// A longFileIndex is an index a file gains once one of the reference's
+// tables has grown long enough for a read to need it. SQLite keeps it
+// current for every writer, the reference included, and the reference
+// opens a file holding it. Below the threshold, reading without it costs
+// about a millisecond, and a file the reference made keeps exactly its
+// schema.
+type longFileIndex struct {
 	name string
 	// ddl creates the index (CREATE INDEX IF NOT EXISTS).
 	ddl string
@@ -23,34 +23,65 @@ type partialIndex struct {
 	after int
 }
 
-// longTableIndexes are the partial indexes an open adds once their
-// tables are long.
-var longTableIndexes = []partialIndex{reviewPending, pendingOffers}
+// longFileIndexes are the indexes an open adds once their tables are
+// long: the events type index, and the partial indexes of pending reviews
+// and pending offers.
+var longFileIndexes = []longFileIndex{eventTypes, reviewPending, pendingOffers}
 
-// indexLongTables gives the file every partial index its tables have
-// grown to need. Like the records written after an open, it is best
+// indexLongFile gives the file every index in longFileIndexes its tables
+// have grown to need. Like the records written after an open, it is best
 // effort: a file it cannot index now (another process holds the write
 // lock past the wait) opens all the same, and reads are right either way.
-func (s *DB) indexLongTables(ctx context.Context) {
-	for _, ix := range longTableIndexes {
-		_ = s.ensureIndex(ctx, ix, ix.after) //nolint:errcheck // best effort, see above
-	}
+func (s *DB) indexLongFile(ctx context.Context) {
+	_ = s.ensureIndexes(ctx, longFileIndexes) //nolint:errcheck // best effort, see above
 }
 
-// ensureIndex creates ix unless the file has it or holds fewer than
-// after of its rows.
-func (s *DB) ensureIndex(ctx context.Context, ix partialIndex, after int) error {
-	var has int
-	if err := s.write.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?",
-		ix.name).Scan(&has); err != nil || has > 0 {
+// ensureIndexes creates each index of list that the file lacks once its
+// table holds the index's threshold of rows. The indexes the file has are
+// read in one query, so an open of a file that has them all costs one
+// statement.
+func (s *DB) ensureIndexes(ctx context.Context, list []longFileIndex) error {
+	has, err := s.indexesPresent(ctx, list)
+	if err != nil {
 		return err
 	}
-	var n int
-	if err := s.write.QueryRowContext(ctx, "SELECT count(*) FROM ("+ix.rows+" LIMIT ?)", after).Scan(&n); err != nil || n < after {
-		return err
-	}
-	if _, err := s.write.ExecContext(ctx, ix.ddl); err != nil {
-		return fmt.Errorf("create index %s: %w", ix.name, err)
+	for _, ix := range list {
+		if has[ix.name] {
+			continue
+		}
+		var n int
+		if err := s.write.QueryRowContext(ctx, "SELECT count(*) FROM ("+ix.rows+" LIMIT ?)", ix.after).Scan(&n); err != nil {
+			return fmt.Errorf("count the rows of index %s: %w", ix.name, err)
+		}
+		if n < ix.after {
+			continue
+		}
+		if _, err := s.write.ExecContext(ctx, ix.ddl); err != nil {
+			return fmt.Errorf("create index %s: %w", ix.name, err)
+		}
 	}
 	return nil
+}
+
+// indexesPresent is the set of list's indexes the file holds.
+func (s *DB) indexesPresent(ctx context.Context, list []longFileIndex) (map[string]bool, error) {
+	args := make([]any, len(list))
+	for i, ix := range list {
+		args[i] = ix.name
+	}
+	rows, err := s.write.QueryContext(ctx, "SELECT name FROM sqlite_master WHERE type = 'index' AND name IN (?"+
+		strings.Repeat(", ?", len(list)-1)+")", args...)
+	if err != nil {
+		return nil, fmt.Errorf("read the file's indexes: %w", err)
+	}
+	defer rows.Close()
+	has := map[string]bool{}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, fmt.Errorf("read the file's indexes: %w", err)
+		}
+		has[name] = true
+	}
+	return has, rows.Err()
 }

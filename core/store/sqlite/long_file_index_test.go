@@ -3,13 +3,14 @@ package sqlite
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/agenttool/collab/core/store"
 	"github.com/agenttool/collab/core/store/storetest"
 )
 
-// openIndexed opens a new file and gives it every long-table index at
+// openIndexed opens a new file and gives it every long-file index at
 // once, as an open does to a file whose tables are long.
 func openIndexed(t *testing.T) *DB {
 	t.Helper()
@@ -18,17 +19,20 @@ func openIndexed(t *testing.T) *DB {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, ix := range longTableIndexes {
-		if err := db.ensureIndex(ctx, ix, 0); err != nil {
-			t.Fatal(err)
-		}
+	all := slices.Clone(longFileIndexes)
+	for i := range all {
+		all[i].after = 0
+	}
+	if err := db.ensureIndexes(ctx, all); err != nil {
+		t.Fatal(err)
 	}
 	return db
 }
 
 // TestEngineKeepsTheSeamGuaranteesWithTheLongTableIndexes runs the engine
-// suite on files holding the pending-review and pending-offers indexes:
-// every read they can serve answers as it does without them.
+// suite on files holding every long-file index (events by type, pending
+// reviews, pending offers): every read they can serve answers as it does
+// without them.
 func TestEngineKeepsTheSeamGuaranteesWithTheLongTableIndexes(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Engine { return Engine{DB: openIndexed(t)} })
 }
@@ -38,20 +42,22 @@ func TestEngineKeepsTheSeamGuaranteesWithTheLongTableIndexes(t *testing.T) {
 // many rows, so a small file keeps the reference's schema.
 func TestLongTableIndexesWaitForTheirThreshold(t *testing.T) {
 	ctx := context.Background()
-	for _, ix := range longTableIndexes {
+	for _, ix := range longFileIndexes {
 		t.Run(ix.name, func(t *testing.T) {
 			db, err := Open(ctx, Options{Path: filepath.Join(t.TempDir(), "collab.sqlite")})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			if err := db.ensureIndex(ctx, ix, 1); err != nil {
+			ix.after = 1
+			if err := db.ensureIndexes(ctx, []longFileIndex{ix}); err != nil {
 				t.Fatal(err)
 			}
 			if indexed(t, db, ix.name) {
 				t.Fatalf("an empty file gained %s", ix.name)
 			}
-			if err := db.ensureIndex(ctx, ix, 0); err != nil {
+			ix.after = 0
+			if err := db.ensureIndexes(ctx, []longFileIndex{ix}); err != nil {
 				t.Fatal(err)
 			}
 			if !indexed(t, db, ix.name) {

@@ -12,7 +12,7 @@ const PendingOffersIndex = "collab_handoffs_pending_idx"
 // the pending ones, so it costs a write only while an offer is pending,
 // and the threshold is there only to leave small files as the reference
 // made them.
-var pendingOffers = partialIndex{
+var pendingOffers = longFileIndex{
 	name: PendingOffersIndex,
 	ddl: `CREATE INDEX IF NOT EXISTS collab_handoffs_pending_idx
         ON handoffs(workspace_id, task_id) WHERE status = 'pending'`,

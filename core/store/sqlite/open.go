@@ -193,9 +193,8 @@ func (s *DB) initialise(ctx context.Context, guard *guardPool) error {
 		return err
 	}
 	s.recordVerified(ctx, state.verified)
-	s.addTypeIndex(ctx, state.typeIndex)
 	s.recordForeignKeysChecked(ctx, state.foreignKeys)
-	s.indexLongTables(ctx)
+	s.indexLongFile(ctx)
 	return nil
 }
 
@@ -208,9 +207,6 @@ type dbState struct {
 	// beyond the file's records to be worth recording (see recordAfter);
 	// recordVerified writes them once the open is done.
 	verified []store.JournalHead
-	// typeIndex is whether a journal is long enough for TypeIndex and
-	// the file lacks it; addTypeIndex adds it once the open is done.
-	typeIndex bool
 	// foreignKeys are the rowids the preflight checked each child table's
 	// foreign keys up to, when it checked enough rows to be worth
 	// recording (see recordForeignKeysAfter).
@@ -264,10 +260,7 @@ func (s *DB) preflight(ctx context.Context, pool *sql.DB) (dbState, error) {
 	}
 	switch {
 	case st.userVersion == SchemaVersion:
-		if st.verified, err = verifyOnOpen(ctx, conn, s.directURI); err != nil {
-			return st, err
-		}
-		st.typeIndex, err = needsTypeIndex(ctx, conn)
+		st.verified, err = verifyOnOpen(ctx, conn, s.directURI)
 		return st, err
 	case st.userVersion >= 2:
 		return st, verifyAllJournals(ctx, conn, s.directURI)

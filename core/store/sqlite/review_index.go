@@ -11,7 +11,7 @@ const ReviewPendingIndex = "collab_tasks_review_pending_idx"
 // reviewPending is ReviewPendingIndex, gained at 256 completed tasks. Its
 // columns are the ones the reads' condition names, so the planner prefers
 // it to the status index for them.
-var reviewPending = partialIndex{
+var reviewPending = longFileIndex{
 	name: ReviewPendingIndex,
 	ddl: `CREATE INDEX IF NOT EXISTS collab_tasks_review_pending_idx
         ON tasks(workspace_id, status, review_status) WHERE status = 'completed' AND review_status = 'pending'`,

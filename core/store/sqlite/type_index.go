@@ -2,8 +2,8 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/agenttool/collab/core/journal"
@@ -33,32 +33,13 @@ const TypeIndexDDL = "CREATE INDEX IF NOT EXISTS " + TypeIndex + " ON events(wor
 // millisecond, less than the index would cost the appends of a small file.
 const typeIndexAfter = 1024
 
-// needsTypeIndex reports whether the file holds a journal of at least
-// typeIndexAfter events and no TypeIndex, read in the preflight snapshot.
-func needsTypeIndex(ctx context.Context, q Querier) (bool, error) {
-	var longest sql.NullInt64
-	if err := q.QueryRowContext(ctx, "SELECT max(event_head_sequence) FROM workspaces").Scan(&longest); err != nil {
-		return false, fmt.Errorf("read the longest journal: %w", err)
-	}
-	if !longest.Valid || longest.Int64 < typeIndexAfter {
-		return false, nil
-	}
-	var n int
-	if err := q.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?", TypeIndex).Scan(&n); err != nil {
-		return false, fmt.Errorf("look for the events type index: %w", err)
-	}
-	return n == 0, nil
-}
-
-// addTypeIndex creates TypeIndex in one write transaction once the open
-// has succeeded. It is best effort: when the write lock is not had in
-// the wait, the file opens all the same and a later open adds it; reads
-// are right with or without it.
-func (s *DB) addTypeIndex(ctx context.Context, needed bool) {
-	if !needed {
-		return
-	}
-	_, _ = s.write.ExecContext(ctx, TypeIndexDDL) //nolint:errcheck // best effort, see above
+// eventTypes is TypeIndex, gained once one journal of the file holds
+// typeIndexAfter events.
+var eventTypes = longFileIndex{
+	name:  TypeIndex,
+	ddl:   TypeIndexDDL,
+	rows:  "SELECT 1 FROM workspaces WHERE event_head_sequence >= " + strconv.Itoa(typeIndexAfter),
+	after: 1,
 }
 
 // typedEventsQuery reads every event of n types after a sequence. Its
