@@ -27,9 +27,15 @@ type benchEnv struct {
 }
 
 func newBenchEnv(b *testing.B) *benchEnv {
+	return newBenchEnvOf(b, []string{os.Args[0]})
+}
+
+// newBenchEnvOf starts the server command argv (this binary, or the
+// reference's) on a fresh sandbox with a session on its repository.
+func newBenchEnvOf(b *testing.B, argv []string) *benchEnv {
 	s := newSandbox(b)
 	repo := s.repo("main", map[string]string{"src/a.go": "package a\n"})
-	c, err := mcptest.Start([]string{os.Args[0]}, s.env())
+	c, err := mcptest.Start(argv, s.env())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -29,9 +29,15 @@ func thisImplementation() implementation {
 	return implementation{name: "collab", argv: []string{os.Args[0]}}
 }
 
+// referenceCommand is the reference server's command line from
+// referenceEnv, or nil when it is unset.
+func referenceCommand() []string {
+	return strings.Fields(os.Getenv(referenceEnv))
+}
+
 func referenceImplementation(t *testing.T) implementation {
 	t.Helper()
-	cmd := strings.Fields(os.Getenv(referenceEnv))
+	cmd := referenceCommand()
 	if len(cmd) == 0 {
 		t.Skipf("set %s to the reference server command (e.g. /work/ref/reference-mcp) to compare against it", referenceEnv)
 	}

@@ -23,7 +23,8 @@ import (
 // via=binary to via=in-process is issue 41's "near the floor" figure. The
 // binary halves also report the server's CPU per call ("cpu-us/op", from
 // /proc/<pid>/stat), which a busy shared machine disturbs less than wall
-// time.
+// time. With COLLAB_REFERENCE_CMD set, via=reference runs the same calls
+// through the reference's server, for the goals table's reference column.
 func BenchmarkRound3Floor(b *testing.B) {
 	for _, op := range []struct {
 		name      string
@@ -35,16 +36,11 @@ func BenchmarkRound3Floor(b *testing.B) {
 		{"create-claim", binaryCreateClaim, floorCreateClaim},
 	} {
 		b.Run("op="+op.name+"/via=binary", func(b *testing.B) {
-			e := newBenchEnv(b)
-			e.cpu0 = processCPU(b, e.c.Pid())
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				op.binary(b, e, i)
-				idle(b)
-			}
-			b.StopTimer()
-			b.ReportMetric(float64(processCPU(b, e.c.Pid())-e.cpu0)/float64(b.N), "cpu-us/op")
+			benchFloorBinary(b, []string{os.Args[0]}, op.binary)
 		})
+		if ref := referenceCommand(); ref != nil {
+			b.Run("op="+op.name+"/via=reference", func(b *testing.B) { benchFloorBinary(b, ref, op.binary) })
+		}
 		b.Run("op="+op.name+"/via=in-process", func(b *testing.B) {
 			f := newFloorEnv(b)
 			b.ResetTimer()
@@ -54,6 +50,20 @@ func BenchmarkRound3Floor(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchFloorBinary times op through the server command argv, pausing
+// floorPause between calls, and reports the server's CPU per call.
+func benchFloorBinary(b *testing.B, argv []string, op func(b *testing.B, e *benchEnv, i int)) {
+	e := newBenchEnvOf(b, argv)
+	e.cpu0 = processCPU(b, e.c.Pid())
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		op(b, e, i)
+		idle(b)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(processCPU(b, e.c.Pid())-e.cpu0)/float64(b.N), "cpu-us/op")
 }
 
 // floorPause is the untimed wait between two calls of either half: long

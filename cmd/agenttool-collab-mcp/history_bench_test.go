@@ -21,9 +21,16 @@ import (
 var historyOps = append([]string{"first-open", "spawn", "next", "next-first", "status"},
 	append(historySearchOps, "person-status", "tasks", "verify", "journal-verify")...)
 
+// referenceHistoryOps are the ops the reference 0.4.0 can run too (it has
+// no search and no people's commands), timed with impl=reference when
+// COLLAB_REFERENCE_CMD is set.
+var referenceHistoryOps = map[string]bool{"spawn": true, "next": true, "next-first": true, "status": true}
+
 // BenchmarkRound3History is issue 41's "flat in history" table: each op on
 // a generated journal (core/historygen) of 1,000 and of 1,000,000 events,
 // reporting ns/op and the RSS of the process that served it (rss-MB).
+// With COLLAB_REFERENCE_CMD set, the ops of referenceHistoryOps also run
+// through the reference's server (impl=reference) on the same copies.
 // The million-event case runs only when asked: COLLAB_HISTORY_1M=1, or a
 // -bench pattern naming events=1000000. COLLAB_HISTORY_DIR keeps the
 // generated fixtures (default os.TempDir()); COLLAB_HISTORY_EVENTS=N adds
@@ -44,7 +51,10 @@ func BenchmarkRound3History(b *testing.B) {
 			}
 			sc := &fixtureSidecar{dir: b.TempDir()}
 			for _, op := range historyOps {
-				b.Run("op="+op, func(b *testing.B) { benchHistoryOp(b, f, op, sc) })
+				b.Run("op="+op, func(b *testing.B) { benchHistoryOp(b, f, op, sc, historyServer()) })
+				if ref := referenceCommand(); ref != nil && referenceHistoryOps[op] {
+					b.Run("op="+op+"/impl=reference", func(b *testing.B) { benchHistoryOp(b, f, op, sc, ref) })
+				}
 			}
 		})
 	}
@@ -64,9 +74,11 @@ type historyEnv struct {
 	f   historygen.Fixture
 	s   *sandbox
 	env []string
+	// argv is the server command timed: historyServer() or the reference's.
+	argv []string
 }
 
-func newHistoryEnv(b *testing.B, f historygen.Fixture) *historyEnv {
+func newHistoryEnv(b *testing.B, f historygen.Fixture, argv []string) *historyEnv {
 	s := newSandbox(b)
 	if err := os.MkdirAll(filepath.Dir(s.db), 0o700); err != nil {
 		b.Fatal(err)
@@ -76,7 +88,7 @@ func newHistoryEnv(b *testing.B, f historygen.Fixture) *historyEnv {
 	if prefix := os.Getenv(place.EnvPprof); prefix != "" { // profile the servers and commands timed
 		env = append(env, place.EnvPprof+"="+prefix)
 	}
-	return &historyEnv{f: f, s: s, env: env}
+	return &historyEnv{f: f, s: s, env: env, argv: argv}
 }
 
 // openOnce starts and stops one server on the copy, untimed: the file is
@@ -101,9 +113,9 @@ func benchFirstOpen(b *testing.B, f historygen.Fixture) {
 	var rss float64
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		h := newHistoryEnv(b, f)
+		h := newHistoryEnv(b, f, historyServer())
 		b.StartTimer()
-		c, err := mcptest.Start([]string{os.Args[0]}, h.env)
+		c, err := mcptest.Start(h.argv, h.env)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -120,7 +132,7 @@ func benchFirstOpen(b *testing.B, f historygen.Fixture) {
 // server starts a server with a session at the fixture's root whose
 // cursor is acknowledged at the journal head.
 func (h *historyEnv) server(b *testing.B) *mcptest.Client {
-	c, err := mcptest.Start(historyServer(), h.env)
+	c, err := mcptest.Start(h.argv, h.env)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -164,12 +176,14 @@ func vmHWM(pid int) float64 {
 	return 0
 }
 
-func benchHistoryOp(b *testing.B, f historygen.Fixture, op string, sc *fixtureSidecar) {
+// benchHistoryOp times op with the server command argv on a private copy
+// of f that this implementation's server has opened once (untimed).
+func benchHistoryOp(b *testing.B, f historygen.Fixture, op string, sc *fixtureSidecar, argv []string) {
 	if op == "first-open" {
 		benchFirstOpen(b, f)
 		return
 	}
-	h := newHistoryEnv(b, f)
+	h := newHistoryEnv(b, f, argv)
 	h.openOnce(b)
 	switch op {
 	case "spawn":
@@ -190,7 +204,7 @@ func benchSpawn(b *testing.B, h *historyEnv) {
 	var rss float64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		c, err := mcptest.Start([]string{os.Args[0]}, h.env)
+		c, err := mcptest.Start(h.argv, h.env)
 		if err != nil {
 			b.Fatal(err)
 		}

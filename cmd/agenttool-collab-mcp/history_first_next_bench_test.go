@@ -27,7 +27,7 @@ func benchFirstCall(b *testing.B, h *historyEnv, tool string, args map[string]an
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		prepare()
-		c, err := mcptest.Start(historyServer(), h.env)
+		c, err := mcptest.Start(h.argv, h.env)
 		if err != nil {
 			b.Fatal(err)
 		}
