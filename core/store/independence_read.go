@@ -120,6 +120,11 @@ type independenceCache struct {
 type cachedIndependence struct {
 	at   journal.Anchor
 	fold independence
+	// claimEvents is how many claim events the fold applied from genesis
+	// through at; recorded is the claimEvents of the newest record this
+	// process read or wrote (0 for none), so that an append knows when
+	// the record lags enough to be advanced (recordIndependenceAfter).
+	claimEvents, recorded int64
 }
 
 func (c *independenceCache) get(workspaceID string) (cachedIndependence, bool) {
@@ -153,13 +158,24 @@ func (s *Store) readIndependence(ctx context.Context, tx independenceReader, wor
 		// Nothing was appended since the fold: the head is its event.
 		return c.fold, nil
 	}
-	if ok && c.at.EpochID == head.EpochID && c.at.Sequence <= head.Sequence {
-		if c.at.Sequence == 0 {
-			base = c
-		} else if at, err := tx.Events(ctx, workspaceID, EventRange{After: c.at.Sequence - 1, Limit: 1}); err != nil {
+	if ok {
+		in, err := inJournal(ctx, tx, workspaceID, c.at, head)
+		if err != nil {
 			return independence{}, err
-		} else if len(at) == 1 && at[0].Sequence == c.at.Sequence && at[0].Hash == c.at.Hash {
+		}
+		if in {
 			base = c
+		}
+	}
+	if base.at.Sequence == 0 {
+		// No fold of this process stands in the journal: start from the
+		// recorded one when the engine keeps one that does.
+		rec, err := recordedIndependence(ctx, tx, workspaceID, head)
+		if err != nil {
+			return independence{}, err
+		}
+		if rec.at.Sequence > 0 {
+			base = rec
 		}
 	}
 	if base.at.Sequence == head.Sequence && base.at.EpochID == head.EpochID {
@@ -173,8 +189,28 @@ func (s *Store) readIndependence(ctx context.Context, tx independenceReader, wor
 	if err != nil {
 		return independence{}, err
 	}
-	s.indep.put(workspaceID, cachedIndependence{at: head, fold: fold})
+	s.indep.put(workspaceID, cachedIndependence{at: head, fold: fold,
+		claimEvents: base.claimEvents + int64(len(events)), recorded: base.recorded})
 	return fold, nil
+}
+
+// inJournal reports whether at is a position of the workspace's journal
+// as of head: the same epoch, not beyond the head, and (after genesis)
+// the event stored at its sequence has its hash. The chain makes an
+// equal hash an equal prefix, so a fold read through at is the fold of
+// this journal's first at.Sequence events.
+func inJournal(ctx context.Context, tx Events, workspaceID string, at, head journal.Anchor) (bool, error) {
+	if at.EpochID != head.EpochID || at.Sequence < 0 || at.Sequence > head.Sequence {
+		return false, nil
+	}
+	if at.Sequence == 0 {
+		return true, nil
+	}
+	got, err := tx.Events(ctx, workspaceID, EventRange{After: at.Sequence - 1, Limit: 1})
+	if err != nil {
+		return false, err
+	}
+	return len(got) == 1 && got[0].Sequence == at.Sequence && got[0].Hash == at.Hash, nil
 }
 
 // independenceBefore is the workspace's fold for a transaction that has
@@ -188,7 +224,8 @@ func (s *Store) readIndependence(ctx context.Context, tx independenceReader, wor
 // sequence has a different hash.
 func (s *Store) independenceBefore(ctx context.Context, tx independenceReader, workspaceID string, posted journal.Event) (independence, error) {
 	if c, ok := s.indep.get(workspaceID); ok && c.at == (journal.Anchor{EpochID: posted.EpochID, Sequence: posted.Sequence - 1, Hash: posted.PrevHash}) {
-		s.indep.put(workspaceID, cachedIndependence{at: journal.Anchor{EpochID: posted.EpochID, Sequence: posted.Sequence, Hash: posted.Hash}, fold: c.fold})
+		c.at = journal.Anchor{EpochID: posted.EpochID, Sequence: posted.Sequence, Hash: posted.Hash}
+		s.indep.put(workspaceID, c)
 		return c.fold, nil
 	}
 	return s.readIndependence(ctx, tx, workspaceID)
