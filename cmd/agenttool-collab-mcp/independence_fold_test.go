@@ -90,16 +90,17 @@ func TestANewProcessStartsFromTheRecordedFold(t *testing.T) {
 	}
 	later := int(queryInt(t, j.s.db, `SELECT count(*) FROM events WHERE workspace_id = ? AND sequence > ?
 AND type = 'independence.claimed'`, j.ws, j.recorded))
-	var fold, hash string
+	var fold, settled, hash string
 	db, err := sql.Open("sqlite", j.s.db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := db.QueryRow("SELECT fold_json, hash FROM independence_folds").Scan(&fold, &hash); err != nil {
+	if err := db.QueryRow("SELECT fold_json, settled_json, hash FROM independence_folds").Scan(&fold, &settled, &hash); err != nil {
 		t.Fatal(err)
 	}
-	emptied := `UPDATE independence_folds SET fold_json = json_set(fold_json, '$.claims', json('[]'))`
+	emptied := `UPDATE independence_folds SET fold_json = json_set(fold_json, '$.open_claims', json('[]')),
+settled_json = json_set(settled_json, '$.claims', json('[]'))`
 	cases := []struct {
 		name   string
 		tamper string
@@ -113,8 +114,8 @@ AND type = 'independence.claimed'`, j.ws, j.recorded))
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := db.Exec("UPDATE independence_folds SET fold_json = ?, hash = ?, sequence = ?, epoch_id = "+
-				"(SELECT epoch_id FROM workspaces WHERE id = ?)", fold, hash, j.recorded, j.ws); err != nil {
+			if _, err := db.Exec("UPDATE independence_folds SET fold_json = ?, settled_json = ?, hash = ?, sequence = ?, epoch_id = "+
+				"(SELECT epoch_id FROM workspaces WHERE id = ?)", fold, settled, hash, j.recorded, j.ws); err != nil {
 				t.Fatal(err)
 			}
 			sqlExec(t, j.s.db, tc.tamper)

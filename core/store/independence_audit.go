@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 )
 
@@ -38,7 +37,16 @@ func (s *Store) recordedFoldProblem(ctx context.Context, workspaceID string) (st
 			problem = fmt.Sprintf("the journal's claim events through sequence %d do not fold: %v", rec.at.Sequence, err)
 			return nil
 		}
-		if !bytes.Equal(foldText(int64(n), fresh), foldText(rec.claimEvents, rec.fold)) {
+		want, err := foldText(int64(n), fresh)
+		if err != nil {
+			return err
+		}
+		got, err := foldText(rec.claimEvents, rec.fold)
+		if err != nil {
+			problem = err.Error()
+			return nil
+		}
+		if !bytes.Equal(got, want) {
 			problem = fmt.Sprintf("the independence fold recorded at sequence %d is not the fold of the journal's %d claim "+
 				"events through it (the record says %d): the record was changed outside collab; once it is "+
 				"removed, the next process folds the claims from genesis", rec.at.Sequence, n, rec.claimEvents)
@@ -48,16 +56,9 @@ func (s *Store) recordedFoldProblem(ctx context.Context, workspaceID string) (st
 	return problem, err
 }
 
-// foldText is a fold as the audit compares it: the record's encoding with
-// empty lists, never null ones.
-func foldText(claimEvents int64, in independence) []byte {
-	f := recordedFold{ClaimEvents: claimEvents, Claims: in.claims, Reviews: in.reviews}
-	if f.Claims == nil {
-		f.Claims = []IndependenceClaim{}
-	}
-	if f.Reviews == nil {
-		f.Reviews = []IndependentReview{}
-	}
-	b, _ := json.Marshal(f) //nolint:errcheck // plain structs of strings and numbers always encode
-	return b
+// foldText is a fold as the audit compares it: the record's encoding of
+// it, both parts.
+func foldText(claimEvents int64, in independence) ([]byte, error) {
+	fold, settled, err := encodeRecord(claimEvents, in)
+	return append(append(fold, '\n'), settled...), err
 }

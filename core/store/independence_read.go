@@ -18,22 +18,34 @@ var independenceTypes = []string{
 // independence is a workspace's claims and blind reviews, folded from its
 // journal in sequence order. It is never changed once built: apply
 // returns a new value, so a cached one can be shared between readers.
+// A fold that started from a record keeps the record's settled claims
+// and reviews apart (settled, independence_settled.go): claims and
+// reviews are then the others, and every claim still open is among
+// them; allClaims and allReviews give the whole fold.
 type independence struct {
 	claims  []IndependenceClaim
 	reviews []IndependentReview
+	settled *settledIndependence
 }
 
 // claim returns the claim of id and whether the journal holds it.
-func (in independence) claim(id string) (IndependenceClaim, bool) {
+func (in independence) claim(id string) (IndependenceClaim, bool, error) {
 	for _, c := range in.claims {
 		if c.ID == id {
-			return c, true
+			return c, true, nil
 		}
 	}
-	return IndependenceClaim{}, false
+	settled, _, err := in.settled.decoded()
+	for _, c := range settled {
+		if c.ID == id {
+			return c, true, nil
+		}
+	}
+	return IndependenceClaim{}, false, err
 }
 
-// openClaims are the claims of session that still withhold at now.
+// openClaims are the claims of session that still withhold at now (none
+// of them settled).
 func (in independence) openClaims(sessionID, now string) []IndependenceClaim {
 	var out []IndependenceClaim
 	for _, c := range in.claims {
@@ -68,7 +80,8 @@ func (in independence) with(events []journal.Event) (independence, error) {
 	if len(events) == 0 {
 		return in, nil
 	}
-	out := independence{claims: append([]IndependenceClaim(nil), in.claims...), reviews: append([]IndependentReview(nil), in.reviews...)}
+	out := independence{claims: append([]IndependenceClaim(nil), in.claims...), reviews: append([]IndependentReview(nil), in.reviews...),
+		settled: in.settled}
 	for i := range events {
 		if err := out.apply(&events[i]); err != nil {
 			return in, fmt.Errorf("read %s event %d: %w", events[i].Type, events[i].Sequence, err)
@@ -268,11 +281,19 @@ func (s *Store) Independence(ctx context.Context, workspaceID string) (Independe
 		if err != nil {
 			return err
 		}
+		claims, err := fold.allClaims()
+		if err != nil {
+			return err
+		}
+		reviews, err := fold.allReviews()
+		if err != nil {
+			return err
+		}
 		now := s.nowISO()
-		for _, c := range fold.claims {
+		for _, c := range claims {
 			out.Claims = append(out.Claims, c.settledAt(now))
 		}
-		out.Reviews = append(out.Reviews, fold.reviews...)
+		out.Reviews = append(out.Reviews, reviews...)
 		return nil
 	})
 	return out, err

@@ -27,7 +27,9 @@ import (
 // successors being re-chained (the open's verification from its recorded
 // head does not see that either), and a record whose fold was edited in
 // place with its position left as it was. A record that does not decode
-// is ignored.
+// is ignored; one whose settled part does not decode fails the reads
+// that need every claim (the listing, marking a review) with an error
+// saying so, never with a shorter list.
 //
 // How it is written. Never from a read: an append (appendEvent) records
 // the process's cached fold in its own transaction when that fold stands
@@ -49,11 +51,41 @@ import (
 // journal that never held this many claims never gains the record table.
 const recordIndependenceAfter = 64
 
-// recordedFold is a fold as a record encodes it.
+// recordedFold is the part of a record every reader decodes: how many
+// claim events the fold applied and the claims still open (their status
+// at the record's position; one past its expiry reads as expired at
+// read time). The rest, the settled part (settledPart), is decoded only
+// when needed (independence_settled.go).
 type recordedFold struct {
 	ClaimEvents int64               `json:"claim_events"`
-	Claims      []IndependenceClaim `json:"claims"`
-	Reviews     []IndependentReview `json:"independent_reviews"`
+	Open        []IndependenceClaim `json:"open_claims"`
+}
+
+// encodeRecord is the fold as a record stores it: the open claims, and
+// every other claim with every review as the settled part.
+func encodeRecord(claimEvents int64, in independence) (fold, settled []byte, err error) {
+	claims, err := in.allClaims()
+	if err != nil {
+		return nil, nil, err
+	}
+	reviews, err := in.allReviews()
+	if err != nil {
+		return nil, nil, err
+	}
+	open := recordedFold{ClaimEvents: claimEvents, Open: []IndependenceClaim{}}
+	rest := settledPart{Claims: []IndependenceClaim{}, Reviews: append([]IndependentReview{}, reviews...)}
+	for _, c := range claims {
+		if c.Status == ClaimOpen {
+			open.Open = append(open.Open, c)
+		} else {
+			rest.Claims = append(rest.Claims, c)
+		}
+	}
+	if fold, err = json.Marshal(open); err != nil {
+		return nil, nil, err
+	}
+	settled, err = json.Marshal(rest)
+	return fold, settled, err
 }
 
 // recordedIndependence returns the recorded fold of the workspace when
@@ -75,7 +107,12 @@ func recordedIndependence(ctx context.Context, tx independenceReader, workspaceI
 	if json.Unmarshal(r.Fold, &f) != nil || f.ClaimEvents < 0 {
 		return cachedIndependence{}, nil
 	}
-	return cachedIndependence{at: r.At, fold: independence{claims: f.Claims, reviews: f.Reviews},
+	for _, c := range f.Open {
+		if c.Status != ClaimOpen { // not a record this package wrote
+			return cachedIndependence{}, nil
+		}
+	}
+	return cachedIndependence{at: r.At, fold: independence{claims: f.Open, settled: &settledIndependence{raw: r.Settled}},
 		claimEvents: f.ClaimEvents, recorded: f.ClaimEvents}, nil
 }
 
@@ -99,11 +136,11 @@ func (s *Store) recordIndependence(ctx context.Context, tx Journal, posted journ
 	if keep, err := s.recordStands(ctx, rt, posted.WorkspaceID, c.at); err != nil || keep {
 		return
 	}
-	b, err := json.Marshal(recordedFold{ClaimEvents: c.claimEvents, Claims: c.fold.claims, Reviews: c.fold.reviews})
+	fold, settled, err := encodeRecord(c.claimEvents, c.fold)
 	if err != nil {
 		return
 	}
-	if rt.RecordIndependence(ctx, IndependenceRecord{WorkspaceID: posted.WorkspaceID, At: c.at, Fold: b}) != nil {
+	if rt.RecordIndependence(ctx, IndependenceRecord{WorkspaceID: posted.WorkspaceID, At: c.at, Fold: fold, Settled: settled}) != nil {
 		return
 	}
 	c.recorded = c.claimEvents

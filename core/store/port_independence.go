@@ -25,10 +25,12 @@ type IndependenceRecords interface {
 }
 
 // IndependenceRecord is one workspace's recorded fold: the journal
-// position it was read through and the fold, encoded by this package
-// (the engine stores the bytes as they are).
+// position it was read through and the fold in two parts, encoded by
+// this package (the engine stores the bytes as they are): Fold, which
+// every reader decodes, and Settled, which is decoded only when needed.
 type IndependenceRecord struct {
 	WorkspaceID string
 	At          journal.Anchor
 	Fold        []byte
+	Settled     []byte
 }

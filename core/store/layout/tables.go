@@ -88,7 +88,7 @@ func Tables() []Table {
 			Columns: []Column{text("table_name").notNull(), integer("checked_rowid").notNull(), text("checked_at").notNull()}},
 		{Name: "independence_folds", Home: SQLiteRecord, Since: V2, Key: key("workspace_id"),
 			Columns: []Column{text("workspace_id").notNull(), text("epoch_id").notNull(), integer("sequence").notNull(),
-				text("hash").notNull(), text("fold_json").notNull()}},
+				text("hash").notNull(), text("fold_json").notNull(), text("settled_json").notNull()}},
 	}
 }
 

@@ -25,12 +25,13 @@ var IndependenceFoldsDDL = []string{`CREATE TABLE IF NOT EXISTS independence_fol
   epoch_id TEXT NOT NULL,
   sequence INTEGER NOT NULL,
   hash TEXT NOT NULL,
-  fold_json TEXT NOT NULL
+  fold_json TEXT NOT NULL,
+  settled_json TEXT NOT NULL
 )`}
 
-const recordIndependenceFold = `INSERT INTO independence_folds (workspace_id, epoch_id, sequence, hash, fold_json)
-VALUES (?, ?, ?, ?, ?) ON CONFLICT (workspace_id) DO UPDATE SET epoch_id = excluded.epoch_id,
-sequence = excluded.sequence, hash = excluded.hash, fold_json = excluded.fold_json`
+const recordIndependenceFold = `INSERT INTO independence_folds (workspace_id, epoch_id, sequence, hash, fold_json, settled_json)
+VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (workspace_id) DO UPDATE SET epoch_id = excluded.epoch_id,
+sequence = excluded.sequence, hash = excluded.hash, fold_json = excluded.fold_json, settled_json = excluded.settled_json`
 
 // RecordedIndependence reads the workspace's recorded fold
 // (store.IndependenceRecords); none when the file has no record table or
@@ -40,9 +41,9 @@ func (t *Tx) RecordedIndependence(ctx context.Context, workspaceID string) (stor
 		return store.IndependenceRecord{}, false, err
 	}
 	r := store.IndependenceRecord{WorkspaceID: workspaceID}
-	var fold string
-	err := t.QueryRowContext(ctx, "SELECT epoch_id, sequence, hash, fold_json FROM independence_folds WHERE workspace_id = ?",
-		workspaceID).Scan(&r.At.EpochID, &r.At.Sequence, &r.At.Hash, &fold)
+	var fold, settled string
+	err := t.QueryRowContext(ctx, "SELECT epoch_id, sequence, hash, fold_json, settled_json FROM independence_folds WHERE workspace_id = ?",
+		workspaceID).Scan(&r.At.EpochID, &r.At.Sequence, &r.At.Hash, &fold, &settled)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return store.IndependenceRecord{}, false, nil
@@ -53,7 +54,7 @@ func (t *Tx) RecordedIndependence(ctx context.Context, workspaceID string) (stor
 		// record: the fold is built from genesis.
 		return store.IndependenceRecord{}, false, nil
 	}
-	r.Fold = []byte(fold)
+	r.Fold, r.Settled = []byte(fold), []byte(settled)
 	return r, true, nil
 }
 
@@ -66,7 +67,7 @@ func (t *Tx) RecordIndependence(ctx context.Context, r store.IndependenceRecord)
 		}
 	}
 	if _, err := t.ExecContext(ctx, recordIndependenceFold, r.WorkspaceID, r.At.EpochID, r.At.Sequence, r.At.Hash,
-		string(r.Fold)); err != nil {
+		string(r.Fold), string(r.Settled)); err != nil {
 		return fmt.Errorf("record the independence fold of %s: %w", r.WorkspaceID, err)
 	}
 	return nil

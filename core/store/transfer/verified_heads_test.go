@@ -72,8 +72,9 @@ SELECT 'reports', coalesce(max(rowid), 0), '2026-01-01T00:00:00.000Z' FROM repor
 			t.Fatal(err)
 		}
 	}
-	if _, err := raw.Exec(`INSERT INTO independence_folds (workspace_id, epoch_id, sequence, hash, fold_json)
-SELECT id, epoch_id, event_head_sequence, event_head_hash, '{"claim_events":0,"claims":[],"independent_reviews":[]}' FROM workspaces`); err != nil {
+	if _, err := raw.Exec(`INSERT INTO independence_folds (workspace_id, epoch_id, sequence, hash, fold_json, settled_json)
+SELECT id, epoch_id, event_head_sequence, event_head_hash, '{"claim_events":0,"open_claims":[]}',
+'{"claims":[],"independent_reviews":[]}' FROM workspaces`); err != nil {
 		t.Fatal(err)
 	}
 }
