@@ -60,6 +60,11 @@ func (s *Store) VerifyAll(ctx context.Context) ([]WorkspaceVerification, error) 
 	if err != nil {
 		return nil, err
 	}
+	// Only a current layout is read through the rules' transactions, and
+	// only a current layout can hold a recorded fold (appends record it).
+	if old, err := s.NeedsMigration(ctx); err != nil || old {
+		return out, err
+	}
 	for i := range out {
 		if !out[i].ChainValid {
 			continue
