@@ -19,14 +19,18 @@ import (
 // (inJournal: same epoch, not beyond the head, the event stored at its
 // sequence carries its hash), which the chain turns into "the journal's
 // first events are the ones the fold was read from". So a record of
-// another file, of another epoch, of a rolled-back transaction, or of a
-// journal re-chained or rewritten at or after its position, is ignored
-// and the fold is built from genesis. What this does not detect, and the
-// full audit (Store.VerifyFold, run by collab_journal_verify and verify)
-// does: an event before the position edited in place without its
-// successors being re-chained (the open's verification from its recorded
-// head does not see that either), and a record whose fold was edited in
-// place with its position left as it was. A record that does not decode
+// another file, of another epoch or of a rolled-back transaction, or of
+// a journal rewritten or re-chained at or before its position (which
+// changes the hash stored there), is ignored and the fold is built from
+// genesis; events after the position are always folded as they are
+// stored. What a process does not detect, and only the full audit
+// (`verify`: VerifyAll) reports: a claim event before the position
+// edited in place without its successors being re-chained (reported as
+// a broken chain; the open's verification from its recorded head does
+// not see it either), and a record whose text was edited in place with
+// its position left as it was (reported as RecordedFoldProblem).
+// collab_journal_verify answers the reference's shape, chain validity
+// only, and does not look at the record. A record that does not decode
 // is ignored; one whose settled part does not decode fails the reads
 // that need every claim (the listing, marking a review) with an error
 // saying so, never with a shorter list.
