@@ -91,15 +91,20 @@ func newHistoryEnv(b *testing.B, f historygen.Fixture, argv []string) *historyEn
 	return &historyEnv{f: f, s: s, env: env, argv: argv}
 }
 
-// openOnce starts and stops one server on the copy, untimed: the file is
-// then as every file servers have been opening is, with the heads and
-// checks an open records (a generated fixture was only ever written).
-// The first-open row times this open itself.
+// openOnce runs one earlier working process of this implementation on the
+// copy, untimed: a session that reads what is next and ends. The file is
+// then as every file servers have been working in is, with the heads and
+// checks an open records and the independence fold an append records (a
+// generated fixture was only ever written). The first-open row times
+// this open itself.
 func (h *historyEnv) openOnce(b *testing.B) {
 	c, err := mcptest.Start([]string{os.Args[0]}, h.env)
 	if err != nil {
 		b.Fatal(err)
 	}
+	mustCall(b, c, "collab_session_start", map[string]any{"root_path": h.f.Root, "actor": "earlier"})
+	mustCall(b, c, "collab_next", map[string]any{"workspace_id": h.f.WorkspaceID, "event_limit": 50})
+	mustCall(b, c, "collab_session_end", map[string]any{"reason": "done"})
 	if code := c.Close(); code != 0 {
 		b.Fatalf("server exited %d: %s", code, c.Stderr())
 	}

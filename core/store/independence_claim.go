@@ -126,7 +126,10 @@ func (s *Store) ReleaseIndependence(ctx context.Context, cred Credential, claimI
 		if err != nil {
 			return err
 		}
-		c, found := fold.claim(claimID)
+		c, found, err := fold.claim(claimID)
+		if err != nil {
+			return err
+		}
 		if !found {
 			return collaberr.Newf(collaberr.IndependenceClaimNotFound, "Independence claim '%s' was not found in this workspace", claimID)
 		}
@@ -218,8 +221,12 @@ func (s *Store) markIndependentReview(ctx context.Context, tx Tx, sess Coordinat
 	if err != nil {
 		return err
 	}
-	for i := len(fold.claims) - 1; i >= 0; i-- {
-		c := fold.claims[i]
+	claims, err := fold.allClaims()
+	if err != nil {
+		return err
+	}
+	for i := len(claims) - 1; i >= 0; i-- {
+		c := claims[i]
 		if c.SessionID != sess.ID || c.Subject != (IndependenceSubject{Kind: ClaimOnTask, ID: review.TaskID}) {
 			continue
 		}

@@ -18,22 +18,34 @@ var independenceTypes = []string{
 // independence is a workspace's claims and blind reviews, folded from its
 // journal in sequence order. It is never changed once built: apply
 // returns a new value, so a cached one can be shared between readers.
+// A fold that started from a record keeps the record's settled claims
+// and reviews apart (settled, independence_settled.go): claims and
+// reviews are then the others, and every claim still open is among
+// them; allClaims and allReviews give the whole fold.
 type independence struct {
 	claims  []IndependenceClaim
 	reviews []IndependentReview
+	settled *settledIndependence
 }
 
 // claim returns the claim of id and whether the journal holds it.
-func (in independence) claim(id string) (IndependenceClaim, bool) {
+func (in independence) claim(id string) (IndependenceClaim, bool, error) {
 	for _, c := range in.claims {
 		if c.ID == id {
-			return c, true
+			return c, true, nil
 		}
 	}
-	return IndependenceClaim{}, false
+	settled, _, err := in.settled.decoded()
+	for _, c := range settled {
+		if c.ID == id {
+			return c, true, nil
+		}
+	}
+	return IndependenceClaim{}, false, err
 }
 
-// openClaims are the claims of session that still withhold at now.
+// openClaims are the claims of session that still withhold at now (none
+// of them settled).
 func (in independence) openClaims(sessionID, now string) []IndependenceClaim {
 	var out []IndependenceClaim
 	for _, c := range in.claims {
@@ -68,7 +80,8 @@ func (in independence) with(events []journal.Event) (independence, error) {
 	if len(events) == 0 {
 		return in, nil
 	}
-	out := independence{claims: append([]IndependenceClaim(nil), in.claims...), reviews: append([]IndependentReview(nil), in.reviews...)}
+	out := independence{claims: append([]IndependenceClaim(nil), in.claims...), reviews: append([]IndependentReview(nil), in.reviews...),
+		settled: in.settled}
 	for i := range events {
 		if err := out.apply(&events[i]); err != nil {
 			return in, fmt.Errorf("read %s event %d: %w", events[i].Type, events[i].Sequence, err)
@@ -120,6 +133,11 @@ type independenceCache struct {
 type cachedIndependence struct {
 	at   journal.Anchor
 	fold independence
+	// claimEvents is how many claim events the fold applied from genesis
+	// through at; recorded is the claimEvents of the newest record this
+	// process read or wrote (0 for none), so that an append knows when
+	// the record lags enough to be advanced (recordIndependenceAfter).
+	claimEvents, recorded int64
 }
 
 func (c *independenceCache) get(workspaceID string) (cachedIndependence, bool) {
@@ -153,13 +171,24 @@ func (s *Store) readIndependence(ctx context.Context, tx independenceReader, wor
 		// Nothing was appended since the fold: the head is its event.
 		return c.fold, nil
 	}
-	if ok && c.at.EpochID == head.EpochID && c.at.Sequence <= head.Sequence {
-		if c.at.Sequence == 0 {
-			base = c
-		} else if at, err := tx.Events(ctx, workspaceID, EventRange{After: c.at.Sequence - 1, Limit: 1}); err != nil {
+	if ok {
+		in, err := inJournal(ctx, tx, workspaceID, c.at, head)
+		if err != nil {
 			return independence{}, err
-		} else if len(at) == 1 && at[0].Sequence == c.at.Sequence && at[0].Hash == c.at.Hash {
+		}
+		if in {
 			base = c
+		}
+	}
+	if base.at.Sequence == 0 {
+		// No fold of this process stands in the journal: start from the
+		// recorded one when the engine keeps one that does.
+		rec, err := recordedIndependence(ctx, tx, workspaceID, head)
+		if err != nil {
+			return independence{}, err
+		}
+		if rec.at.Sequence > 0 {
+			base = rec
 		}
 	}
 	if base.at.Sequence == head.Sequence && base.at.EpochID == head.EpochID {
@@ -173,8 +202,28 @@ func (s *Store) readIndependence(ctx context.Context, tx independenceReader, wor
 	if err != nil {
 		return independence{}, err
 	}
-	s.indep.put(workspaceID, cachedIndependence{at: head, fold: fold})
+	s.indep.put(workspaceID, cachedIndependence{at: head, fold: fold,
+		claimEvents: base.claimEvents + int64(len(events)), recorded: base.recorded})
 	return fold, nil
+}
+
+// inJournal reports whether at is a position of the workspace's journal
+// as of head: the same epoch, not beyond the head, and (after genesis)
+// the event stored at its sequence has its hash. The chain makes an
+// equal hash an equal prefix, so a fold read through at is the fold of
+// this journal's first at.Sequence events.
+func inJournal(ctx context.Context, tx Events, workspaceID string, at, head journal.Anchor) (bool, error) {
+	if at.EpochID != head.EpochID || at.Sequence < 0 || at.Sequence > head.Sequence {
+		return false, nil
+	}
+	if at.Sequence == 0 {
+		return true, nil
+	}
+	got, err := tx.Events(ctx, workspaceID, EventRange{After: at.Sequence - 1, Limit: 1})
+	if err != nil {
+		return false, err
+	}
+	return len(got) == 1 && got[0].Sequence == at.Sequence && got[0].Hash == at.Hash, nil
 }
 
 // independenceBefore is the workspace's fold for a transaction that has
@@ -188,7 +237,8 @@ func (s *Store) readIndependence(ctx context.Context, tx independenceReader, wor
 // sequence has a different hash.
 func (s *Store) independenceBefore(ctx context.Context, tx independenceReader, workspaceID string, posted journal.Event) (independence, error) {
 	if c, ok := s.indep.get(workspaceID); ok && c.at == (journal.Anchor{EpochID: posted.EpochID, Sequence: posted.Sequence - 1, Hash: posted.PrevHash}) {
-		s.indep.put(workspaceID, cachedIndependence{at: journal.Anchor{EpochID: posted.EpochID, Sequence: posted.Sequence, Hash: posted.Hash}, fold: c.fold})
+		c.at = journal.Anchor{EpochID: posted.EpochID, Sequence: posted.Sequence, Hash: posted.Hash}
+		s.indep.put(workspaceID, c)
 		return c.fold, nil
 	}
 	return s.readIndependence(ctx, tx, workspaceID)
@@ -231,11 +281,19 @@ func (s *Store) Independence(ctx context.Context, workspaceID string) (Independe
 		if err != nil {
 			return err
 		}
+		claims, err := fold.allClaims()
+		if err != nil {
+			return err
+		}
+		reviews, err := fold.allReviews()
+		if err != nil {
+			return err
+		}
 		now := s.nowISO()
-		for _, c := range fold.claims {
+		for _, c := range claims {
 			out.Claims = append(out.Claims, c.settledAt(now))
 		}
-		out.Reviews = append(out.Reviews, fold.reviews...)
+		out.Reviews = append(out.Reviews, reviews...)
 		return nil
 	})
 	return out, err

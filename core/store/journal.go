@@ -45,6 +45,7 @@ func (s *Store) appendEvent(ctx context.Context, tx Journal, workspaceID string,
 	if err := tx.Append(ctx, &e); err != nil {
 		return journal.Event{}, err
 	}
+	s.recordIndependence(ctx, tx, e)
 	return e, nil
 }
 

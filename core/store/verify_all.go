@@ -18,11 +18,19 @@ type WorkspaceVerification struct {
 	// sequence at which it fails and what is wrong there.
 	FirstBadSequence int64  `json:"first_bad_sequence,omitempty"`
 	Problem          string `json:"problem,omitempty"`
+	// RecordedFoldProblem says, for a valid chain, how the independence
+	// fold the engine recorded beside it (independence_record.go) differs
+	// from a fresh fold of the journal; empty when it agrees, when none is
+	// recorded, and when the record does not stand in the journal (no
+	// process would use it).
+	RecordedFoldProblem string `json:"recorded_fold_problem,omitempty"`
 }
 
 // VerifyAll recomputes every workspace journal from genesis, in workspace
-// id order. It works on any recognised layout, including unmigrated v0.1
-// files opened read-only, and never writes. A file without any table (a
+// id order, and compares each valid one's recorded independence fold, if
+// any, with a fresh fold of it (RecordedFoldProblem). It works on any
+// recognised layout, including unmigrated v0.1 files opened read-only,
+// and never writes. A file without any table (a
 // first server killed before its first migration committed leaves one)
 // holds no journal: the result is empty, not an error.
 func (s *Store) VerifyAll(ctx context.Context) ([]WorkspaceVerification, error) {
@@ -51,6 +59,19 @@ func (s *Store) VerifyAll(ctx context.Context) ([]WorkspaceVerification, error) 
 	})
 	if err != nil {
 		return nil, err
+	}
+	// Only a current layout is read through the rules' transactions, and
+	// only a current layout can hold a recorded fold (appends record it).
+	if old, err := s.NeedsMigration(ctx); err != nil || old {
+		return out, err
+	}
+	for i := range out {
+		if !out[i].ChainValid {
+			continue
+		}
+		if out[i].RecordedFoldProblem, err = s.recordedFoldProblem(ctx, out[i].WorkspaceID); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }

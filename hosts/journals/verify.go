@@ -60,7 +60,7 @@ func Verify(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	valid := len(damage) == 0
 	for _, r := range results {
-		valid = valid && r.ChainValid
+		valid = valid && r.ChainValid && r.RecordedFoldProblem == ""
 	}
 	if *asJSON {
 		command.WriteJSON(stdout, map[string]any{"database": st.Path(), "all_valid": valid, "pages_sound": len(damage) == 0,
@@ -126,6 +126,17 @@ func allChainsValid(results []store.WorkspaceVerification) bool {
 	return true
 }
 
+// foldWrong reports whether a recorded independence fold disagrees with
+// its journal.
+func foldWrong(results []store.WorkspaceVerification) bool {
+	for _, r := range results {
+		if r.RecordedFoldProblem != "" {
+			return true
+		}
+	}
+	return false
+}
+
 func orEmpty(r []store.WorkspaceVerification) []store.WorkspaceVerification {
 	if r == nil {
 		return []store.WorkspaceVerification{}
@@ -148,10 +159,15 @@ func printVerification(w io.Writer, path string, results []store.WorkspaceVerifi
 		if !r.ChainValid {
 			fmt.Fprintf(w, "    first bad sequence %d: %s\n", r.FirstBadSequence, r.Problem)
 		}
+		if r.RecordedFoldProblem != "" {
+			fmt.Fprintf(w, "    RECORDED FOLD WRONG: %s\n", r.RecordedFoldProblem)
+		}
 	}
 	switch {
 	case valid:
 		fmt.Fprintln(w, "every journal verifies")
+	case allChainsValid(results) && foldWrong(results):
+		fmt.Fprintln(w, "the journal chains verify, but a recorded independence fold does not match its journal")
 	case allChainsValid(results):
 		fmt.Fprintln(w, "the journal chains verify, but the file is damaged:")
 	default:

@@ -52,7 +52,9 @@ const (
 	Beside
 	// SQLiteRecord tables are what a SQLite file records about its own
 	// verification (the journal heads an open verified, see
-	// core/store/sqlite/verified_heads.go), from their first use: only
+	// core/store/sqlite/verified_heads.go) and state derived from its
+	// journals (a fold of each one's independence claims, see
+	// core/store/sqlite/independence_folds.go), from their first use: only
 	// SQLite has them, and a copy leaves each side its own, so a copied
 	// journal verifies in full on its first open in the target.
 	SQLiteRecord

@@ -86,6 +86,9 @@ func Tables() []Table {
 				text("hash").notNull(), text("verified_at").notNull()}},
 		{Name: "foreign_keys_checked", Home: SQLiteRecord, Since: V2, Key: key("table_name"),
 			Columns: []Column{text("table_name").notNull(), integer("checked_rowid").notNull(), text("checked_at").notNull()}},
+		{Name: "independence_folds", Home: SQLiteRecord, Since: V2, Key: key("workspace_id"),
+			Columns: []Column{text("workspace_id").notNull(), text("epoch_id").notNull(), integer("sequence").notNull(),
+				text("hash").notNull(), text("fold_json").notNull(), text("settled_json").notNull()}},
 	}
 }
 

@@ -196,15 +196,16 @@ type sqliteWriter struct{ sqliteReader }
 
 // clear empties the target's journal tables, and what the target's opens
 // recorded having checked (sqlite.VerifiedHeadsTable,
-// sqlite.ForeignKeysCheckedTable): those described the journal being
-// replaced, and a copied journal is checked in full on its first open.
+// sqlite.ForeignKeysCheckedTable) or derived (sqlite.IndependenceFoldsTable):
+// those described the journal being replaced, and a copied journal is
+// checked in full on its first open and folds its claims from genesis.
 func (w sqliteWriter) clear(ctx context.Context) error {
 	for i := len(tables) - 1; i >= 0; i-- {
 		if _, err := w.q.ExecContext(ctx, "DELETE FROM "+tables[i].name); err != nil {
 			return fmt.Errorf("clear %s: %w", tables[i].name, err)
 		}
 	}
-	for _, record := range []string{sqlite.VerifiedHeadsTable, sqlite.ForeignKeysCheckedTable} {
+	for _, record := range []string{sqlite.VerifiedHeadsTable, sqlite.ForeignKeysCheckedTable, sqlite.IndependenceFoldsTable} {
 		got, err := w.columns(ctx, record)
 		if err != nil {
 			return fmt.Errorf("read the target's %s columns: %w", record, err)

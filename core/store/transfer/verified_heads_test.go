@@ -35,7 +35,7 @@ func TestCopyLeavesTheVerifiedHeadsBehind(t *testing.T) {
 			if _, err := Copy(ctx, Options{From: src, To: dst, Replace: tc.replace}); err != nil {
 				t.Fatal(err)
 			}
-			for _, table := range []string{sqlite.VerifiedHeadsTable, sqlite.ForeignKeysCheckedTable} {
+			for _, table := range []string{sqlite.VerifiedHeadsTable, sqlite.ForeignKeysCheckedTable, sqlite.IndependenceFoldsTable} {
 				if n := recordRows(t, dst, table); n != 0 {
 					t.Fatalf("the copy holds %d rows of %s", n, table)
 				}
@@ -44,8 +44,8 @@ func TestCopyLeavesTheVerifiedHeadsBehind(t *testing.T) {
 	}
 }
 
-// addVerifiedHead records the head of every workspace of path, and a
-// reports mark, as an open of a long journal would.
+// addVerifiedHead records the head of every workspace of path, a reports
+// mark and an (empty) independence fold, as a long journal's processes would.
 func addVerifiedHead(t *testing.T, path string) {
 	t.Helper()
 	raw := openRaw(t, path)
@@ -65,6 +65,16 @@ SELECT id, epoch_id, event_head_sequence, event_head_hash, '2026-01-01T00:00:00.
 	}
 	if _, err := raw.Exec(`INSERT INTO foreign_keys_checked (table_name, checked_rowid, checked_at)
 SELECT 'reports', coalesce(max(rowid), 0), '2026-01-01T00:00:00.000Z' FROM reports`); err != nil {
+		t.Fatal(err)
+	}
+	for _, ddl := range sqlite.IndependenceFoldsDDL {
+		if _, err := raw.Exec(ddl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := raw.Exec(`INSERT INTO independence_folds (workspace_id, epoch_id, sequence, hash, fold_json, settled_json)
+SELECT id, epoch_id, event_head_sequence, event_head_hash, '{"claim_events":0,"open_claims":[]}',
+'{"claims":[],"independent_reviews":[]}' FROM workspaces`); err != nil {
 		t.Fatal(err)
 	}
 }
