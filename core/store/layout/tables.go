@@ -86,6 +86,8 @@ func Tables() []Table {
 				text("hash").notNull(), text("verified_at").notNull()}},
 		{Name: "foreign_keys_checked", Home: SQLiteRecord, Since: V2, Key: key("table_name"),
 			Columns: []Column{text("table_name").notNull(), integer("checked_rowid").notNull(), text("checked_at").notNull()}},
+		{Name: "collab_task_counts", Home: SQLiteRecord, Since: V2, Key: key("workspace_id", "status"),
+			Columns: []Column{text("workspace_id").notNull(), text("status").notNull(), integer("n").notNull()}},
 	}
 }
 
