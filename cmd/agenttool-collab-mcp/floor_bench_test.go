@@ -38,7 +38,7 @@ func BenchmarkRound3Floor(b *testing.B) {
 		b.Run("op="+op.name+"/via=binary", func(b *testing.B) {
 			benchFloorBinary(b, []string{os.Args[0]}, op.binary)
 		})
-		if ref := referenceCommand(); ref != nil {
+		if ref := referenceCommand(); len(ref) > 0 {
 			b.Run("op="+op.name+"/via=reference", func(b *testing.B) { benchFloorBinary(b, ref, op.binary) })
 		}
 		b.Run("op="+op.name+"/via=in-process", func(b *testing.B) {

@@ -52,7 +52,7 @@ func BenchmarkRound3History(b *testing.B) {
 			sc := &fixtureSidecar{dir: b.TempDir()}
 			for _, op := range historyOps {
 				b.Run("op="+op, func(b *testing.B) { benchHistoryOp(b, f, op, sc, historyServer()) })
-				if ref := referenceCommand(); ref != nil && referenceHistoryOps[op] {
+				if ref := referenceCommand(); len(ref) > 0 && referenceHistoryOps[op] {
 					b.Run("op="+op+"/impl=reference", func(b *testing.B) { benchHistoryOp(b, f, op, sc, ref) })
 				}
 			}
