@@ -1,6 +1,7 @@
 package main
 
 import (
+	"database/sql"
 	"fmt"
 	"strings"
 	"testing"
@@ -11,9 +12,16 @@ import (
 
 // giveTaskCounts gives the file the task counts in one transaction, as an
 // open of a file with many completed tasks does.
-func giveTaskCounts(t *testing.T, path string) {
+func giveTaskCounts(t testing.TB, path string) {
 	t.Helper()
-	sqlExec(t, path, "BEGIN IMMEDIATE; "+strings.Join(sqlite.TaskCountsDDL, "; ")+"; COMMIT")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("BEGIN IMMEDIATE; " + strings.Join(sqlite.TaskCountsDDL, "; ") + "; COMMIT"); err != nil {
+		t.Fatalf("give the file task counts: %v", err)
+	}
 }
 
 // countsMatchRows requires the count table to hold, for every workspace

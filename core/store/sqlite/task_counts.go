@@ -152,6 +152,15 @@ func (s *DB) ensureTaskCounts(ctx context.Context, objects map[string]string, af
 	return nil
 }
 
+// trustTaskCounts lets a read-only store read the counts a writing open
+// left kept by their triggers; it adds or repairs nothing. Best effort:
+// a file it cannot read them from counts the rows.
+func (s *DB) trustTaskCounts(ctx context.Context, q Querier) {
+	if objects, err := schemaObjects(ctx, q, taskCountsNames()); err == nil {
+		s.taskCounts = countsOf(objects) == countsTrusted
+	}
+}
+
 // rebuildTaskCounts drops whatever the file holds of the counts and, when
 // fill, creates and fills them, in one write transaction; a process that
 // installed them meanwhile leaves nothing to do.

@@ -217,3 +217,37 @@ func countsAgree(t *testing.T, db *DB, label string) {
 		t.Fatal(err)
 	}
 }
+
+// TestReadOnlyStoresReadTheTaskCounts: a read-only store (a person's
+// status, the web view) reads the counts a writing open left, and counts
+// the rows of a file without them.
+func TestReadOnlyStoresReadTheTaskCounts(t *testing.T) {
+	for _, kept := range []bool{true, false} {
+		t.Run(fmt.Sprintf("kept=%v", kept), func(t *testing.T) {
+			db, path := countsFile(t)
+			if kept {
+				if err := db.ensureTaskCounts(context.Background(), nil, 1); err != nil {
+					t.Fatal(err)
+				}
+				rawExec(t, rawFile(t, path), "UPDATE collab_task_counts SET n = n + 100 WHERE workspace_id = 'ws_a' AND status = 'open'")
+			}
+			ro, err := Open(context.Background(), Options{Path: path, ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ro.Close()
+			if ro.taskCounts != kept {
+				t.Fatalf("a read-only store trusts the counts: %v, want %v", ro.taskCounts, kept)
+			}
+			if err := ro.Read(context.Background(), func(tx *Tx) error {
+				n, err := tx.CountTasks(context.Background(), "ws_a", store.TaskOpen)
+				if want := map[bool]int{true: 101, false: 1}[kept]; err == nil && n != want {
+					t.Errorf("CountTasks = %d, want %d (from the table when kept)", n, want)
+				}
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
