@@ -50,13 +50,15 @@ const (
 	// first use rather than in a fresh file; a copy carries their rows
 	// where the source has them (core/store/transfer).
 	Beside
-	// SQLiteRecord tables are what a SQLite file records about its own
-	// verification (the journal heads an open verified, see
-	// core/store/sqlite/verified_heads.go) and state derived from its
-	// journals (a fold of each one's independence claims, see
-	// core/store/sqlite/independence_folds.go), from their first use: only
-	// SQLite has them, and a copy leaves each side its own, so a copied
-	// journal verifies in full on its first open in the target.
+	// SQLiteRecord tables are what a SQLite file records about itself
+	// (the journal heads an open verified, see
+	// core/store/sqlite/verified_heads.go; the task counts its triggers
+	// keep, task_counts.go) and state derived from its journals (a fold of
+	// each one's independence claims, independence_folds.go), from their
+	// first use: only SQLite has them, and a copy leaves each side its own,
+	// so a copied journal verifies in full and folds its claims from
+	// genesis on its first open in the target, and a target's counts are
+	// those of its own rows.
 	SQLiteRecord
 )
 

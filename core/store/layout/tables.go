@@ -89,6 +89,8 @@ func Tables() []Table {
 		{Name: "independence_folds", Home: SQLiteRecord, Since: V2, Key: key("workspace_id"),
 			Columns: []Column{text("workspace_id").notNull(), text("epoch_id").notNull(), integer("sequence").notNull(),
 				text("hash").notNull(), text("fold_json").notNull(), text("settled_json").notNull()}},
+		{Name: "collab_task_counts", Home: SQLiteRecord, Since: V2, Key: key("workspace_id", "status"),
+			Columns: []Column{text("workspace_id").notNull(), text("status").notNull(), integer("n").notNull()}},
 	}
 }
 

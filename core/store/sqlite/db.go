@@ -89,6 +89,9 @@ type DB struct {
 	// directURI names the file for direct read connections (directURI);
 	// "" for an in-memory database, which has no file to open again.
 	directURI string
+	// taskCounts says that the open found (or made) the task counts kept
+	// by their triggers (task_counts.go); set before Open returns.
+	taskCounts bool
 }
 
 // Path returns the absolute database path, or MemoryPath.

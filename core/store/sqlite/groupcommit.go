@@ -129,6 +129,7 @@ func (s *DB) runMembers(ctx context.Context, tx *sql.Tx, batch []*sqltx.Member[w
 		}
 		t := newTx(tx, s.writeStmts)
 		t.batch = ctx
+		t.counted = s.taskCounts
 		if alone {
 			errs[i] = m.Fn(t)
 		} else {

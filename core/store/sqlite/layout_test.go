@@ -26,7 +26,7 @@ func TestFreshFileIsTheLayout(t *testing.T) {
 	}
 	db.Close()
 	raw := rawFile(t, path)
-	for _, ddl := range slices.Concat(sqltx.DeliveriesDDL, sqltx.SessionHostsDDL, VerifiedHeadsDDL, ForeignKeysCheckedDDL, IndependenceFoldsDDL) { // created on first use
+	for _, ddl := range slices.Concat(sqltx.DeliveriesDDL, sqltx.SessionHostsDDL, VerifiedHeadsDDL, ForeignKeysCheckedDDL, IndependenceFoldsDDL, TaskCountsDDL) { // created on first use
 		if _, err := raw.ExecContext(ctx, ddl); err != nil {
 			t.Fatal(err)
 		}

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"fmt"
-	"strings"
 )
 
 // A longFileIndex is an index a file gains once one of the reference's
@@ -29,24 +28,37 @@ type longFileIndex struct {
 var longFileIndexes = []longFileIndex{eventTypes, reviewPending, pendingOffers}
 
 // indexLongFile gives the file every index in longFileIndexes its tables
-// have grown to need. Like the records written after an open, it is best
-// effort: a file it cannot index now (another process holds the write
-// lock past the wait) opens all the same, and reads are right either way.
+// have grown to need, and the task counts (task_counts.go) once it holds
+// many completed tasks. Which of them the file has is read in one
+// sqlite_master query. Like the records written after an open, it is
+// best effort: a file it cannot index now (another process holds the
+// write lock past the wait) opens all the same, and reads are right
+// either way (without trusted counts, CountTasks counts the rows).
 func (s *DB) indexLongFile(ctx context.Context) {
-	_ = s.ensureIndexes(ctx, longFileIndexes) //nolint:errcheck // best effort, see above
+	objects, err := schemaObjects(ctx, s.write, append(indexNames(longFileIndexes), taskCountsNames()...))
+	if err != nil {
+		return
+	}
+	_ = s.ensureIndexesAmong(ctx, longFileIndexes, objects) //nolint:errcheck // best effort, see above
+	_ = s.ensureTaskCounts(ctx, objects, taskCountsAfter)   //nolint:errcheck // best effort, see above
 }
 
 // ensureIndexes creates each index of list that the file lacks once its
-// table holds the index's threshold of rows. The indexes the file has are
-// read in one query, so an open of a file that has them all costs one
-// statement.
+// table holds the index's threshold of rows.
 func (s *DB) ensureIndexes(ctx context.Context, list []longFileIndex) error {
-	has, err := s.indexesPresent(ctx, list)
+	objects, err := schemaObjects(ctx, s.write, indexNames(list))
 	if err != nil {
 		return err
 	}
+	return s.ensureIndexesAmong(ctx, list, objects)
+}
+
+// ensureIndexesAmong is ensureIndexes given the file's schema objects
+// (schemaObjects), so an open of a file that has every index costs one
+// statement.
+func (s *DB) ensureIndexesAmong(ctx context.Context, list []longFileIndex, objects map[string]string) error {
 	for _, ix := range list {
-		if has[ix.name] {
+		if _, has := objects[ix.name]; has {
 			continue
 		}
 		var n int
@@ -63,25 +75,11 @@ func (s *DB) ensureIndexes(ctx context.Context, list []longFileIndex) error {
 	return nil
 }
 
-// indexesPresent is the set of list's indexes the file holds.
-func (s *DB) indexesPresent(ctx context.Context, list []longFileIndex) (map[string]bool, error) {
-	args := make([]any, len(list))
+// indexNames are the names of list's indexes.
+func indexNames(list []longFileIndex) []string {
+	out := make([]string, len(list))
 	for i, ix := range list {
-		args[i] = ix.name
+		out[i] = ix.name
 	}
-	rows, err := s.write.QueryContext(ctx, "SELECT name FROM sqlite_master WHERE type = 'index' AND name IN (?"+
-		strings.Repeat(", ?", len(list)-1)+")", args...)
-	if err != nil {
-		return nil, fmt.Errorf("read the file's indexes: %w", err)
-	}
-	defer rows.Close()
-	has := map[string]bool{}
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			return nil, fmt.Errorf("read the file's indexes: %w", err)
-		}
-		has[name] = true
-	}
-	return has, rows.Err()
+	return out
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/agenttool/collab/core/store/storetest"
 )
 
-// openIndexed opens a new file and gives it every long-file index at
-// once, as an open does to a file whose tables are long.
+// openIndexed opens a new file and gives it every long-file index and the
+// task counts at once, as an open does to a file whose tables are long.
 func openIndexed(t *testing.T) *DB {
 	t.Helper()
 	ctx := context.Background()
@@ -26,13 +26,16 @@ func openIndexed(t *testing.T) *DB {
 	if err := db.ensureIndexes(ctx, all); err != nil {
 		t.Fatal(err)
 	}
+	if err := db.ensureTaskCounts(ctx, nil, 0); err != nil {
+		t.Fatal(err)
+	}
 	return db
 }
 
 // TestEngineKeepsTheSeamGuaranteesWithTheLongTableIndexes runs the engine
 // suite on files holding every long-file index (events by type, pending
-// reviews, pending offers): every read they can serve answers as it does
-// without them.
+// reviews, pending offers) and the task counts: every read they can serve
+// answers as it does without them.
 func TestEngineKeepsTheSeamGuaranteesWithTheLongTableIndexes(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Engine { return Engine{DB: openIndexed(t)} })
 }

@@ -165,6 +165,7 @@ func (s *DB) initialise(ctx context.Context, guard *guardPool) error {
 		return corruptionOr(ctx, guard.db, err)
 	}
 	if s.readOnly {
+		s.trustTaskCounts(ctx, guard.db)
 		return nil
 	}
 	var roots []legacyRoot

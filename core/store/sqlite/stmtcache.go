@@ -127,6 +127,8 @@ type Tx struct {
 	// batch is the context of the write batch the transaction serves
 	// (groupcommit.go); nil outside one.
 	batch context.Context
+	// counted says CountTasks may read the task counts (task_counts.go).
+	counted bool
 }
 
 // newTx wraps tx; stmts may be nil (no cache, as inside a migration).

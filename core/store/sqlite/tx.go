@@ -94,7 +94,9 @@ func (s *DB) Read(ctx context.Context, fn func(tx *Tx) error) error {
 	}
 	defer s.readStmts.flush(ctx)
 	defer tx.Rollback() //nolint:errcheck // read-only; nothing to keep
-	return fn(newTx(tx, s.readStmts))
+	t := newTx(tx, s.readStmts)
+	t.counted = s.taskCounts
+	return fn(t)
 }
 
 // Querier is what both *sql.DB and *sql.Tx offer.

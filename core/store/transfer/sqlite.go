@@ -199,6 +199,8 @@ type sqliteWriter struct{ sqliteReader }
 // sqlite.ForeignKeysCheckedTable) or derived (sqlite.IndependenceFoldsTable):
 // those described the journal being replaced, and a copied journal is
 // checked in full on its first open and folds its claims from genesis.
+// The target's task counts (sqlite.TaskCountsTable) are left to their
+// triggers, which follow these deletes and the copy's inserts.
 func (w sqliteWriter) clear(ctx context.Context) error {
 	for i := len(tables) - 1; i >= 0; i-- {
 		if _, err := w.q.ExecContext(ctx, "DELETE FROM "+tables[i].name); err != nil {
