@@ -43,19 +43,10 @@ func (s *DB) indexLongFile(ctx context.Context) {
 	_ = s.ensureTaskCounts(ctx, objects, taskCountsAfter)   //nolint:errcheck // best effort, see above
 }
 
-// ensureIndexes creates each index of list that the file lacks once its
-// table holds the index's threshold of rows.
-func (s *DB) ensureIndexes(ctx context.Context, list []longFileIndex) error {
-	objects, err := schemaObjects(ctx, s.write, indexNames(list))
-	if err != nil {
-		return err
-	}
-	return s.ensureIndexesAmong(ctx, list, objects)
-}
-
-// ensureIndexesAmong is ensureIndexes given the file's schema objects
-// (schemaObjects), so an open of a file that has every index costs one
-// statement.
+// ensureIndexesAmong creates each index of list that the file lacks once
+// its table holds the index's threshold of rows, given the file's schema
+// objects (schemaObjects), so an open of a file that has every index
+// costs one statement.
 func (s *DB) ensureIndexesAmong(ctx context.Context, list []longFileIndex, objects map[string]string) error {
 	for _, ix := range list {
 		if _, has := objects[ix.name]; has {

@@ -78,3 +78,13 @@ func indexed(t *testing.T, db *DB, name string) bool {
 	}
 	return n == 1
 }
+
+// ensureIndexes is what an open does for list's indexes alone: it reads
+// which of them the file holds, then creates those it has grown to need.
+func (s *DB) ensureIndexes(ctx context.Context, list []longFileIndex) error {
+	objects, err := schemaObjects(ctx, s.write, indexNames(list))
+	if err != nil {
+		return err
+	}
+	return s.ensureIndexesAmong(ctx, list, objects)
+}
