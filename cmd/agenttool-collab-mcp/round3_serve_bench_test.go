@@ -18,7 +18,9 @@ const round3Window = 5 * time.Second
 // each client with its own token and session, on SQLite and, when
 // COLLAB_TEST_POSTGRES names a server, on PostgreSQL: appends/s answered,
 // their p99 latency, and lost, the answered appends the journal does not
-// hold once the server has stopped (must be 0). Issue 41's goal 1 wants
+// hold once the server has stopped (must be 0), and where the window's
+// CPU went per append (cpuSplit: the serve process, PostgreSQL, the
+// clients, and how busy the machine was). Issue 41's goal 1 wants
 // 64 clients at ≥ 2× the appends/s of one, with p99 ≤ 100 ms. The body
 // measures a fixed window whatever b.N is, so run it with -benchtime=1x.
 func BenchmarkRound3ServeAppends(b *testing.B) {
@@ -45,7 +47,9 @@ func benchServeAppends(b *testing.B, engine string, clients int) {
 	a.run(0)
 	a.waitAcks(10 * clients)
 	b.ResetTimer()
+	cpu := readCPUSplit(a.srv.cmd.Process.Pid)
 	perSecond, p99 := a.window(round3Window)
+	cpuEnd := readCPUSplit(a.srv.cmd.Process.Pid)
 	b.StopTimer()
 	a.halt()
 	if code := a.srv.terminate(); code != 0 {
@@ -63,4 +67,5 @@ func benchServeAppends(b *testing.B, engine string, clients int) {
 	b.ReportMetric(perSecond, "appends/s")
 	b.ReportMetric(p99, "p99-ms")
 	b.ReportMetric(float64(lost), "lost")
+	cpu.report(b, cpuEnd, perSecond*round3Window.Seconds(), "append")
 }
